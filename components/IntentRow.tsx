@@ -1,0 +1,28 @@
+import { formatRelative, parseTime } from '@/lib/format/time';
+import { originAmountText, routeText, shortId } from '@/lib/format/intent';
+import type { TrackedIntent } from '@/lib/store';
+import { StatusChip } from './StatusChip';
+import { TrackingHealth } from './TrackingHealth';
+
+/** One tracked intent in the list: status chip, route, amount, relative time; opens the receipt, or removes it. */
+export function IntentRow(props: { intent: TrackedIntent; now: number; onOpen: () => void; onRemove: () => void }) {
+  const { intent, now } = props;
+  const r = intent.receipt;
+  const when = parseTime(r?.updatedAt ?? r?.createdAt) ?? intent.addedAt;
+  return (
+    <li class="intent-row" data-intent-id={intent.intentId}>
+      <button type="button" class="row-main" onClick={props.onOpen} aria-label={`Open receipt of intent ${intent.intentId}`}>
+        <span class="row-top">
+          <StatusChip status={intent.status} />
+          <span class="mono">{shortId(intent.intentId)}</span>
+          <span class="muted row-time">{formatRelative(when, now)}</span>
+        </span>
+        <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : 'Waiting for the first receipt…'}</span>
+        <TrackingHealth intent={intent} now={now} compact />
+      </button>
+      <button type="button" class="icon-button" onClick={props.onRemove} aria-label={`Remove intent ${intent.intentId}`} title="Remove">
+        ×
+      </button>
+    </li>
+  );
+}

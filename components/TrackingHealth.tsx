@@ -1,0 +1,19 @@
+import { formatRelative } from '@/lib/format/time';
+import type { TrackedIntent } from '@/lib/store';
+
+/**
+ * What the tracker is doing for an intent: stopped (not found, key rejected), backing off after an error (with the
+ * error and when it retries), or nothing when all is well.
+ */
+export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent; now: number; compact?: boolean }) {
+  const err = intent.lastError;
+  if (intent.phase === 'not-found') return <span class="health health-bad">Not found: the service does not know this intent ID.</span>;
+  if (intent.phase === 'paused') return <span class="health health-bad">Paused: {err?.message ?? 'the access key was rejected.'}</span>;
+  if (!err || intent.phase === 'final') return null;
+  const retry = intent.retry ? ` Retrying ${formatRelative(intent.retry.nextAt, now)}.` : '';
+  return (
+    <span class="health health-warn" title={err.message}>
+      {compact ? `Having trouble reaching the service.${retry}` : `${err.message}.${retry}`}
+    </span>
+  );
+}

@@ -1,0 +1,28 @@
+import { WATCHDOG_ALARM, createBackground } from '@/lib/background';
+
+/**
+ * Background worker: wires browser events to the services of `lib/background`. Every listener is registered
+ * synchronously at the top of main(), so events that wake the worker are never lost.
+ */
+export default defineBackground(() => {
+  const bg = createBackground(browser);
+  const resume = () => {
+    void bg.ensureWatchdog();
+    void bg.tracker.resume();
+  };
+
+  browser.runtime.onInstalled.addListener(resume);
+  browser.runtime.onStartup.addListener(resume);
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === WATCHDOG_ALARM) resume();
+  });
+  browser.runtime.onMessage.addListener((message, sender) => {
+    if (sender.id !== browser.runtime.id) return undefined;
+    return bg.handleMessage(message);
+  });
+  browser.notifications.onClicked.addListener((id) => void bg.openNotification(id));
+
+  bg.startKeepAlive();
+  // The worker also starts for messages and alarms: resume loops every time it starts.
+  resume();
+});

@@ -1,0 +1,130 @@
+import { useEffect, useState } from 'preact/hooks';
+import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
+import { SvcClient } from '@/lib/api/client';
+import { type ConnectionResult, testConnection } from '@/lib/api/connection';
+import type { Request } from '@/lib/messages';
+import { createSettingsStore } from '@/lib/store';
+
+const settingsStore = createSettingsStore();
+
+type Status = { text: string; ok: boolean } | undefined;
+
+/**
+ * Options page: service base URL, access key (masked), Save and Test connection. Saving asks the browser for
+ * access to that origin only (optional host permission), from the click itself.
+ */
+export function Options() {
+  const [baseUrl, setBaseUrl] = useState('');
+  const [accessKey, setAccessKey] = useState('');
+  const [showKey, setShowKey] = useState(false);
+  const [saveStatus, setSaveStatus] = useState<Status>();
+  const [testStatus, setTestStatus] = useState<Status>();
+  const [testing, setTesting] = useState(false);
+  const [savedOrigin, setSavedOrigin] = useState<string | undefined>();
+
+  useEffect(() => {
+    void settingsStore.get().then((s) => {
+      if (!s) return;
+      setBaseUrl(s.baseUrl);
+      setAccessKey(s.accessKey);
+      const parsed = parseBaseUrl(s.baseUrl);
+      if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
+    });
+  }, []);
+
+  const validate = () => {
+    const url = parseBaseUrl(baseUrl);
+    if (!url.ok) return { error: url.message } as const;
+    const key = parseAccessKey(accessKey);
+    if (!key.ok) return { error: key.message } as const;
+    return { url, key } as const;
+  };
+
+  const save = (e: Event) => {
+    e.preventDefault();
+    const v = validate();
+    if ('error' in v) {
+      setSaveStatus({ text: v.error ?? 'Invalid settings.', ok: false });
+      return;
+    }
+    // Must be called straight from the click: the browser only grants permissions during a user gesture.
+    const granted = browser.permissions.request({ origins: [v.url.permissionPattern] }).catch(() => false);
+    void (async () => {
+      const ok = await granted;
+      await settingsStore.set({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey });
+      if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
+        await browser.permissions.remove({ origins: [savedOrigin] }).catch(() => false);
+      }
+      setSavedOrigin(v.url.permissionPattern);
+      setBaseUrl(v.url.baseUrl);
+      await browser.runtime.sendMessage({ type: 'settings-saved' } satisfies Request).catch(() => undefined);
+      setSaveStatus(
+        ok
+          ? { text: `Saved. The extension may now reach ${v.url.origin}.`, ok: true }
+          : {
+              text: `Saved, but the browser did not grant access to ${v.url.origin}; calls will work only if the service allows cross-origin requests.`,
+              ok: false,
+            },
+      );
+    })();
+  };
+
+  const test = async () => {
+    const v = validate();
+    if ('error' in v) {
+      setTestStatus({ text: v.error ?? 'Invalid settings.', ok: false });
+      return;
+    }
+    setTesting(true);
+    setTestStatus({ text: 'Testing…', ok: true });
+    const result: ConnectionResult = await testConnection(new SvcClient({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey }));
+    setTesting(false);
+    setTestStatus({ text: result.message, ok: result.kind === 'ok' });
+  };
+
+  return (
+    <main class="options">
+      <h1>Svc Intent Tracker — Settings</h1>
+      <form onSubmit={save}>
+        <div class="field">
+          <label for="base-url">Service URL</label>
+          <input id="base-url" type="url" value={baseUrl} placeholder="https://api.example.com" onInput={(e) => setBaseUrl((e.target as HTMLInputElement).value)} />
+          <p class="hint">The address of the intent service, without /rpc/Svc. https:// is required except for localhost.</p>
+        </div>
+        <div class="field">
+          <label for="access-key">Access key</label>
+          <div class="key-row">
+            <input
+              id="access-key"
+              type={(showKey ? 'text' : 'password') as 'text'}
+              value={accessKey}
+              autocomplete="off"
+              spellcheck={false}
+              onInput={(e) => setAccessKey((e.target as HTMLInputElement).value)}
+            />
+            <button type="button" class="secondary" onClick={() => setShowKey(!showKey)} aria-pressed={showKey}>
+              {showKey ? 'Hide' : 'Show'}
+            </button>
+          </div>
+          <p class="hint">Sent only to the service URL above, as the X-Access-Key header. Never logged or exported.</p>
+        </div>
+        <div class="actions">
+          <button type="submit">Save</button>
+          <button type="button" class="secondary" onClick={() => void test()} disabled={testing}>
+            Test connection
+          </button>
+        </div>
+      </form>
+      {saveStatus && (
+        <p class={`result ${saveStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="save-status">
+          {saveStatus.text}
+        </p>
+      )}
+      {testStatus && (
+        <p class={`result ${testStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="test-status">
+          {testStatus.text}
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import '@/components/theme.css';
+import { Options } from './Options';
+
+render(<Options />, document.getElementById('app')!);

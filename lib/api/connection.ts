@@ -1,0 +1,68 @@
+/**
+ * "Test connection" of the options page: one harmless call that tells whether the base URL answers as the Svc
+ * service and whether the access key is accepted. Error codes per `deployed-wire-notes.md`.
+ */
+import type { SvcClient } from './client';
+import { SvcApiError, SvcServiceError, isKeyRejected, isNotFound, isOriginRejected } from './errors';
+
+/** Outcome of a connection test; `message` is the sentence shown to the user. */
+export type ConnectionResult =
+  | { kind: 'ok'; message: string }
+  | { kind: 'unreachable'; message: string }
+  | { kind: 'not-service'; message: string }
+  | { kind: 'key-rejected'; message: string }
+  | { kind: 'origin-rejected'; message: string }
+  | { kind: 'service-error'; message: string };
+
+/** intentId used as the probe: well-formed, and never a real intent. */
+export const PROBE_INTENT_ID = `0x${'0'.repeat(64)}`;
+
+/**
+ * Probes the service with GetIntentReceipt for an intent that does not exist (spec §4.2). NotFound (8000) means the
+ * service answered and accepted the key. Never throws; time-out is `timeoutMs` milliseconds (default 10 000).
+ */
+export async function testConnection(client: SvcClient, timeoutMs = 10_000): Promise<ConnectionResult> {
+  try {
+    await client.getIntentReceipt({ intentId: PROBE_INTENT_ID }, { timeoutMs });
+    return { kind: 'ok', message: 'Connected: the service answered and accepted the access key.' };
+  } catch (err) {
+    return classifyConnectionError(err, client.baseUrl);
+  }
+}
+
+/** Maps an error from the probe call to the result shown to the user. */
+export function classifyConnectionError(err: unknown, baseUrl: string): ConnectionResult {
+  if (isNotFound(err)) return { kind: 'ok', message: 'Connected: the service answered and accepted the access key.' };
+  if (isKeyRejected(err)) {
+    return {
+      kind: 'key-rejected',
+      message: `The service rejected the access key (${err.errorName}, ${err.code}). Check the key and save again.`,
+    };
+  }
+  if (isOriginRejected(err)) {
+    return {
+      kind: 'origin-rejected',
+      message: `The key is valid but not allowed from this extension (InvalidOrigin, 1103). Allow the extension's origin for this key, or use an unrestricted key.`,
+    };
+  }
+  if (err instanceof SvcServiceError) {
+    if (err.code <= 0 && (err.code === -2 || err.code === -3)) {
+      return { kind: 'not-service', message: `${baseUrl} answered, but has no Svc service at /rpc/Svc (${err.errorName}). Check the base URL.` };
+    }
+    return { kind: 'service-error', message: `The service answered with an error: ${err.message}` };
+  }
+  if (err instanceof SvcApiError) {
+    switch (err.kind) {
+      case 'network':
+        return { kind: 'unreachable', message: `Not reachable: nothing answered at ${baseUrl}. Check the URL and your network.` };
+      case 'timeout':
+        return { kind: 'unreachable', message: `Not reachable: ${baseUrl} did not answer within the time limit.` };
+      case 'bad-body':
+      case 'validation':
+        return { kind: 'not-service', message: `${baseUrl} answered, but not as the Svc service does (${err.message}).` };
+      default:
+        return { kind: 'service-error', message: err.message };
+    }
+  }
+  return { kind: 'service-error', message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}` };
+}

@@ -1,0 +1,44 @@
+/**
+ * Chain names and block explorers. The explorer table is the one in `deployed-wire-notes.md` ("Explorers"):
+ * a transaction link is `base + "/tx/" + hash`. A chain outside the table gets no link, never a guessed one.
+ */
+
+/** Known chains: display name and explorer base URL (https only). Keyed by chainId. */
+export const CHAINS: Readonly<Record<number, { name: string; explorer: string }>> = {
+  1: { name: 'Ethereum', explorer: 'https://etherscan.io' },
+  10: { name: 'Optimism', explorer: 'https://optimistic.etherscan.io' },
+  56: { name: 'BNB Chain', explorer: 'https://bscscan.com' },
+  100: { name: 'Gnosis', explorer: 'https://gnosisscan.io' },
+  137: { name: 'Polygon', explorer: 'https://polygonscan.com' },
+  146: { name: 'Sonic', explorer: 'https://sonicscan.org' },
+  8453: { name: 'Base', explorer: 'https://basescan.org' },
+  42161: { name: 'Arbitrum One', explorer: 'https://arbiscan.io' },
+  42170: { name: 'Arbitrum Nova', explorer: 'https://nova.arbiscan.io' },
+  43114: { name: 'Avalanche', explorer: 'https://snowtrace.io' },
+  80094: { name: 'Berachain', explorer: 'https://berascan.com' },
+};
+
+/** Display name of a chain: its known name, "Chain <id>" otherwise, "Unknown chain" when absent. */
+export function chainName(chainId: number | null | undefined): string {
+  if (chainId === null || chainId === undefined) return 'Unknown chain';
+  return CHAINS[chainId]?.name ?? `Chain ${chainId}`;
+}
+
+/** A well-formed transaction hash: 0x and 64 hex digits. */
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** True for a hash the service uses as a placeholder (ends in ten or more zeros; wire notes). */
+export function isPlaceholderHash(hash: string): boolean {
+  return /0{10,}$/.test(hash);
+}
+
+/**
+ * Explorer link of a transaction, or undefined when the chain is not in the known table, the hash is not
+ * 0x + 64 hex, or the hash is a placeholder.
+ */
+export function explorerTxUrl(chainId: number | null | undefined, hash: string | null | undefined): string | undefined {
+  if (chainId === null || chainId === undefined || !hash) return undefined;
+  const chain = CHAINS[chainId];
+  if (!chain || !TX_HASH.test(hash) || isPlaceholderHash(hash)) return undefined;
+  return `${chain.explorer}/tx/${hash}`;
+}

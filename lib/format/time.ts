@@ -1,0 +1,30 @@
+/**
+ * Times for display. The service sends ISO 8601 strings (wire notes); this module never trusts them to parse.
+ */
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const absolute = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** Milliseconds since the epoch of an ISO 8601 string, or undefined when it does not parse. */
+export function parseTime(iso: string | null | undefined): number | undefined {
+  if (!iso) return undefined;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** "5 minutes ago", "in 2 hours", "now" for a time in ms relative to `nowMs` (both ms since the epoch). */
+export function formatRelative(timeMs: number, nowMs: number): string {
+  const seconds = Math.round((timeMs - nowMs) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return relative.format(0, 'second');
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  return relative.format(Math.round(seconds / 86_400), 'day');
+}
+
+/** A readable local date and time for an ISO string; the string itself when it does not parse, "—" when absent. */
+export function formatAbsolute(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const ms = parseTime(iso);
+  return ms === undefined ? iso : absolute.format(ms);
+}

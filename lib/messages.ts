@@ -1,0 +1,28 @@
+/**
+ * Messages from the popup and options pages to the background worker, validated with zod on the receiving side
+ * (unknown or malformed messages are ignored), and the broadcast the worker sends when tracked intents change.
+ */
+import { z } from 'zod';
+
+/** Requests the background answers. */
+export const Request = z.discriminatedUnion('type', [
+  /** Track an intentId (raw user input; validated by the background too). */
+  z.object({ type: z.literal('track'), intentId: z.string().max(10_000) }),
+  /** Stop tracking and forget an intent. */
+  z.object({ type: z.literal('remove'), intentId: z.string().max(200) }),
+  /** Read the receipt once now (GetIntentReceipt) and record it. */
+  z.object({ type: z.literal('refresh'), intentId: z.string().max(200) }),
+  /** Retry now: clear back-off and resume stopped loops (one intent, or all). */
+  z.object({ type: z.literal('retry'), intentId: z.string().max(200).optional() }),
+  /** Settings were saved: rebuild the client and resume paused loops. */
+  z.object({ type: z.literal('settings-saved') }),
+]);
+export type Request = z.infer<typeof Request>;
+
+/** Answer to every request: ok, or a user-facing message. */
+export type Reply = { ok: true; added?: boolean; intentId?: string } | { ok: false; message: string };
+
+/** Broadcast from the background after a tracked intent changed. */
+export const CHANGED = 'intents-changed' as const;
+export const ChangedMessage = z.object({ type: z.literal(CHANGED), intentId: z.string() });
+export type ChangedMessage = z.infer<typeof ChangedMessage>;

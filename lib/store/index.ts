@@ -1,0 +1,68 @@
+/**
+ * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
+ * so that loops of different intents never overwrite each other; `update` is atomic for one key.
+ */
+import { type UseStore, createStore, del, entries, get, set, update } from 'idb-keyval';
+import type { Settings, TrackedIntent } from './types';
+
+export type { NotificationState, Settings, TrackedIntent, TrackingError, TrackingPhase } from './types';
+
+/** Read/write access to the tracked intents. Implemented on IndexedDB; the tracker depends on this interface only. */
+export interface IntentStore {
+  get(intentId: string): Promise<TrackedIntent | undefined>;
+  /** Every tracked intent, newest added first. */
+  list(): Promise<TrackedIntent[]>;
+  put(intent: TrackedIntent): Promise<void>;
+  /**
+   * Atomically replaces the record of `intentId` with `fn(current)`; when `fn` returns undefined the record is left
+   * as it is. Resolves with the record as written (or the unchanged one).
+   */
+  update(intentId: string, fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined): Promise<TrackedIntent | undefined>;
+  remove(intentId: string): Promise<void>;
+}
+
+/** Read/write access to the connection settings. */
+export interface SettingsStore {
+  get(): Promise<Settings | undefined>;
+  set(settings: Settings): Promise<void>;
+}
+
+/** IndexedDB database names (one object store each: idb-keyval cannot open two stores in one database). */
+export const DB_NAMES = { intents: 'svc-intents', settings: 'svc-settings' } as const;
+
+/** Creates the IndexedDB-backed intent store. */
+export function createIntentStore(db: UseStore = createStore(DB_NAMES.intents, 'intents')): IntentStore {
+  return {
+    get: (intentId) => get<TrackedIntent>(intentId, db),
+    async list() {
+      const all = await entries<string, TrackedIntent>(db);
+      return all
+        .map(([, v]) => v)
+        .filter((v): v is TrackedIntent => v !== undefined && v !== null)
+        .sort((a, b) => b.addedAt - a.addedAt);
+    },
+    put: (intent) => set(intent.intentId, intent, db),
+    async update(intentId, fn) {
+      let written: TrackedIntent | undefined;
+      await update<TrackedIntent | undefined>(
+        intentId,
+        (current) => {
+          const next = fn(current);
+          written = next ?? current;
+          return written;
+        },
+        db,
+      );
+      return written;
+    },
+    remove: (intentId) => del(intentId, db),
+  };
+}
+
+/** Creates the IndexedDB-backed settings store. */
+export function createSettingsStore(db: UseStore = createStore(DB_NAMES.settings, 'settings')): SettingsStore {
+  return {
+    get: () => get<Settings>('settings', db),
+    set: (settings) => set('settings', settings, db),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Every persisted shape of the extension, in one place. Stored in IndexedDB through idb-keyval (see `./index`).
+ * Times are milliseconds since the epoch unless a name says otherwise.
+ */
+import type { IntentReceipt, IntentStatus, TransactionStatus } from '../api/schemas';
+
+/** Connection settings saved from the options page. */
+export interface Settings {
+  /** Base URL of the service (no `/rpc/Svc`), https except for localhost/127.0.0.1. */
+  baseUrl: string;
+  /** The access key (sent only to `baseUrl`'s origin). */
+  accessKey: string;
+}
+
+/**
+ * Where the tracker stands with one intent:
+ * - `tracking`: WaitIntentReceipt loop running (or backing off after an error);
+ * - `final`: the intent reached a final status; no more calls;
+ * - `not-found`: the service answered NotFound (8000); stopped until the user retries;
+ * - `paused`: the service rejected the access key or origin; resumes when the settings change.
+ */
+export type TrackingPhase = 'tracking' | 'final' | 'not-found' | 'paused';
+
+/**
+ * Notification state, written in the same record as the status so that it survives worker restarts:
+ * `none` (nothing to tell yet), `pending` (final status recorded, notification not confirmed shown),
+ * `shown` (shown once; never again).
+ */
+export type NotificationState = 'none' | 'pending' | 'shown';
+
+/** The last error met while tracking an intent (message is user-facing and never contains the access key). */
+export interface TrackingError {
+  /** Error kind: an SvcErrorKind, or 'key-rejected' / 'origin-rejected' / 'not-configured'. */
+  kind: string;
+  message: string;
+  /** When it happened (ms). */
+  at: number;
+}
+
+/** One intent the user tracks. */
+export interface TrackedIntent {
+  intentId: string;
+  /** When the user started tracking it (ms). */
+  addedAt: number;
+  /** The latest receipt received, if any. */
+  receipt?: IntentReceipt;
+  /** Convenience copy of `receipt.status`. */
+  status?: IntentStatus;
+  /** `receiptStates` of the last WaitIntentReceipt answer, passed back as `lastReceiptStates`. */
+  lastStates: TransactionStatus[];
+  phase: TrackingPhase;
+  notification: NotificationState;
+  /** When the notification was shown (ms). */
+  notifiedAt?: number;
+  /** When the service last answered for this intent (ms). */
+  lastCheckedAt?: number;
+  lastError?: TrackingError;
+  /** Back-off after errors: consecutive failures and when the next attempt may start (ms). */
+  retry?: { attempt: number; nextAt: number };
+}

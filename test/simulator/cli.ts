@@ -1,0 +1,43 @@
+/**
+ * `npm run simulator -- [--port N] [--wait-timeout-ms N] [--step-ms N] [--access-key K] [--demo N]`
+ *
+ * Starts the simulator and prints one JSON line `{"url", "accessKey", "restrictedAccessKey", "intents"}` when it is
+ * ready (`intents`: the ids of the `--demo` intents, alternately success and failure). Port 0 (the default) picks
+ * any free port. Stops on SIGINT/SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import { startSimulator } from './server';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'wait-timeout-ms': { type: 'string', default: '20000' },
+    'step-ms': { type: 'string', default: '1500' },
+    'access-key': { type: 'string' },
+    demo: { type: 'string', default: '0' },
+  },
+});
+
+const number = (name: string, text: string | undefined) => {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`--${name} must be a non-negative number, got ${text}`);
+    process.exit(2);
+  }
+  return n;
+};
+
+const sim = await startSimulator({
+  port: number('port', values.port),
+  host: values.host,
+  waitTimeoutMs: number('wait-timeout-ms', values['wait-timeout-ms']),
+  stepMs: number('step-ms', values['step-ms']),
+  ...(values['access-key'] ? { accessKey: values['access-key'] } : {}),
+});
+const intents = Array.from({ length: number('demo', values.demo) }, (_, i) => sim.createIntent(i % 2 === 0 ? 'success' : 'failure'));
+console.log(JSON.stringify({ url: sim.url, accessKey: sim.accessKey, restrictedAccessKey: sim.restrictedAccessKey, intents }));
+
+const stop = () => void sim.close().then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

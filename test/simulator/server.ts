@@ -1,0 +1,339 @@
+/**
+ * The Svc service simulator: a Fastify HTTP server speaking the deployed wire form (`deployed-wire-notes.md`) of
+ * `POST /rpc/Svc/<Operation>` — access-key check, webrpc error bodies and codes, `Webrpc` header, CORS — with
+ * intents that move through scripted lifecycles in real time, and a control API for tests and the demo.
+ *
+ * Control API (no access key):
+ * - `POST /control/intents {"scenario": "success"|"failure", "stepMs"?: number}` → `{"intentId"}`
+ * - `GET /control/requests` → the RPC log: `{operation, intentId, start, end, status, outcome}` (times in ms since
+ *   the epoch; outcome `answered` or `closed` when the client closed the connection before the answer)
+ * - `POST /control/clock {"advanceMs": number}` → `{"now"}`: moves the simulated clock forward
+ * - `POST /control/wait-timeout {"ms": number}` → sets the WaitIntentReceipt wait time-out
+ * - `POST /control/faults {"operation"?: string, "fault": Fault, "count"?: number}` → queues `count` (default 1)
+ *   faults for the next calls of `operation` (any operation when omitted); `DELETE /control/faults` clears them.
+ */
+import { EventEmitter } from 'node:events';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { SCENARIOS, type Scenario, type SimIntent, TOKENS, hexOf, nextStepAt, snapshotAt } from './scenarios';
+
+/** Options of {@link startSimulator}. */
+export interface SimulatorOptions {
+  /** Port to listen on; 0 picks a free one (default 0). */
+  port?: number;
+  /** Host to bind (default 127.0.0.1). */
+  host?: string;
+  /** The accepted access key (default: a fresh random one). */
+  accessKey?: string;
+  /** A key that exists but is restricted to another origin: answered with 1103 InvalidOrigin. */
+  restrictedAccessKey?: string;
+  /** WaitIntentReceipt wait time-out in ms (default 20 000). */
+  waitTimeoutMs?: number;
+  /** Default time between lifecycle steps in ms (default 1 500). */
+  stepMs?: number;
+  /** Seed of ids and addresses (default "svc-sim"). */
+  seed?: string;
+}
+
+/** One RPC call as the simulator saw it. Times are ms since the epoch (real time). */
+export interface RequestLogEntry {
+  operation: string;
+  intentId?: string;
+  start: number;
+  end?: number;
+  status?: number;
+  /** `answered`: the response was written; `closed`: the client went away before it. */
+  outcome?: 'answered' | 'closed';
+}
+
+/**
+ * A fault injected into the next call(s):
+ * - `{"kind": "latency", "ms"}`: answer normally after `ms`;
+ * - `{"kind": "http500"}`: 500 WebrpcInternalError body;
+ * - `{"kind": "html502"}`: 502 with an HTML page (a proxy answering);
+ * - `{"kind": "rate-limit", "retryAfterSeconds"}`: 429 RateLimited (1007) with `Retry-After`;
+ * - `{"kind": "malformed"}`: 200 with a truncated JSON body;
+ * - `{"kind": "empty"}`: 200 with an empty body;
+ * - `{"kind": "reset"}`: the connection is destroyed without an answer.
+ */
+export type Fault =
+  | { kind: 'latency'; ms: number }
+  | { kind: 'http500' }
+  | { kind: 'html502' }
+  | { kind: 'rate-limit'; retryAfterSeconds: number }
+  | { kind: 'malformed' }
+  | { kind: 'empty' }
+  | { kind: 'reset' };
+
+/** A running simulator. */
+export interface Simulator {
+  url: string;
+  accessKey: string;
+  restrictedAccessKey: string;
+  /** Creates an intent running `scenario` from now; returns its intentId. */
+  createIntent(scenario: Scenario, stepMs?: number): string;
+  requests(): RequestLogEntry[];
+  setWaitTimeout(ms: number): void;
+  advanceClock(ms: number): number;
+  /** Queues `count` faults for the next calls of `operation` (any operation when undefined). */
+  injectFault(fault: Fault, operation?: string, count?: number): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}
+
+/** Error names, codes and HTTP statuses used (wire notes, "Errors"). */
+const ERRORS = {
+  WebrpcBadRoute: { code: -2, status: 404 },
+  WebrpcBadMethod: { code: -3, status: 405 },
+  WebrpcBadRequest: { code: -4, status: 400 },
+  AccessKeyNotFound: { code: 1101, status: 401 },
+  InvalidOrigin: { code: 1103, status: 403 },
+  WebrpcInternalError: { code: -7, status: 500 },
+  RateLimited: { code: 1007, status: 429 },
+  InvalidArgument: { code: 2000, status: 400 },
+  NotFound: { code: 8000, status: 400 },
+} as const;
+
+class RpcError extends Error {
+  constructor(
+    readonly errorName: keyof typeof ERRORS,
+    msg: string,
+  ) {
+    super(msg);
+  }
+}
+
+const OPERATIONS = new Set(['GetIntentReceipt', 'WaitIntentReceipt']);
+const WEBRPC_HEADER = 'webrpc@v0.22.1;gen-golang@v0.17.0;svc-api@v0.4.0';
+
+/** Starts the simulator; resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const seed = options.seed ?? 'svc-sim';
+  const accessKey = options.accessKey ?? `sim_${hexOf(seed, 'key', Date.now(), Math.random()).slice(0, 32)}`;
+  const restrictedAccessKey = options.restrictedAccessKey ?? `sim_restricted_${hexOf(seed, 'restricted').slice(0, 24)}`;
+  let waitTimeoutMs = options.waitTimeoutMs ?? 20_000;
+  const defaultStepMs = options.stepMs ?? 1500;
+  let clockOffset = 0;
+  const now = () => Date.now() + clockOffset;
+  const intents = new Map<string, SimIntent>();
+  const log: RequestLogEntry[] = [];
+  const changes = new EventEmitter();
+  changes.setMaxListeners(0);
+  let counter = 0;
+  const faults: Array<{ operation: string | undefined; fault: Fault }> = [];
+  const takeFault = (operation: string): Fault | undefined => {
+    const i = faults.findIndex((f) => f.operation === undefined || f.operation === operation);
+    return i < 0 ? undefined : faults.splice(i, 1)[0]!.fault;
+  };
+
+  const createIntent = (scenario: Scenario, stepMs = defaultStepMs): string => {
+    counter++;
+    const intentId = `0x${hexOf(seed, 'intent', counter, Date.now())}`;
+    const failure = scenario === 'failure';
+    intents.set(intentId, {
+      intentId,
+      numericId: 1000 + counter,
+      projectId: 1,
+      scenario,
+      ownerAddress: `0x${hexOf(seed, 'owner').slice(0, 40)}`,
+      origin: failure ? TOKENS.ethArbitrum : TOKENS.usdcArbitrum,
+      destination: failure ? TOKENS.wethOptimism : TOKENS.usdcBase,
+      originAmount: failure ? '1500000000000000000' : '250000000',
+      destinationAmount: failure ? '1496250000000000000' : '249100000',
+      createdAt: now(),
+      stepMs,
+      failureReason: 'execution reverted: insufficient output amount (slippage 0.50% exceeded)',
+    });
+    return intentId;
+  };
+
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  await app.register(cors, { origin: true, methods: ['POST'], allowedHeaders: ['Content-Type', 'X-Access-Key'], exposedHeaders: ['Webrpc'] });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const sendError = (reply: FastifyReply, err: RpcError) => {
+    const e = ERRORS[err.errorName];
+    return reply
+      .code(e.status)
+      .header('Webrpc', WEBRPC_HEADER)
+      .type('application/json')
+      .send(JSON.stringify({ error: err.errorName, code: e.code, msg: err.message, status: e.status }));
+  };
+
+  const parseBody = (request: FastifyRequest): Record<string, unknown> => {
+    const type = String(request.headers['content-type'] ?? '');
+    if (!type.toLowerCase().startsWith('application/json')) {
+      throw new RpcError('WebrpcBadRequest', `unexpected Content-Type: ${type || '(none)'}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(String(request.body ?? ''));
+    } catch {
+      throw new RpcError('WebrpcBadRequest', 'failed to unmarshal request');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new RpcError('WebrpcBadRequest', 'request body must be a JSON object');
+    }
+    return body as Record<string, unknown>;
+  };
+
+  const checkKey = (request: FastifyRequest) => {
+    const key = request.headers['x-access-key'];
+    if (key === restrictedAccessKey) throw new RpcError('InvalidOrigin', 'access key is not allowed from this origin');
+    if (key !== accessKey) throw new RpcError('AccessKeyNotFound', 'access key not found');
+  };
+
+  const intentOf = (body: Record<string, unknown>): SimIntent => {
+    const id = body.intentId;
+    if (typeof id !== 'string' || id === '') throw new RpcError('InvalidArgument', 'intentId is required');
+    const intent = intents.get(id.toLowerCase());
+    if (!intent) throw new RpcError('NotFound', 'intent not found');
+    return intent;
+  };
+
+  /** True once the client went away (the response closed before it was written). */
+  const gone = (reply: FastifyReply) => reply.raw.destroyed || (reply.raw.closed && !reply.raw.writableFinished);
+
+  /** Waits until `ms` elapsed, the simulated clock moved, or the client closed the connection. */
+  const pause = (ms: number, reply: FastifyReply) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        changes.off('change', done);
+        reply.raw.off('close', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(1, ms));
+      changes.on('change', done);
+      reply.raw.on('close', done);
+    });
+
+  const operations: Record<string, (body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>> = {
+    async GetIntentReceipt(body) {
+      return { intentReceipt: snapshotAt(intentOf(body), now()).receipt };
+    },
+    async WaitIntentReceipt(body, reply) {
+      const intent = intentOf(body);
+      const last = Array.isArray(body.lastReceiptStates) ? body.lastReceiptStates.map(String) : [];
+      const deadline = Date.now() + waitTimeoutMs;
+      for (;;) {
+        const snap = snapshotAt(intent, now());
+        const changed = snap.states.length !== last.length || snap.states.some((s, i) => s !== last[i]);
+        if (snap.done || changed || Date.now() >= deadline || gone(reply)) {
+          return { intentReceipt: snap.receipt, receiptStates: snap.states, done: snap.done };
+        }
+        const next = nextStepAt(intent, now());
+        await pause(Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now(), deadline - Date.now()), reply);
+      }
+    },
+  };
+
+  app.all('/rpc/Svc/:operation', async (request, reply) => {
+    const operation = (request.params as { operation: string }).operation;
+    const entry: RequestLogEntry = { operation, start: Date.now() };
+    log.push(entry);
+    reply.raw.on('close', () => {
+      entry.end = Date.now();
+      entry.status = reply.statusCode;
+      entry.outcome = reply.raw.writableFinished ? 'answered' : 'closed';
+    });
+    try {
+      if (request.method !== 'POST') throw new RpcError('WebrpcBadMethod', `unsupported method ${request.method}`);
+      const handler = OPERATIONS.has(operation) ? operations[operation] : undefined;
+      if (!handler) throw new RpcError('WebrpcBadRoute', `no such operation: ${operation}`);
+      const body = parseBody(request);
+      if (typeof body.intentId === 'string') entry.intentId = body.intentId;
+      checkKey(request);
+      const fault = takeFault(operation);
+      if (fault) {
+        switch (fault.kind) {
+          case 'latency':
+            await pause(fault.ms, reply);
+            if (gone(reply)) return reply;
+            break;
+          case 'http500':
+            throw new RpcError('WebrpcInternalError', 'internal error');
+          case 'html502':
+            return reply.code(502).type('text/html').send('<html><body><h1>502 Bad Gateway</h1></body></html>');
+          case 'rate-limit':
+            reply.header('Retry-After', String(fault.retryAfterSeconds));
+            throw new RpcError('RateLimited', 'rate limit exceeded');
+          case 'malformed':
+            return reply.code(200).header('Webrpc', WEBRPC_HEADER).type('application/json').send('{"intentReceipt": {"intentId": "0x');
+          case 'empty':
+            return reply.code(200).header('Webrpc', WEBRPC_HEADER).type('application/json').send('');
+          case 'reset':
+            request.raw.socket.destroy();
+            return reply;
+        }
+      }
+      const result = await handler(body, reply);
+      if (gone(reply)) return reply;
+      return reply.code(200).header('Webrpc', WEBRPC_HEADER).type('application/json').send(JSON.stringify(result));
+    } catch (err) {
+      if (err instanceof RpcError) return sendError(reply, err);
+      throw err;
+    }
+  });
+
+  app.post('/control/intents', async (request) => {
+    const body = (typeof request.body === 'string' && request.body ? JSON.parse(request.body) : {}) as { scenario?: string; stepMs?: number };
+    const scenario = (body.scenario ?? 'success') as Scenario;
+    if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}`);
+    return { intentId: createIntent(scenario, body.stepMs) };
+  });
+  app.get('/control/requests', async () => log);
+  app.post('/control/clock', async (request) => {
+    const { advanceMs } = JSON.parse(String(request.body || '{}')) as { advanceMs?: number };
+    return { now: advance(Number(advanceMs ?? 0)) };
+  });
+  app.post('/control/wait-timeout', async (request) => {
+    const { ms } = JSON.parse(String(request.body || '{}')) as { ms?: number };
+    waitTimeoutMs = Number(ms);
+    return { waitTimeoutMs };
+  });
+  app.post('/control/faults', async (request) => {
+    const body = JSON.parse(String(request.body || '{}')) as { operation?: string; fault: Fault; count?: number };
+    injectFault(body.fault, body.operation, body.count);
+    return { queued: faults.length };
+  });
+  app.delete('/control/faults', async () => {
+    faults.length = 0;
+    return { queued: 0 };
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, new RpcError('WebrpcBadRoute', `no route for ${request.method} ${request.url}`)));
+
+  const injectFault = (fault: Fault, operation?: string, count = 1) => {
+    for (let i = 0; i < count; i++) faults.push({ operation, fault });
+  };
+
+  const advance = (ms: number) => {
+    clockOffset += ms;
+    changes.emit('change');
+    return now();
+  };
+
+  await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    accessKey,
+    restrictedAccessKey,
+    createIntent,
+    requests: () => log.map((e) => ({ ...e })),
+    setWaitTimeout: (ms) => {
+      waitTimeoutMs = ms;
+    },
+    advanceClock: advance,
+    injectFault,
+    clearFaults: () => {
+      faults.length = 0;
+    },
+    close: async () => {
+      changes.emit('change');
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+/**
+ * Two projects:
+ * - `unit`: plain modules and components, with WXT's fakeBrowser and fake-indexeddb (no browser);
+ * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP.
+ *   Needs `npm run build:all` first (`npm test` does it).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [WxtVitest(), preact()],
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/e2e/**'],
+          setupFiles: ['fake-indexeddb/auto'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
