@@ -44,7 +44,7 @@ export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?
               {shortId(hash)}
             </a>
           ) : isPlaceholderHash(hash) ? (
-            'pending'
+            'not on-chain yet'
           ) : (
             <span title={hash}>{shortId(hash)}</span>
           )}

@@ -97,6 +97,9 @@ export function createBackground(browser: Browser): BackgroundServices {
       case 'retry':
         await tracker.retryNow(request.intentId);
         return { ok: true };
+      case 'resume':
+        await tracker.resume();
+        return { ok: true };
       case 'settings-saved':
         client = undefined;
         await tracker.retryNow();

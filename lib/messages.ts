@@ -14,6 +14,8 @@ export const Request = z.discriminatedUnion('type', [
   z.object({ type: z.literal('refresh'), intentId: z.string().max(200) }),
   /** Retry now: clear back-off and resume stopped loops (one intent, or all). */
   z.object({ type: z.literal('retry'), intentId: z.string().max(200).optional() }),
+  /** An extension page opened: make sure every tracked intent has its loop (wakes a stopped worker). */
+  z.object({ type: z.literal('resume') }),
   /** Settings were saved: rebuild the client and resume paused loops. */
   z.object({ type: z.literal('settings-saved') }),
 ]);

@@ -50,7 +50,6 @@ export function Options() {
     // Must be called straight from the click: the browser only grants permissions during a user gesture.
     const granted = browser.permissions.request({ origins: [v.url.permissionPattern] }).catch(() => false);
     void (async () => {
-      const ok = await granted;
       await settingsStore.set({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey });
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
         await browser.permissions.remove({ origins: [savedOrigin] }).catch(() => false);
@@ -58,11 +57,19 @@ export function Options() {
       setSavedOrigin(v.url.permissionPattern);
       setBaseUrl(v.url.baseUrl);
       await browser.runtime.sendMessage({ type: 'settings-saved' } satisfies Request).catch(() => undefined);
+      // The browser's prompt may still be open: the settings are saved already, the answer only refines the message.
+      const already = await browser.permissions.contains({ origins: [v.url.permissionPattern] }).catch(() => false);
+      setSaveStatus({
+        text: already ? `Saved. The extension may reach ${v.url.origin}.` : `Saved. Allow access to ${v.url.origin} in the browser's prompt.`,
+        ok: true,
+      });
+      if (already) return;
+      const ok = await granted;
       setSaveStatus(
         ok
-          ? { text: `Saved. The extension may now reach ${v.url.origin}.`, ok: true }
+          ? { text: `Saved. The extension may reach ${v.url.origin}.`, ok: true }
           : {
-              text: `Saved, but the browser did not grant access to ${v.url.origin}; calls will work only if the service allows cross-origin requests.`,
+              text: `Saved, but access to ${v.url.origin} was not granted; calls work only if the service allows cross-origin requests.`,
               ok: false,
             },
       );

@@ -41,6 +41,7 @@ export function App() {
 
   useEffect(() => {
     void reload();
+    void send({ type: 'resume' });
     void settingsStore.get().then((s) => setConfigured(!!s?.baseUrl && !!s.accessKey));
     const onMessage = (msg: unknown) => {
       if (ChangedMessage.safeParse(msg).success) void reload();

@@ -32,6 +32,7 @@ export function createBrowserNotifier(browser: Browser, iconUrl: string, now: ()
         message,
         priority: 2,
       });
+      return { title, message };
     },
     async exists(intentId) {
       const all = await browser.notifications.getAll();

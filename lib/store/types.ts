@@ -52,6 +52,8 @@ export interface TrackedIntent {
   notification: NotificationState;
   /** When the notification was shown (ms). */
   notifiedAt?: number;
+  /** What the notification said (built from the receipt only; never holds the access key). */
+  notified?: { title: string; message: string };
   /** When the service last answered for this intent (ms). */
   lastCheckedAt?: number;
   lastError?: TrackingError;

@@ -50,8 +50,8 @@ export interface Clock {
 
 /** Shows desktop notifications. Ids are stable per intent so a shown notification can be found again. */
 export interface Notifier {
-  /** Shows the notification for an intent that reached a notifying final status. */
-  show(intent: TrackedIntent): Promise<void>;
+  /** Shows the notification for an intent that reached a notifying final status; resolves with what it said. */
+  show(intent: TrackedIntent): Promise<{ title: string; message: string } | undefined>;
   /** True when a notification for this intent is already on screen (used when recovering `pending` records). */
   exists(intentId: string): Promise<boolean>;
 }
@@ -362,9 +362,9 @@ export class Tracker {
     try {
       const intent = await this.#deps.store.get(intentId);
       if (!intent || intent.notification !== 'pending') return;
-      if (!(await this.#deps.notifier.exists(intentId))) await this.#deps.notifier.show(intent);
+      const content = (await this.#deps.notifier.exists(intentId)) ? undefined : await this.#deps.notifier.show(intent);
       await this.#deps.store.update(intentId, (t) =>
-        t ? { ...t, notification: 'shown', notifiedAt: this.#deps.clock.now() } : undefined,
+        t ? { ...t, notification: 'shown', notifiedAt: this.#deps.clock.now(), ...(content ? { notified: content } : {}) } : undefined,
       );
       this.#changed(intentId);
     } catch (err) {

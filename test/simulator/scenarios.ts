@@ -78,7 +78,7 @@ const SCRIPTS: Record<Scenario, Step[]> = {
     { intent: 'COMMITTED' },
     { intent: 'EXECUTING', deposit: { status: 'PENDING', mined: false } },
     { intent: 'EXECUTING', deposit: { status: 'SUCCEEDED', mined: true }, origin: { status: 'RELAYING', mined: false, placeholder: true } },
-    { intent: 'FAILED', deposit: { status: 'SUCCEEDED', mined: true }, origin: { status: 'FAILED', mined: false, reason: 'FAIL' } },
+    { intent: 'FAILED', deposit: { status: 'SUCCEEDED', mined: true }, origin: { status: 'FAILED', mined: false, placeholder: true, reason: 'FAIL' } },
   ],
 };
 

@@ -1,0 +1,215 @@
+/**
+ * E2E fixtures: launch Debian's Chromium with the built extension (playwright-core), find the extension id and its
+ * service worker, stop the worker, read notifications; page objects for the options page and the popup.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, type Locator, type Page, type Worker, chromium } from 'playwright-core';
+
+/** The Chromium binary (Debian's package). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The Chrome MV3 build under test (`npm run build`). */
+export const EXTENSION_DIR = resolve('.output/chrome-mv3');
+
+/** Flags for a headless Chromium on this closed network, with the extension loaded. */
+export function chromiumArgs(extensionDir = EXTENSION_DIR): string[] {
+  return [
+    `--disable-extensions-except=${extensionDir}`,
+    `--load-extension=${extensionDir}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--no-default-browser-check',
+  ];
+}
+
+/** A fresh temporary profile folder. */
+export function tempProfile(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-e2e-profile-'));
+}
+
+/** A running browser with the extension. */
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  extensionId: string;
+  userDataDir: string;
+  /** The extension's service worker, waiting for it to (re)start when needed. */
+  worker(): Promise<Worker>;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium with the extension through Playwright (DevTools protocol attached). */
+export async function launchExtension(userDataDir = tempProfile()): Promise<ExtensionBrowser> {
+  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error(`No build in ${EXTENSION_DIR}: run npm run build`);
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: chromiumArgs(),
+  });
+  const worker = async () => {
+    const live = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
+    return live ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+  };
+  const extensionId = new URL((await worker()).url()).host;
+  return { context, extensionId, userDataDir, worker, close: () => context.close() };
+}
+
+/** Stops the extension's service worker the way Chrome does when it is idle (DevTools ServiceWorker domain). */
+export async function stopWorker(ext: ExtensionBrowser): Promise<void> {
+  const page = await ext.context.newPage();
+  await page.goto(`chrome-extension://${ext.extensionId}/manifest.json`);
+  const cdp = await ext.context.newCDPSession(page);
+  const current = await ext.worker();
+  const closed = new Promise<void>((r) => current.once('close', () => r()));
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await closed;
+  await cdp.detach();
+  await page.close();
+}
+
+/** Notifications the browser holds for the extension: id → {title, message}. */
+export async function notifications(ext: ExtensionBrowser): Promise<Record<string, { title?: string; message?: string }>> {
+  const worker = await ext.worker();
+  return worker.evaluate(async () => {
+    const all = await chrome.notifications.getAll();
+    const out: Record<string, { title?: string; message?: string }> = {};
+    for (const id of Object.keys(all)) out[id] = {};
+    return out;
+  });
+}
+
+/** Notification ids created for one intent. */
+export async function notificationIdsFor(ext: ExtensionBrowser, intentId: string): Promise<string[]> {
+  return Object.keys(await notifications(ext)).filter((id) => id.startsWith(`svc-intent:${intentId}:`));
+}
+
+/** Page object of the options page. */
+export class OptionsPage {
+  constructor(readonly page: Page) {}
+  static async open(ext: ExtensionBrowser): Promise<OptionsPage> {
+    const page = await ext.context.newPage();
+    await page.goto(`chrome-extension://${ext.extensionId}/options.html`);
+    return new OptionsPage(page);
+  }
+  async fill(baseUrl: string, accessKey: string) {
+    await this.page.getByLabel('Service URL').fill(baseUrl);
+    await this.page.getByLabel('Access key').fill(accessKey);
+  }
+  /** Fills and saves as a user would; resolves with the save message. */
+  async save(baseUrl: string, accessKey: string): Promise<string> {
+    await this.fill(baseUrl, accessKey);
+    await this.page.getByRole('button', { name: 'Save' }).click();
+    const status = this.page.getByTestId('save-status');
+    await status.waitFor();
+    return (await status.textContent()) ?? '';
+  }
+  /** Presses Test connection; resolves with the final message. */
+  async testConnection(): Promise<string> {
+    await this.page.getByRole('button', { name: 'Test connection' }).click();
+    const status = this.page.getByTestId('test-status');
+    await status.filter({ hasNotText: 'Testing…' }).waitFor();
+    return (await status.textContent()) ?? '';
+  }
+}
+
+/** Configures the extension through its options page, then closes the page. */
+export async function configure(ext: ExtensionBrowser, baseUrl: string, accessKey: string): Promise<void> {
+  const options = await OptionsPage.open(ext);
+  const message = await options.save(baseUrl, accessKey);
+  if (!message.startsWith('Saved')) throw new Error(`Saving settings failed: ${message}`);
+  await options.page.close();
+}
+
+/** Page object of the popup (opened as a page at popup.html). */
+export class PopupPage {
+  constructor(readonly page: Page) {}
+  static async open(ext: ExtensionBrowser, hash = ''): Promise<PopupPage> {
+    const page = await ext.context.newPage();
+    await page.setViewportSize({ width: 380, height: 640 });
+    await page.goto(`chrome-extension://${ext.extensionId}/popup.html${hash}`);
+    return new PopupPage(page);
+  }
+  get intentBox(): Locator {
+    return this.page.getByRole('textbox', { name: 'Intent ID' });
+  }
+  async track(intentId: string) {
+    await this.intentBox.fill(intentId);
+    await this.page.getByRole('button', { name: 'Track', exact: true }).click();
+  }
+  async trackFromClipboard() {
+    await this.page.getByRole('button', { name: 'Track from clipboard' }).click();
+  }
+  message(): Locator {
+    return this.page.locator('.track-form .message');
+  }
+  row(intentId: string): Locator {
+    return this.page.locator(`li[data-intent-id="${intentId}"]`);
+  }
+  /** The status chip text of a tracked intent in the list. */
+  statusChip(intentId: string): Locator {
+    return this.row(intentId).locator('.chip').first();
+  }
+  async openReceipt(intentId: string) {
+    await this.row(intentId).getByRole('button', { name: `Open receipt of intent ${intentId}` }).click();
+    await this.page.getByRole('heading', { name: /Receipt/ }).waitFor();
+  }
+  leg(kind: 'deposit' | 'origin' | 'destination' | 'refund'): Locator {
+    return this.page.locator(`li[data-leg="${kind}"]`);
+  }
+  async close() {
+    await this.page.close();
+  }
+}
+
+/** Starts Chromium with the extension and no DevTools protocol attached (plain process, as a user runs it). */
+export function spawnPlainChromium(userDataDir: string): ChildProcess {
+  return spawn(CHROMIUM, ['--headless=new', `--user-data-dir=${userDataDir}`, ...chromiumArgs(), 'about:blank'], {
+    stdio: 'ignore',
+    detached: true,
+  });
+}
+
+/** Kills a spawned browser and its children. */
+export async function killBrowser(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    child.kill('SIGTERM');
+  }
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+}
+
+/** Removes a profile folder (best effort). */
+export function removeProfile(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Reads a tracked intent's record straight from the extension's IndexedDB (inside the worker). */
+export async function readTracked(ext: ExtensionBrowser, intentId: string): Promise<Record<string, unknown> | undefined> {
+  const worker = await ext.worker();
+  return worker.evaluate(
+    (id) =>
+      new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
+        const open = indexedDB.open('svc-intents');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('intents').objectStore('intents').get(id);
+          req.onsuccess = () => {
+            open.result.close();
+            resolve(req.result as Record<string, unknown> | undefined);
+          };
+          req.onerror = () => reject(req.error);
+        };
+      }),
+    intentId,
+  );
+}

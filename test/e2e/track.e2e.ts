@@ -1,0 +1,116 @@
+/**
+ * The product's main job, end to end in a real Chromium against the simulator over HTTP: configure through the
+ * options page, track from the popup (typed and from the clipboard), get exactly one desktop notification when the
+ * intent ends, and read the receipt with every leg.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { type ExtensionBrowser, OptionsPage, PopupPage, configure, launchExtension, notificationIdsFor, readTracked, removeProfile } from './fixtures';
+
+let sim: Simulator;
+let ext: ExtensionBrowser;
+
+beforeAll(async () => {
+  sim = await startSimulator({ stepMs: 1200 });
+  ext = await launchExtension();
+  await configure(ext, sim.url, sim.accessKey);
+});
+afterAll(async () => {
+  await ext?.close();
+  if (ext) removeProfile(ext.userDataDir);
+  await sim?.close();
+});
+
+/** Waits until the worker holds a notification for the intent, then returns its ids. */
+async function waitForNotification(intentId: string): Promise<string[]> {
+  await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
+  return notificationIdsFor(ext, intentId);
+}
+
+
+describe('tracking an intent', () => {
+  it('Test connection tells OK, a rejected key, and an origin-restricted key apart', async () => {
+    const options = await OptionsPage.open(ext);
+    await options.fill(sim.url, sim.accessKey);
+    expect(await options.testConnection()).toMatch(/^Connected/);
+    await options.fill(sim.url, 'wrong-key');
+    expect(await options.testConnection()).toContain('rejected the access key (AccessKeyNotFound, 1101)');
+    await options.fill(sim.url, sim.restrictedAccessKey);
+    expect(await options.testConnection()).toContain('not allowed from this extension');
+    await options.fill('http://127.0.0.1:1', sim.accessKey);
+    expect(await options.testConnection()).toMatch(/^Not reachable/);
+    await options.page.close();
+  });
+
+  it('tracks a typed intentId, notifies once on SUCCEEDED, and shows every leg', async () => {
+    const intentId = sim.createIntent('success');
+    const popup = await PopupPage.open(ext);
+    await popup.track(intentId);
+    await expect.poll(() => popup.row(intentId).count()).toBe(1);
+    await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
+    await popup.close();
+
+    expect(await waitForNotification(intentId)).toHaveLength(1);
+    // What the notification said (recorded with the intent when it was shown).
+    expect((await readTracked(ext, intentId))?.notified).toEqual({
+      title: `Intent succeeded · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
+      message: 'Arbitrum One → Base: 250.00 USDC → 249.10 USDC',
+    });
+
+    const again = await PopupPage.open(ext);
+    await expect.poll(() => again.statusChip(intentId).textContent()).toBe('Succeeded');
+    await expect.poll(() => again.row(intentId).textContent()).toContain('Arbitrum One → Base · 250.00 USDC');
+    await again.openReceipt(intentId);
+    for (const kind of ['deposit', 'origin', 'destination'] as const) {
+      await expect.poll(() => again.leg(kind).locator('.chip').textContent()).toBe('Succeeded');
+      const link = again.leg(kind).getByRole('link');
+      expect(await link.getAttribute('href')).toMatch(/^https:\/\/(arbiscan\.io|basescan\.org)\/tx\/0x[0-9a-f]{64}$/);
+      expect(await again.leg(kind).textContent()).toContain('Mined');
+    }
+    expect(await again.leg('refund').count()).toBe(0);
+    expect(await again.page.getByText('249.10 USDC').count()).toBeGreaterThan(0);
+    await again.close();
+  });
+
+  it('tracks from the clipboard, notifies once on FAILED with the reason, and shows it on the origin leg', async () => {
+    const intentId = sim.createIntent('failure');
+    const popup = await PopupPage.open(ext);
+    await popup.page.bringToFront();
+    await popup.page.evaluate((text) => navigator.clipboard.writeText(text), `intent: ${intentId}\n`);
+    await popup.trackFromClipboard();
+    await expect.poll(() => popup.row(intentId).count()).toBe(1);
+    await popup.close();
+
+    expect(await waitForNotification(intentId)).toHaveLength(1);
+    expect((await readTracked(ext, intentId))?.notified).toEqual({
+      title: `Intent failed · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
+      message: 'Arbitrum One → Optimism: 1.50 ETH → 1.49625 WETH\nReason: execution reverted: insufficient output amount (slippage 0.50% exceeded)',
+    });
+    const view = await PopupPage.open(ext, `#intent=${intentId}`);
+    await expect.poll(() => view.page.locator('#receipt-title .chip').textContent()).toBe('Failed');
+    await expect.poll(() => view.leg('origin').locator('.chip').textContent()).toBe('Failed');
+    expect(await view.leg('origin').textContent()).toContain('insufficient output amount');
+    // A placeholder hash gets no explorer link.
+    expect(await view.leg('origin').getByRole('link').count()).toBe(0);
+    await view.close();
+  });
+
+  it('says so when the clipboard holds no intentId, and tracks nothing', async () => {
+    const popup = await PopupPage.open(ext);
+    await popup.page.bringToFront();
+    await popup.page.evaluate(() => navigator.clipboard.writeText('just some words'));
+    const before = await popup.page.locator('li[data-intent-id]').count();
+    await popup.trackFromClipboard();
+    await expect.poll(() => popup.message().textContent()).toContain('The clipboard holds no intent ID');
+    expect(await popup.page.locator('li[data-intent-id]').count()).toBe(before);
+    await popup.close();
+  });
+
+  it('marks an unknown intentId "not found" instead of retrying forever', async () => {
+    const unknown = `0x${'e'.repeat(64)}`;
+    const popup = await PopupPage.open(ext);
+    await popup.track(unknown);
+    await expect.poll(() => popup.row(unknown).textContent(), { timeout: 15_000 }).toContain('Not found');
+    await popup.close();
+  });
+});

@@ -1,0 +1,207 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
+import type { IntentStore } from '@/lib/store';
+import { Tracker, type TrackerDeps, backoffDelay } from '@/lib/tracker/engine';
+import { RecordingNotifier, ScriptedTransport, VirtualClock, freshStore, receipt, settle } from './fakes';
+
+const ID = `0x${'1'.repeat(64)}`;
+const ID2 = `0x${'2'.repeat(64)}`;
+
+function setup(overrides: Partial<TrackerDeps> = {}, store: IntentStore = freshStore()) {
+  const clock = new VirtualClock();
+  const transport = new ScriptedTransport();
+  const notifier = new RecordingNotifier();
+  const deps: TrackerDeps = {
+    store,
+    clock,
+    notifier,
+    transport: async () => transport,
+    random: () => 1,
+    ...overrides,
+  };
+  return { clock, transport, notifier, store, deps, tracker: new Tracker(deps) };
+}
+
+const serviceError = (errorName: string, code: number, httpStatus: number, retryAfterSeconds?: number) =>
+  new SvcServiceError('WaitIntentReceipt', { errorName, code, msg: errorName, httpStatus, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+
+describe('Tracker', () => {
+  it('passes receiptStates back as lastReceiptStates and persists every answer', async () => {
+    const { tracker, transport, store } = setup();
+    transport.script(
+      ID,
+      { intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: ['PENDING', 'UNKNOWN', 'UNKNOWN'], done: false },
+      { intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: ['SUCCEEDED', 'PENDING', 'UNKNOWN'], done: false },
+    );
+    await tracker.track(ID);
+    await vi.waitFor(() => expect(transport.callsFor(ID)).toHaveLength(3));
+    expect(transport.callsFor(ID).map((c) => c.lastReceiptStates)).toEqual([
+      [],
+      ['PENDING', 'UNKNOWN', 'UNKNOWN'],
+      ['SUCCEEDED', 'PENDING', 'UNKNOWN'],
+    ]);
+    const saved = await store.get(ID);
+    expect(saved).toMatchObject({ status: 'EXECUTING', phase: 'tracking', lastStates: ['SUCCEEDED', 'PENDING', 'UNKNOWN'] });
+    tracker.stop();
+  });
+
+  it('notifies exactly once when the intent succeeds, and stops calling', async () => {
+    const { tracker, transport, notifier, store } = setup();
+    transport.script(
+      ID,
+      { intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: ['PENDING'], done: false },
+      { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: ['SUCCEEDED'], done: true },
+    );
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.notification).toBe('shown'));
+    await tracker.resume();
+    await tracker.track(ID);
+    await settle();
+    expect(notifier.shown.map((i) => [i.intentId, i.status])).toEqual([[ID, 'SUCCEEDED']]);
+    expect(transport.callsFor(ID)).toHaveLength(2);
+    expect(await store.get(ID)).toMatchObject({ phase: 'final', status: 'SUCCEEDED' });
+  });
+
+  it('does not notify again after a worker restart, and delivers a notification left pending by a dead worker', async () => {
+    const store = freshStore();
+    const first = setup({}, store);
+    first.transport.script(ID, { intentReceipt: receipt(ID, 'FAILED', 'slippage'), receiptStates: ['FAILED'], done: true });
+    await first.tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.notification).toBe('shown'));
+    first.tracker.stop();
+
+    // A crash between the write of the final status and the notification leaves it pending.
+    await store.put({
+      intentId: ID2,
+      addedAt: 1,
+      lastStates: ['SUCCEEDED'],
+      phase: 'final',
+      status: 'SUCCEEDED',
+      receipt: receipt(ID2, 'SUCCEEDED'),
+      notification: 'pending',
+    });
+
+    const second = setup({}, store);
+    await second.tracker.resume();
+    await vi.waitFor(async () => expect((await store.get(ID2))?.notification).toBe('shown'));
+    await second.tracker.resume();
+    await settle();
+    expect(first.notifier.shown.map((i) => i.intentId)).toEqual([ID]);
+    expect(second.notifier.shown.map((i) => i.intentId)).toEqual([ID2]);
+    expect(second.transport.calls).toHaveLength(0);
+  });
+
+  it('does not show a pending notification again when the browser already has it on screen', async () => {
+    const { tracker, notifier, store } = setup();
+    await store.put({ intentId: ID, addedAt: 1, lastStates: [], phase: 'final', status: 'SUCCEEDED', notification: 'pending' });
+    notifier.onScreen.add(ID);
+    await tracker.resume();
+    await vi.waitFor(async () => expect((await store.get(ID))?.notification).toBe('shown'));
+    expect(notifier.shown).toHaveLength(0);
+  });
+
+  it('backs off exponentially (full jitter, capped) on 5xx and network errors, then recovers', async () => {
+    const { tracker, transport, clock, store } = setup({ backoffBaseMs: 1000, backoffCapMs: 4000 });
+    transport.script(
+      ID,
+      serviceError('WebrpcInternalError', -7, 500),
+      new SvcNetworkError('WaitIntentReceipt', 'http://x', 'reset'),
+      serviceError('WebrpcInternalError', -7, 500),
+      serviceError('WebrpcInternalError', -7, 500),
+      { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: ['SUCCEEDED'], done: true },
+    );
+    await tracker.track(ID);
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await vi.waitFor(async () => expect((await store.get(ID))?.retry?.attempt).toBe(attempt));
+      const t = (await store.get(ID))!;
+      delays.push(t.retry!.nextAt - clock.now());
+      expect(t.lastError?.message).toBeTruthy();
+      // Nothing is called before the back-off has passed.
+      const callsBefore = transport.callsFor(ID).length;
+      await clock.advance(delays[attempt - 1]! - 1);
+      expect(transport.callsFor(ID)).toHaveLength(callsBefore);
+      await clock.advance(1);
+    }
+    // random() = 1 gives the ceiling of each window: 1 s, 2 s, 4 s, then the 4 s cap.
+    expect(delays).toEqual([1000, 2000, 4000, 4000]);
+    await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('SUCCEEDED'));
+    expect((await store.get(ID))?.retry).toBeUndefined();
+    expect((await store.get(ID))?.lastError).toBeUndefined();
+  });
+
+  it('waits at least Retry-After on 429', async () => {
+    const { tracker, transport, clock, store } = setup({ random: () => 0 });
+    transport.script(ID, serviceError('RateLimited', 1007, 429, 30));
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.retry?.attempt).toBe(1));
+    expect((await store.get(ID))!.retry!.nextAt - clock.now()).toBe(30_000);
+    tracker.stop();
+  });
+
+  it('treats its own time-out of a long wait as "ask again", not as a failure', async () => {
+    const { tracker, transport, store } = setup();
+    transport.script(ID, new SvcTimeoutError('WaitIntentReceipt', 150_000), {
+      intentReceipt: receipt(ID, 'SUCCEEDED'),
+      receiptStates: ['SUCCEEDED'],
+      done: true,
+    });
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('SUCCEEDED'));
+    expect(transport.callsFor(ID)).toHaveLength(2);
+  });
+
+  it('stops on NotFound with a clear state, and tries again on retry', async () => {
+    const { tracker, transport, store, notifier } = setup();
+    transport.script(ID, serviceError('NotFound', 8000, 400));
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('not-found'));
+    await settle();
+    expect(transport.callsFor(ID)).toHaveLength(1);
+    expect((await store.get(ID))?.lastError?.message).toContain('does not know this intent');
+    expect(notifier.shown).toHaveLength(0);
+    transport.script(ID, { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: [], done: true });
+    await tracker.retryNow(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('final'));
+  });
+
+  it('pauses on a rejected key without dropping the intent', async () => {
+    const rejected = vi.fn();
+    const { tracker, transport, store } = setup({ onKeyRejected: rejected });
+    transport.script(ID, serviceError('AccessKeyNotFound', 1101, 401));
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('paused'));
+    await settle();
+    expect(transport.callsFor(ID)).toHaveLength(1);
+    expect(rejected).toHaveBeenCalledWith(expect.objectContaining({ kind: 'key-rejected' }));
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  it('keeps at most 4 requests in flight whatever the number of intents, and every intent gets its turn', async () => {
+    const { tracker, transport, store } = setup();
+    const ids = Array.from({ length: 10 }, (_, i) => `0x${i.toString(16).padStart(64, 'a')}`);
+    for (const id of ids) {
+      // Each wait holds for a while, then answers done.
+      transport.script(id, () => new Promise((r) => setTimeout(() => r({ intentReceipt: receipt(id, 'SUCCEEDED'), receiptStates: [], done: true }), 20)));
+      await tracker.track(id);
+    }
+    await vi.waitFor(async () => expect((await store.list()).every((t) => t.phase === 'final')).toBe(true));
+    expect(transport.maxInFlight).toBe(4);
+  });
+
+  it('says so when the extension is not configured', async () => {
+    const { tracker, store } = setup({ transport: async () => undefined });
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.lastError?.kind).toBe('not-configured'));
+  });
+});
+
+describe('backoffDelay', () => {
+  it('grows exponentially up to the cap, never below 250 ms or Retry-After', () => {
+    expect(backoffDelay(1, 1, 1000, 60_000)).toBe(1000);
+    expect(backoffDelay(3, 0.5, 1000, 60_000)).toBe(2000);
+    expect(backoffDelay(20, 1, 1000, 60_000)).toBe(60_000);
+    expect(backoffDelay(1, 0, 1000, 60_000)).toBe(250);
+    expect(backoffDelay(1, 0, 1000, 60_000, 5000)).toBe(5000);
+  });
+});

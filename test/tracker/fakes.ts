@@ -1,0 +1,136 @@
+/**
+ * Test doubles for the tracker: a virtual clock, a scripted transport and a recording notifier.
+ */
+import { createStore } from 'idb-keyval';
+import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
+import { createIntentStore } from '@/lib/store';
+import type { TrackedIntent } from '@/lib/store';
+import type { Clock, Notifier, ReceiptTransport } from '@/lib/tracker/engine';
+
+let dbCounter = 0;
+/** A fresh IndexedDB-backed (fake-indexeddb) intent store. */
+export function freshStore() {
+  dbCounter++;
+  return createIntentStore(createStore(`test-intents-${dbCounter}-${Math.random()}`, 'intents'));
+}
+
+/** Virtual time: `sleep` resolves only when `advance` passes its deadline. */
+export class VirtualClock implements Clock {
+  t = 1_000_000;
+  readonly timers: Array<{ at: number; resolve: () => void }> = [];
+  now() {
+    return this.t;
+  }
+  sleep(ms: number, signal?: AbortSignal) {
+    return new Promise<void>((resolve) => {
+      const timer = { at: this.t + ms, resolve };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', () => {
+        const i = this.timers.indexOf(timer);
+        if (i >= 0) this.timers.splice(i, 1);
+        resolve();
+      });
+    });
+  }
+  /** Moves time forward by `ms`, firing due sleeps in order and letting the engine run between them. */
+  async advance(ms: number) {
+    const target = this.t + ms;
+    for (;;) {
+      await settle();
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers[0];
+      if (!next || next.at > target) break;
+      this.timers.shift();
+      this.t = next.at;
+      next.resolve();
+    }
+    this.t = target;
+    await settle();
+  }
+}
+
+/** Lets pending promise chains and fake-indexeddb's macrotasks run. */
+export async function settle(rounds = 20) {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+/** A minimal receipt in the given status with [deposit, origin, destination] leg states. */
+export function receipt(intentId: string, status: string, reason?: string): IntentReceipt {
+  return {
+    intentId,
+    status,
+    originChainId: 42161,
+    destinationChainId: 8453,
+    originTransaction: { chainId: 42161, status: status === 'FAILED' ? 'FAILED' : 'SUCCEEDED', ...(reason ? { statusReason: reason } : {}) },
+    summary: {
+      originTokenAmount: '250000000',
+      originTokenMetadata: { symbol: 'USDC', decimals: 6 },
+    },
+  };
+}
+
+type Handler = (req: WaitIntentReceiptRequest, signal?: AbortSignal) => Promise<WaitIntentReceiptResponse>;
+
+/**
+ * A transport whose answers are scripted per intentId: each call takes the next handler queued for its intent, or
+ * hangs until aborted when none is queued. Counts calls and the most requests in flight at once.
+ */
+export class ScriptedTransport implements ReceiptTransport {
+  readonly calls: WaitIntentReceiptRequest[] = [];
+  readonly queues = new Map<string, Handler[]>();
+  inFlight = 0;
+  maxInFlight = 0;
+
+  /** Queues answers for an intent: a response object, an error to throw, or a custom handler. */
+  script(intentId: string, ...steps: Array<WaitIntentReceiptResponse | Error | Handler>) {
+    const q = this.queues.get(intentId) ?? [];
+    for (const step of steps) {
+      q.push(
+        typeof step === 'function'
+          ? step
+          : step instanceof Error
+            ? () => Promise.reject(step)
+            : () => Promise.resolve(step),
+      );
+    }
+    this.queues.set(intentId, q);
+  }
+
+  callsFor(intentId: string) {
+    return this.calls.filter((c) => c.intentId === intentId);
+  }
+
+  async waitIntentReceipt(req: WaitIntentReceiptRequest, options?: { signal?: AbortSignal }) {
+    this.calls.push(req);
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      const handler = this.queues.get(req.intentId)?.shift();
+      if (handler) return await handler(req, options?.signal);
+      return await new Promise<never>((_, reject) => {
+        options?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+      });
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  async getIntentReceipt(req: { intentId: string }) {
+    const r = await this.waitIntentReceipt({ intentId: req.intentId, lastReceiptStates: [] });
+    return { intentReceipt: r.intentReceipt };
+  }
+}
+
+/** A notifier that records what it shows; `onScreen` mimics the browser's list of notifications. */
+export class RecordingNotifier implements Notifier {
+  readonly shown: TrackedIntent[] = [];
+  readonly onScreen = new Set<string>();
+  async show(intent: TrackedIntent) {
+    this.shown.push(intent);
+    this.onScreen.add(intent.intentId);
+    return { title: `shown ${intent.status}`, message: intent.intentId };
+  }
+  async exists(intentId: string) {
+    return this.onScreen.has(intentId);
+  }
+}
