@@ -79,7 +79,7 @@ export function ReceiptView(props: { intent: TrackedIntent; now: number; onBack:
           </button>
         )}
         <button type="button" class="danger" onClick={props.onRemove}>
-          Stop tracking
+          {intent.phase === 'final' ? 'Remove' : 'Stop tracking'}
         </button>
       </div>
     </section>

@@ -48,7 +48,10 @@ export function App() {
     };
     browser.runtime.onMessage.addListener(onMessage);
     const tick = setInterval(() => setNow(Date.now()), 15_000);
+    const onHash = () => setSelected(intentFromHash());
+    window.addEventListener('hashchange', onHash);
     return () => {
+      window.removeEventListener('hashchange', onHash);
       browser.runtime.onMessage.removeListener(onMessage);
       clearInterval(tick);
     };

@@ -39,17 +39,20 @@ export interface ExtensionBrowser {
   context: BrowserContext;
   extensionId: string;
   userDataDir: string;
-  /** The extension's service worker, waiting for it to (re)start when needed. */
+  /**
+   * The extension's service worker. Playwright keeps the same handle across a stop and restart of the worker;
+   * calls on it while the worker is stopped wait for a restart.
+   */
   worker(): Promise<Worker>;
   close(): Promise<void>;
 }
 
-/** Launches Chromium with the extension through Playwright (DevTools protocol attached). */
-export async function launchExtension(userDataDir = tempProfile()): Promise<ExtensionBrowser> {
+/** Launches Chromium with the extension through Playwright (DevTools protocol attached); headless unless told. */
+export async function launchExtension(userDataDir = tempProfile(), headless = true): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error(`No build in ${EXTENSION_DIR}: run npm run build`);
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
-    headless: true,
+    headless,
     args: chromiumArgs(),
   });
   const worker = async () => {
@@ -60,16 +63,22 @@ export async function launchExtension(userDataDir = tempProfile()): Promise<Exte
   return { context, extensionId, userDataDir, worker, close: () => context.close() };
 }
 
-/** Stops the extension's service worker the way Chrome does when it is idle (DevTools ServiceWorker domain). */
+/**
+ * Stops the extension's service worker the way Chrome does when it is idle (DevTools ServiceWorker domain) and
+ * resolves once Chrome reports it stopped. Do not call into the worker until something wakes it again.
+ */
 export async function stopWorker(ext: ExtensionBrowser): Promise<void> {
   const page = await ext.context.newPage();
   await page.goto(`chrome-extension://${ext.extensionId}/manifest.json`);
   const cdp = await ext.context.newCDPSession(page);
-  const current = await ext.worker();
-  const closed = new Promise<void>((r) => current.once('close', () => r()));
+  const stopped = new Promise<void>((resolve) => {
+    cdp.on('ServiceWorker.workerVersionUpdated', (event: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
+      if (event.versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${ext.extensionId}/`) && v.runningStatus === 'stopped')) resolve();
+    });
+  });
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.stopAllWorkers');
-  await closed;
+  await stopped;
   await cdp.detach();
   await page.close();
 }

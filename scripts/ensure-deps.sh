@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what `npm start` and `npm test` need on a fresh machine: the npm packages (npm ci, when node_modules is
+# missing or older than the lock file) and Debian's Chromium (when /usr/bin/chromium is missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "ensure-deps: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  echo "ensure-deps: installing Debian's chromium"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi

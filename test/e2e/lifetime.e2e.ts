@@ -1,0 +1,150 @@
+/**
+ * Worker and browser lifetime: tracking survives a stopped worker and a browser restart with exactly one
+ * notification per intent; and in a browser with no DevTools attached, a 45 s WaitIntentReceipt completes instead
+ * of Chrome stopping the worker 30 s into the fetch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../simulator/server';
+import {
+  type ExtensionBrowser,
+  PopupPage,
+  configure,
+  killBrowser,
+  launchExtension,
+  notificationIdsFor,
+  readTracked,
+  removeProfile,
+  spawnPlainChromium,
+  stopWorker,
+  tempProfile,
+} from './fixtures';
+
+let sim: Simulator;
+const profiles: string[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ stepMs: 1500 });
+});
+afterAll(async () => {
+  await sim?.close();
+  for (const p of profiles) removeProfile(p);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The simulator's log of calls about one intent. */
+const requestsFor = (intentId: string) => sim.requests().filter((r) => r.intentId === intentId);
+
+describe('worker and browser lifetime', () => {
+  it('an intent that finishes while the worker is stopped is notified once when the worker starts again', async () => {
+    const ext = await launchExtension();
+    profiles.push(ext.userDataDir);
+    try {
+      await configure(ext, sim.url, sim.accessKey);
+      const intentId = sim.createIntent('success', 2000);
+      const popup = await PopupPage.open(ext);
+      await popup.track(intentId);
+      await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
+      await popup.close();
+
+      // A global that only this instance of the worker has: gone after a real restart.
+      await (await ext.worker()).evaluate(() => {
+        (globalThis as Record<string, unknown>).__e2eMarker = true;
+      });
+      await stopWorker(ext);
+      const stoppedAt = Date.now();
+      // The success script ends 4 steps (8 s) after creation: wait past it with the worker stopped.
+      await sleep(9000);
+      expect(requestsFor(intentId).filter((r) => r.start > stoppedAt)).toHaveLength(0);
+
+      // Opening the popup wakes the worker, which resumes the loop and learns the intent is done.
+      const again = await PopupPage.open(ext);
+      await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 20_000 }).toHaveLength(1);
+      await expect.poll(() => again.statusChip(intentId).textContent()).toBe('Succeeded');
+      expect(await (await ext.worker()).evaluate(() => (globalThis as Record<string, unknown>).__e2eMarker)).toBeUndefined();
+      await again.close();
+
+      // Another restart does not notify again.
+      await stopWorker(ext);
+      const third = await PopupPage.open(ext);
+      await sleep(2000);
+      expect(await notificationIdsFor(ext, intentId)).toHaveLength(1);
+      expect((await readTracked(ext, intentId))?.notification).toBe('shown');
+      await third.close();
+    } finally {
+      await ext.close();
+    }
+  });
+
+  it('across a browser restart: a finished intent is not notified again, one that finished while closed is notified once', async () => {
+    const profile = tempProfile();
+    profiles.push(profile);
+    let ext: ExtensionBrowser = await launchExtension(profile);
+    const done = sim.createIntent('success', 500);
+    const later = sim.createIntent('failure', 3000);
+    try {
+      await configure(ext, sim.url, sim.accessKey);
+      const popup = await PopupPage.open(ext);
+      await popup.track(done);
+      await expect.poll(() => notificationIdsFor(ext, done), { timeout: 20_000 }).toHaveLength(1);
+      await popup.track(later);
+      await expect.poll(() => popup.statusChip(later).textContent()).toMatch(/Committed|Executing/);
+    } finally {
+      await ext.close();
+    }
+    const closedAt = Date.now();
+    await sleep(10_000); // `later` fails 9 s after creation, while the browser is closed.
+    expect(requestsFor(later).filter((r) => r.start > closedAt + 1000)).toHaveLength(0);
+
+    ext = await launchExtension(profile);
+    try {
+      await expect.poll(() => notificationIdsFor(ext, later), { timeout: 45_000, interval: 500 }).toHaveLength(1);
+      expect((await readTracked(ext, later))?.status).toBe('FAILED');
+      await sleep(1500);
+      expect(await notificationIdsFor(ext, done)).toHaveLength(0);
+      expect(await notificationIdsFor(ext, later)).toHaveLength(1);
+    } finally {
+      await ext.close();
+    }
+  });
+
+  it('without DevTools attached, a 45 s WaitIntentReceipt completes rather than being cut at 30 s', async () => {
+    const profile = tempProfile();
+    profiles.push(profile);
+    // Configure and start tracking through Playwright, then hand the profile to a plain Chromium.
+    const setup = await launchExtension(profile);
+    const intentId = sim.createIntent('success', 10 * 60_000); // no state change for 10 minutes
+    try {
+      await configure(setup, sim.url, sim.accessKey);
+      const popup = await PopupPage.open(setup);
+      await popup.track(intentId);
+      await expect.poll(() => popup.statusChip(intentId).textContent()).toBe('Committed');
+    } finally {
+      await setup.close();
+    }
+    sim.setWaitTimeout(45_000);
+    const startedAt = Date.now();
+    const chromium = spawnPlainChromium(profile);
+    try {
+      // The worker starts with the browser (runtime.onStartup), resumes the loop and holds a 45 s wait.
+      await expect
+        .poll(() => requestsFor(intentId).filter((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt').length, {
+          timeout: 30_000,
+          interval: 500,
+        })
+        .toBeGreaterThan(0);
+      const first = requestsFor(intentId).find((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt')!;
+      await expect.poll(() => requestsFor(intentId).find((r) => r.start === first.start)?.end, { timeout: 60_000, interval: 1000 }).toBeDefined();
+      const finished = requestsFor(intentId).find((r) => r.start === first.start)!;
+      expect(finished.outcome).toBe('answered');
+      expect(finished.end! - finished.start).toBeGreaterThanOrEqual(44_500);
+      // And the worker was alive to receive it: the loop asked again right after.
+      await expect
+        .poll(() => requestsFor(intentId).filter((r) => r.start >= finished.end! - 50).length, { timeout: 10_000, interval: 250 })
+        .toBeGreaterThan(0);
+    } finally {
+      sim.setWaitTimeout(20_000);
+      await killBrowser(chromium);
+    }
+  });
+});
