@@ -3,8 +3,13 @@
  * `POST /rpc/Svc/<Operation>` — access-key check, webrpc error bodies and codes, `Webrpc` header, CORS — with
  * intents that move through scripted lifecycles in real time, and a control API for tests and the demo.
  *
+ * Operations: GetIntentReceipt, WaitIntentReceipt, GetIntentHistory, SearchIntents, QuoteIntent, CommitIntent,
+ * ExecuteIntent, GetIntent, GetTokenPrices, GetExactOutputRoutes, over a seeded data set (`dataset.ts`) plus the
+ * intents created through the control API.
+ *
  * Control API (no access key):
- * - `POST /control/intents {"scenario": "success"|"failure", "stepMs"?: number}` → `{"intentId"}`
+ * - `POST /control/intents {"scenario", "stepMs"?: number, "ownerAddress"?: string}` → `{"intentId"}`; scenarios:
+ *   success, failure, refund, slow, stuck (stays EXECUTING), not-found-until-later (NotFound for two steps)
  * - `GET /control/requests` → the RPC log: `{operation, intentId, start, end, status, outcome}` (times in ms since
  *   the epoch; outcome `answered` or `closed` when the client closed the connection before the answer)
  * - `POST /control/clock {"advanceMs": number}` → `{"now"}`: moves the simulated clock forward
@@ -15,7 +20,11 @@
 import { EventEmitter } from 'node:events';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { SCENARIOS, type Scenario, type SimIntent, TOKENS, hexOf, nextStepAt, snapshotAt } from './scenarios';
+import { DATASET, generateDataset } from './dataset';
+import { SCENARIOS, SCRIPTS, type Scenario, type SimIntent, addressOf, hexOf, intentAt, nextStepAt, snapshotAt } from './lifecycle';
+import { QueryError, intentHistory, searchIntents } from './queries';
+import { ServiceError, commitIntent, exactOutputRoutes, executeIntent, quoteIntent, tokenPrices } from './quotes';
+import { tokenBySymbol } from './tokens';
 
 /** Options of {@link startSimulator}. */
 export interface SimulatorOptions {
@@ -33,6 +42,8 @@ export interface SimulatorOptions {
   stepMs?: number;
   /** Seed of ids and addresses (default "svc-sim"). */
   seed?: string;
+  /** Load the seeded data set (default true). */
+  dataset?: boolean;
 }
 
 /** One RPC call as the simulator saw it. Times are ms since the epoch (real time). */
@@ -71,7 +82,11 @@ export interface Simulator {
   accessKey: string;
   restrictedAccessKey: string;
   /** Creates an intent running `scenario` from now; returns its intentId. */
-  createIntent(scenario: Scenario, stepMs?: number): string;
+  createIntent(scenario: Scenario, stepMs?: number, ownerAddress?: string): string;
+  /** Every intent the simulator knows (data set and created), as simulated. */
+  intents(): SimIntent[];
+  /** The simulated clock (ms since the epoch). */
+  now(): number;
   requests(): RequestLogEntry[];
   setWaitTimeout(ms: number): void;
   advanceClock(ms: number): number;
@@ -92,6 +107,9 @@ const ERRORS = {
   RateLimited: { code: 1007, status: 429 },
   InvalidArgument: { code: 2000, status: 400 },
   NotFound: { code: 8000, status: 400 },
+  IntentStatus: { code: 2004, status: 422 },
+  QuoteExpired: { code: 7001, status: 400 },
+  UnsupportedNetwork: { code: 8008, status: 422 },
 } as const;
 
 class RpcError extends Error {
@@ -103,7 +121,6 @@ class RpcError extends Error {
   }
 }
 
-const OPERATIONS = new Set(['GetIntentReceipt', 'WaitIntentReceipt']);
 const WEBRPC_HEADER = 'webrpc@v0.22.1;gen-golang@v0.17.0;svc-api@v0.4.0';
 
 /** Starts the simulator; resolves once it listens. */
@@ -116,33 +133,44 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let clockOffset = 0;
   const now = () => Date.now() + clockOffset;
   const intents = new Map<string, SimIntent>();
+  if (options.dataset !== false) for (const i of generateDataset()) intents.set(i.intentId, i);
   const log: RequestLogEntry[] = [];
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
-  let counter = 0;
+  let counter = intents.size;
+  let lastCreatedAt = DATASET.endsAt;
+  const nextId = () => ++counter;
+  const freshTime = () => (lastCreatedAt = Math.max(now(), lastCreatedAt + 1));
   const faults: Array<{ operation: string | undefined; fault: Fault }> = [];
   const takeFault = (operation: string): Fault | undefined => {
     const i = faults.findIndex((f) => f.operation === undefined || f.operation === operation);
     return i < 0 ? undefined : faults.splice(i, 1)[0]!.fault;
   };
+  const demoOwner = addressOf(seed, 'demo-owner');
 
-  const createIntent = (scenario: Scenario, stepMs = defaultStepMs): string => {
-    counter++;
-    const intentId = `0x${hexOf(seed, 'intent', counter, Date.now())}`;
-    const failure = scenario === 'failure';
+  const createIntent = (scenario: Scenario, stepMs = defaultStepMs, ownerAddress = demoOwner): string => {
+    const numericId = nextId();
+    const intentId = `0x${hexOf(seed, 'intent', numericId, Date.now())}`;
+    const failing = scenario === 'failure' || scenario === 'refund';
+    const createdAt = freshTime();
+    const step = scenario === 'slow' ? stepMs * 4 : stepMs;
+    const script = scenario === 'failure' || scenario === 'refund' || scenario === 'stuck' ? SCRIPTS[scenario] : SCRIPTS.success;
     intents.set(intentId, {
       intentId,
-      numericId: 1000 + counter,
+      numericId,
       projectId: 1,
-      scenario,
-      ownerAddress: `0x${hexOf(seed, 'owner').slice(0, 40)}`,
-      origin: failure ? TOKENS.ethArbitrum : TOKENS.usdcArbitrum,
-      destination: failure ? TOKENS.wethOptimism : TOKENS.usdcBase,
-      originAmount: failure ? '1500000000000000000' : '250000000',
-      destinationAmount: failure ? '1496250000000000000' : '249100000',
-      createdAt: now(),
-      stepMs,
+      ownerAddress: ownerAddress.toLowerCase(),
+      origin: failing ? tokenBySymbol(42161, 'ETH') : tokenBySymbol(42161, 'USDC'),
+      destination: failing ? tokenBySymbol(10, 'WETH') : tokenBySymbol(8453, 'USDC'),
+      originAmount: failing ? '1500000000000000000' : '250000000',
+      destinationAmount: failing ? '1496250000000000000' : '249100000',
+      createdAt,
+      startedAt: createdAt,
+      stepMs: step,
+      script,
       failureReason: 'execution reverted: insufficient output amount (slippage 0.50% exceeded)',
+      estimatedDuration: Math.round((step * script.length) / 1000),
+      ...(scenario === 'not-found-until-later' ? { visibleAt: createdAt + 2 * step } : {}),
     });
     return intentId;
   };
@@ -188,7 +216,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const id = body.intentId;
     if (typeof id !== 'string' || id === '') throw new RpcError('InvalidArgument', 'intentId is required');
     const intent = intents.get(id.toLowerCase());
-    if (!intent) throw new RpcError('NotFound', 'intent not found');
+    if (!intent || (intent.visibleAt !== undefined && intent.visibleAt > now())) throw new RpcError('NotFound', 'intent not found');
     return intent;
   };
 
@@ -209,7 +237,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       reply.raw.on('close', done);
     });
 
-  const operations: Record<string, (body: Record<string, unknown>, reply: FastifyReply) => Promise<unknown>> = {
+  const operations: Record<string, (body: Record<string, unknown>, reply: FastifyReply, raw: string) => Promise<unknown>> = {
+    async GetIntentHistory(body) {
+      return intentHistory([...intents.values()], now(), body);
+    },
+    async SearchIntents(body) {
+      return searchIntents([...intents.values()], now(), body);
+    },
+    async GetIntent(body) {
+      return { intent: intentAt(intentOf(body), now()) };
+    },
+    async QuoteIntent(body) {
+      return quoteIntent(body, freshTime(), nextId, (i) => intents.set(i.intentId, i));
+    },
+    async CommitIntent(_body, _reply, raw) {
+      return commitIntent(raw, intents, now());
+    },
+    async ExecuteIntent(body) {
+      return executeIntent(body, intents, now());
+    },
+    async GetTokenPrices(body) {
+      return tokenPrices(body, now());
+    },
+    async GetExactOutputRoutes(body) {
+      return exactOutputRoutes(body);
+    },
     async GetIntentReceipt(body) {
       return { intentReceipt: snapshotAt(intentOf(body), now()).receipt };
     },
@@ -240,7 +292,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
     try {
       if (request.method !== 'POST') throw new RpcError('WebrpcBadMethod', `unsupported method ${request.method}`);
-      const handler = OPERATIONS.has(operation) ? operations[operation] : undefined;
+      const handler = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
       if (!handler) throw new RpcError('WebrpcBadRoute', `no such operation: ${operation}`);
       const body = parseBody(request);
       if (typeof body.intentId === 'string') entry.intentId = body.intentId;
@@ -268,20 +320,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
             return reply;
         }
       }
-      const result = await handler(body, reply);
+      const result = await handler(body, reply, String(request.body));
       if (gone(reply)) return reply;
       return reply.code(200).header('Webrpc', WEBRPC_HEADER).type('application/json').send(JSON.stringify(result));
     } catch (err) {
       if (err instanceof RpcError) return sendError(reply, err);
+      if (err instanceof QueryError) return sendError(reply, new RpcError('InvalidArgument', err.message));
+      if (err instanceof ServiceError) return sendError(reply, new RpcError(err.errorName, err.message));
       throw err;
     }
   });
 
   app.post('/control/intents', async (request) => {
-    const body = (typeof request.body === 'string' && request.body ? JSON.parse(request.body) : {}) as { scenario?: string; stepMs?: number };
+    const body = (typeof request.body === 'string' && request.body ? JSON.parse(request.body) : {}) as {
+      scenario?: string;
+      stepMs?: number;
+      ownerAddress?: string;
+    };
     const scenario = (body.scenario ?? 'success') as Scenario;
     if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}`);
-    return { intentId: createIntent(scenario, body.stepMs) };
+    return { intentId: createIntent(scenario, body.stepMs, body.ownerAddress) };
   });
   app.get('/control/requests', async () => log);
   app.post('/control/clock', async (request) => {
@@ -322,6 +380,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     accessKey,
     restrictedAccessKey,
     createIntent,
+    intents: () => [...intents.values()],
+    now,
     requests: () => log.map((e) => ({ ...e })),
     setWaitTimeout: (ms) => {
       waitTimeoutMs = ms;
