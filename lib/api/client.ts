@@ -43,6 +43,12 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** A request body already serialized: sent as it is, byte for byte (CommitIntent sends the quoted intent back). */
+export class RawJson {
+  /** @param text a JSON document */
+  constructor(readonly text: string) {}
+}
+
 /** Longest body kept in error snippets (characters). */
 const SNIPPET_CHARS = 200;
 
@@ -123,6 +129,19 @@ export class SvcClient {
    *   SvcBadBodyError (non-JSON or non-service body), SvcValidationError (names the offending field).
    */
   async call<S extends z.ZodType>(operation: string, request: unknown, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+    return (await this.callWithText(operation, request, schema, options)).data;
+  }
+
+  /**
+   * Like {@link SvcClient.call}, and also returns the response body text (to keep a part of it byte for byte).
+   * A {@link RawJson} request is sent as it is.
+   */
+  async callWithText<S extends z.ZodType>(
+    operation: string,
+    request: unknown,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<{ data: z.output<S>; text: string }> {
     const url = `${this.baseUrl}/rpc/Svc/${operation}`;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const timeout = new AbortController();
@@ -136,7 +155,7 @@ export class SvcClient {
         response = await this.#fetch(url, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
-          body: JSON.stringify(request),
+          body: request instanceof RawJson ? request.text : JSON.stringify(request),
           signal,
           credentials: 'omit',
           referrerPolicy: 'no-referrer',
@@ -185,7 +204,7 @@ export class SvcClient {
       const issue = result.error.issues[0];
       throw new SvcValidationError(operation, issue ? formatPath(issue.path) : '', issue?.message ?? 'invalid');
     }
-    return result.data;
+    return { data: result.data, text };
   }
 
   /**

@@ -118,8 +118,14 @@ export class SvcBadBodyError extends SvcApiError {
 export class SvcValidationError extends SvcApiError {
   readonly kind = 'validation' as const;
   readonly path: string;
+  /** @param path dotted path; a path starting with `request.` means the request was refused before sending. */
   constructor(operation: string, path: string, problem: string) {
-    super(operation, `${operation} answered with an unexpected shape at ${path || '(body)'}: ${problem}`);
+    super(
+      operation,
+      path.startsWith('request.')
+        ? `${operation} was not sent: ${path.slice('request.'.length)} is invalid (${problem})`
+        : `${operation} answered with an unexpected shape at ${path || '(body)'}: ${problem}`,
+    );
     this.path = path;
   }
 }

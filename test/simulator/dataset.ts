@@ -79,7 +79,7 @@ export function generateDataset(seed: number = DATASET.seed): SimIntent[] {
     const destinationAmount = convertRaw(BigInt(originAmount), origin, destination, 30).toString();
     const numericId = 1 + i;
     // Creation times increase with the id on the whole, but not strictly: a later id may have an earlier time.
-    const createdAt = start + Math.floor((i / DATASET.intents) * DATASET.spanMs) + uniformInt(rng, 0, 3 * 3_600_000) * 1000 + (i % 1000);
+    const createdAt = start + Math.floor((i / DATASET.intents) * DATASET.spanMs) + uniformInt(rng, 0, 3 * 3600) * 1000 + (i % 1000);
     const intentId = `0x${hexOf(seed, 'intent', i)}`;
     const intent: SimIntent = {
       intentId,

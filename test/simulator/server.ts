@@ -331,14 +331,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   });
 
-  app.post('/control/intents', async (request) => {
+  app.post('/control/intents', async (request, reply) => {
     const body = (typeof request.body === 'string' && request.body ? JSON.parse(request.body) : {}) as {
       scenario?: string;
       stepMs?: number;
       ownerAddress?: string;
     };
     const scenario = (body.scenario ?? 'success') as Scenario;
-    if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}`);
+    if (!SCENARIOS.includes(scenario)) return reply.code(400).send({ error: `unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}` });
     return { intentId: createIntent(scenario, body.stepMs, body.ownerAddress) };
   });
   app.get('/control/requests', async () => log);
