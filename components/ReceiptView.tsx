@@ -1,41 +1,56 @@
-import { LEG_KINDS, legOf } from '@/lib/api/schemas';
-import { destinationAmountText, failureReason, originAmountText, routeChains } from '@/lib/format/intent';
+import type { ErrorMessage } from '@/lib/format/errors';
+import { type IntentReceipt, LEG_KINDS, legOf } from '@/lib/api/schemas';
 import { chainName } from '@/lib/format/chains';
+import { destinationAmountText, failureReason, originAmountText, routeChains } from '@/lib/format/intent';
 import { formatAbsolute, formatRelative } from '@/lib/format/time';
 import type { TrackedIntent } from '@/lib/store';
+import { ErrorNotice } from './ErrorNotice';
 import { LegRow } from './LegRow';
 import { StatusChip } from './StatusChip';
 import { TrackingHealth } from './TrackingHealth';
 
 /**
- * The receipt of one tracked intent: status, route, amounts in display units, and every leg the receipt carries.
- * `onRetry` is offered when tracking is stopped or backing off.
+ * The receipt of one intent: status, route, amounts in display units, and every leg the receipt carries.
+ * For a tracked intent (`tracked`) it also shows the tracker's health with Retry now / Stop tracking; otherwise a
+ * Track button. `error` is shown above a (possibly cached) receipt when refreshing it failed.
  */
-export function ReceiptView(props: { intent: TrackedIntent; now: number; onBack: () => void; onRetry: () => void; onRemove: () => void }) {
-  const { intent, now } = props;
-  const r = intent.receipt;
+export function ReceiptView(props: {
+  intentId: string;
+  receipt?: IntentReceipt;
+  tracked?: TrackedIntent;
+  now: number;
+  error?: ErrorMessage;
+  onBack: () => void;
+  onTrack?: () => void;
+  onRetry?: () => void;
+  onRemove?: () => void;
+  onOpenSettings?: () => void;
+}) {
+  const { tracked, now } = props;
+  const r = props.receipt;
+  const status = r?.status ?? tracked?.status;
   const chains = r ? routeChains(r) : undefined;
   const s = r?.summary;
   const legs = r ? LEG_KINDS.map((kind) => ({ kind, leg: legOf(r, kind) })).filter((l) => l.leg) : [];
-  const reason = r && intent.status === 'FAILED' ? failureReason(r) : undefined;
-  const metaFor = (kind: string) =>
-    kind === 'destination' ? s?.destinationTokenMetadata : kind === 'origin' || kind === 'deposit' || kind === 'refund' ? s?.originTokenMetadata : undefined;
+  const reason = r && status === 'FAILED' ? failureReason(r) : undefined;
+  const metaFor = (kind: string) => (kind === 'destination' ? s?.destinationTokenMetadata : s?.originTokenMetadata);
   return (
     <section class="receipt" aria-labelledby="receipt-title">
       <div class="receipt-head">
         <button type="button" class="link-button" onClick={props.onBack}>
-          ← All intents
+          ← Back
         </button>
       </div>
       <h2 id="receipt-title">
-        Receipt <StatusChip status={intent.status} />
+        Receipt <StatusChip status={status} />
       </h2>
       <p class="mono break" aria-label="Intent ID">
-        {intent.intentId}
+        {props.intentId}
       </p>
-      <TrackingHealth intent={intent} now={now} />
+      {tracked && <TrackingHealth intent={tracked} now={now} />}
+      {props.error && <ErrorNotice error={props.error} onOpenSettings={props.onOpenSettings} />}
       {!r ? (
-        <p class="muted">No receipt yet: the tracker is asking the service.</p>
+        <p class="muted">{props.error ? 'No receipt to show.' : 'Loading the receipt…'}</p>
       ) : (
         <>
           <dl class="summary">
@@ -56,8 +71,12 @@ export function ReceiptView(props: { intent: TrackedIntent; now: number; onBack:
             )}
             <dt>Created</dt>
             <dd>{formatAbsolute(r.createdAt ?? s?.createdAt)}</dd>
-            <dt>Checked</dt>
-            <dd>{intent.lastCheckedAt ? formatRelative(intent.lastCheckedAt, now) : 'not yet'}</dd>
+            {tracked && (
+              <>
+                <dt>Checked</dt>
+                <dd>{tracked.lastCheckedAt ? formatRelative(tracked.lastCheckedAt, now) : 'not yet'}</dd>
+              </>
+            )}
           </dl>
           <h3>Transactions</h3>
           {legs.length === 0 ? (
@@ -73,14 +92,21 @@ export function ReceiptView(props: { intent: TrackedIntent; now: number; onBack:
         </>
       )}
       <div class="actions">
-        {intent.phase !== 'final' && (
+        {!tracked && props.onTrack && (
+          <button type="button" onClick={props.onTrack}>
+            Track
+          </button>
+        )}
+        {tracked && tracked.phase !== 'final' && props.onRetry && (
           <button type="button" onClick={props.onRetry}>
             Retry now
           </button>
         )}
-        <button type="button" class="danger" onClick={props.onRemove}>
-          {intent.phase === 'final' ? 'Remove' : 'Stop tracking'}
-        </button>
+        {tracked && props.onRemove && (
+          <button type="button" class="danger" onClick={props.onRemove}>
+            {tracked.phase === 'final' ? 'Remove' : 'Stop tracking'}
+          </button>
+        )}
       </div>
     </section>
   );

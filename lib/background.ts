@@ -10,7 +10,8 @@ import { SvcClient } from './api/client';
 import { parseIntentId } from './api/intent-id';
 import { CHANGED, type Reply, Request } from './messages';
 import { createBrowserNotifier, intentIdOfNotification } from './notify/browser';
-import { type IntentStore, type SettingsStore, createIntentStore, createSettingsStore } from './store';
+import { describeError } from './format/errors';
+import { type IntentStore, type SettingsStore, createIntentStore, createReceiptCache, createSettingsStore } from './store';
 import { type Clock, Tracker } from './tracker/engine';
 
 /** Name of the watchdog alarm that wakes the worker and resumes loops. */
@@ -55,25 +56,29 @@ export interface BackgroundServices {
 export function createBackground(browser: Browser): BackgroundServices {
   const intents = createIntentStore();
   const settings = createSettingsStore();
+  const receipts = createReceiptCache();
   let client: { key: string; client: SvcClient } | undefined;
+
+  /** The client for the current settings (rebuilt when they change), or undefined when not configured. */
+  async function currentClient(): Promise<SvcClient | undefined> {
+    const s = await settings.get();
+    if (!s?.baseUrl || !s.accessKey) return undefined;
+    const key = `${s.baseUrl}\n${s.accessKey}`;
+    if (client?.key !== key) {
+      try {
+        client = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey }) };
+      } catch {
+        return undefined;
+      }
+    }
+    return client.client;
+  }
 
   const tracker = new Tracker({
     store: intents,
     clock: realClock,
     notifier: createBrowserNotifier(browser, '/icon/128.png'),
-    async transport() {
-      const s = await settings.get();
-      if (!s?.baseUrl || !s.accessKey) return undefined;
-      const key = `${s.baseUrl}\n${s.accessKey}`;
-      if (client?.key !== key) {
-        try {
-          client = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey }) };
-        } catch {
-          return undefined;
-        }
-      }
-      return client.client;
-    },
+    transport: currentClient,
     onChange(intentId) {
       // No receiver (popup closed) is normal.
       browser.runtime.sendMessage({ type: CHANGED, intentId }).catch(() => {});
@@ -97,6 +102,19 @@ export function createBackground(browser: Browser): BackgroundServices {
       case 'retry':
         await tracker.retryNow(request.intentId);
         return { ok: true };
+      case 'receipt': {
+        // The popup's own read: not through the tracker's connection slots, so it never waits behind a long-poll.
+        const c = await currentClient();
+        if (!c) return { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };
+        try {
+          const { intentReceipt } = await c.getIntentReceipt({ intentId: request.intentId }, { timeoutMs: 15_000 });
+          await receipts.put(request.intentId, { receipt: intentReceipt, fetchedAt: Date.now() });
+          return { ok: true, receipt: intentReceipt };
+        } catch (err) {
+          const { text, openSettings } = describeError(err);
+          return { ok: false, message: text, openSettings };
+        }
+      }
       case 'resume':
         await tracker.resume();
         return { ok: true };

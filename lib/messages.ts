@@ -3,6 +3,7 @@
  * (unknown or malformed messages are ignored), and the broadcast the worker sends when tracked intents change.
  */
 import { z } from 'zod';
+import type { IntentReceipt } from './api/schemas';
 
 /** Requests the background answers. */
 export const Request = z.discriminatedUnion('type', [
@@ -16,13 +17,20 @@ export const Request = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry'), intentId: z.string().max(200).optional() }),
   /** An extension page opened: make sure every tracked intent has its loop (wakes a stopped worker). */
   z.object({ type: z.literal('resume') }),
+  /** Read any intent's receipt now (GetIntentReceipt), through the background's receipt cache. */
+  z.object({ type: z.literal('receipt'), intentId: z.string().max(200) }),
   /** Settings were saved: rebuild the client and resume paused loops. */
   z.object({ type: z.literal('settings-saved') }),
 ]);
 export type Request = z.infer<typeof Request>;
 
-/** Answer to every request: ok, or a user-facing message. */
-export type Reply = { ok: true; added?: boolean; intentId?: string } | { ok: false; message: string };
+/**
+ * Answer to every request: ok (with the receipt for `receipt`), or a user-facing message; `openSettings` when the
+ * settings are the fix.
+ */
+export type Reply =
+  | { ok: true; added?: boolean; intentId?: string; receipt?: IntentReceipt }
+  | { ok: false; message: string; openSettings?: boolean };
 
 /** Broadcast from the background after a tracked intent changed. */
 export const CHANGED = 'intents-changed' as const;

@@ -3,6 +3,7 @@ import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 import { SvcClient } from '@/lib/api/client';
 import { type ConnectionResult, testConnection } from '@/lib/api/connection';
 import type { Request } from '@/lib/messages';
+import { isAddress } from '@/lib/format/tokens';
 import { createSettingsStore } from '@/lib/store';
 
 const settingsStore = createSettingsStore();
@@ -17,6 +18,7 @@ export function Options() {
   const [baseUrl, setBaseUrl] = useState('');
   const [accessKey, setAccessKey] = useState('');
   const [showKey, setShowKey] = useState(false);
+  const [addresses, setAddresses] = useState('');
   const [saveStatus, setSaveStatus] = useState<Status>();
   const [testStatus, setTestStatus] = useState<Status>();
   const [testing, setTesting] = useState(false);
@@ -27,6 +29,7 @@ export function Options() {
       if (!s) return;
       setBaseUrl(s.baseUrl);
       setAccessKey(s.accessKey);
+      setAddresses((s.watchedAddresses ?? []).join('\n'));
       const parsed = parseBaseUrl(s.baseUrl);
       if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
     });
@@ -37,7 +40,10 @@ export function Options() {
     if (!url.ok) return { error: url.message } as const;
     const key = parseAccessKey(accessKey);
     if (!key.ok) return { error: key.message } as const;
-    return { url, key } as const;
+    const lines = addresses.split(/[\s,]+/).filter(Boolean);
+    const bad = lines.find((a) => !isAddress(a));
+    if (bad) return { error: `“${bad.slice(0, 50)}” is not an address (0x and 40 hex digits).` } as const;
+    return { url, key, watched: [...new Set(lines.map((a) => a.toLowerCase()))] } as const;
   };
 
   const save = (e: Event) => {
@@ -50,7 +56,8 @@ export function Options() {
     // Must be called straight from the click: the browser only grants permissions during a user gesture.
     const granted = browser.permissions.request({ origins: [v.url.permissionPattern] }).catch(() => false);
     void (async () => {
-      await settingsStore.set({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey });
+      await settingsStore.set({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey, watchedAddresses: [...v.watched] });
+      setAddresses(v.watched.join('\n'));
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
         await browser.permissions.remove({ origins: [savedOrigin] }).catch(() => false);
       }
@@ -114,6 +121,18 @@ export function Options() {
             </button>
           </div>
           <p class="hint">Sent only to the service URL above, as the X-Access-Key header. Never logged or exported.</p>
+        </div>
+        <div class="field">
+          <label for="my-addresses">My addresses (optional)</label>
+          <textarea
+            id="my-addresses"
+            rows={3}
+            spellcheck={false}
+            placeholder="0x… (one per line)"
+            value={addresses}
+            onInput={(e) => setAddresses((e.target as HTMLTextAreaElement).value)}
+          />
+          <p class="hint">Your wallet addresses: offered as a quick filter in the History tab.</p>
         </div>
         <div class="actions">
           <button type="submit">Save</button>

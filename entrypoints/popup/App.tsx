@@ -1,23 +1,36 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { IntentRow } from '@/components/IntentRow';
 import { ReceiptView } from '@/components/ReceiptView';
-import { TrackForm } from '@/components/TrackForm';
+import { type TabSpec, Tabs } from '@/components/Tabs';
 import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
+import type { IntentReceipt } from '@/lib/api/schemas';
+import type { ErrorMessage } from '@/lib/format/errors';
 import { shortId } from '@/lib/format/intent';
-import { ChangedMessage, type Reply, type Request } from '@/lib/messages';
-import { type TrackedIntent, createIntentStore, createSettingsStore } from '@/lib/store';
+import { ChangedMessage } from '@/lib/messages';
+import { type TrackedIntent, createIntentStore, createReceiptCache } from '@/lib/store';
+import { openSettings, send, useApi } from './shared';
+import { HistoryTab } from './views/HistoryTab';
+import { RoutesTab } from './views/RoutesTab';
+import { SearchTab } from './views/SearchTab';
+import { StuckTab } from './views/StuckTab';
+import { TrackedTab } from './views/TrackedTab';
 
 const intentStore = createIntentStore();
-const settingsStore = createSettingsStore();
+const receiptCache = createReceiptCache();
 
-/** Sends a request to the background; a missing or failed answer becomes a user-facing error reply. */
-async function send(request: Request): Promise<Reply> {
-  try {
-    const reply = (await browser.runtime.sendMessage(request)) as Reply | undefined;
-    return reply ?? { ok: false, message: 'The background worker did not answer. Try again.' };
-  } catch (err) {
-    return { ok: false, message: `The background worker did not answer (${err instanceof Error ? err.message : String(err)}).` };
-  }
+type TabId = 'tracked' | 'history' | 'search' | 'stuck' | 'routes';
+const TABS: TabSpec<TabId>[] = [
+  { id: 'tracked', label: 'Tracked' },
+  { id: 'history', label: 'History' },
+  { id: 'search', label: 'Search' },
+  { id: 'stuck', label: 'Stuck funds' },
+  { id: 'routes', label: 'Routes' },
+];
+
+/** An intent whose receipt is open: the receipt shown (cached first), and the error of the last refresh. */
+interface Opened {
+  intentId: string;
+  receipt?: IntentReceipt;
+  error?: ErrorMessage;
 }
 
 function intentFromHash(): string | undefined {
@@ -25,11 +38,18 @@ function intentFromHash(): string | undefined {
   return m?.[1] ? decodeURIComponent(m[1]) : undefined;
 }
 
-/** The toolbar popup: Track box, tracked list, receipt view. Reads the store directly; writes through the worker. */
+/**
+ * The toolbar popup: tabs for tracked intents, history, search, stuck funds and routes, and the receipt view.
+ * Tracked intents are read from IndexedDB directly and changed through the background worker.
+ */
 export function App() {
+  const { settings, api } = useApi();
+  const [tab, setTab] = useState<TabId>('tracked');
   const [intents, setIntents] = useState<TrackedIntent[] | undefined>();
-  const [configured, setConfigured] = useState<boolean | undefined>();
-  const [selected, setSelected] = useState<string | undefined>(intentFromHash);
+  const [opened, setOpened] = useState<Opened | undefined>(() => {
+    const id = intentFromHash();
+    return id ? { intentId: id } : undefined;
+  });
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(Date.now());
@@ -42,13 +62,15 @@ export function App() {
   useEffect(() => {
     void reload();
     void send({ type: 'resume' });
-    void settingsStore.get().then((s) => setConfigured(!!s?.baseUrl && !!s.accessKey));
     const onMessage = (msg: unknown) => {
       if (ChangedMessage.safeParse(msg).success) void reload();
     };
     browser.runtime.onMessage.addListener(onMessage);
     const tick = setInterval(() => setNow(Date.now()), 15_000);
-    const onHash = () => setSelected(intentFromHash());
+    const onHash = () => {
+      const id = intentFromHash();
+      setOpened(id ? { intentId: id } : undefined);
+    };
     window.addEventListener('hashchange', onHash);
     return () => {
       window.removeEventListener('hashchange', onHash);
@@ -57,11 +79,37 @@ export function App() {
     };
   }, [reload]);
 
-  // Cached receipt first, then a fresh read.
+  const trackedIds = new Set((intents ?? []).map((i) => i.intentId));
+  const openedId = opened?.intentId;
+  const tracked = openedId ? intents?.find((i) => i.intentId === openedId) : undefined;
+
+  // Receipt view: cached receipt first, then a fresh read through the background.
   useEffect(() => {
-    history.replaceState(null, '', selected ? `#intent=${encodeURIComponent(selected)}` : '#');
-    if (selected) void send({ type: 'refresh', intentId: selected });
-  }, [selected]);
+    history.replaceState(null, '', openedId ? `#intent=${encodeURIComponent(openedId)}` : '#');
+    if (!openedId || intents === undefined) return;
+    if (trackedIds.has(openedId)) {
+      void send({ type: 'refresh', intentId: openedId });
+      return;
+    }
+    let live = true;
+    void (async () => {
+      const cached = await receiptCache.get(openedId);
+      if (live && cached) setOpened((o) => (o?.intentId === openedId && !o.receipt ? { ...o, receipt: cached.receipt } : o));
+      const reply = await send({ type: 'receipt', intentId: openedId });
+      if (!live) return;
+      setOpened((o) =>
+        o?.intentId !== openedId
+          ? o
+          : reply.ok
+            ? { intentId: openedId, receipt: reply.receipt ?? o.receipt }
+            : { ...o, error: { text: reply.message, openSettings: reply.openSettings ?? false } },
+      );
+    })();
+    return () => {
+      live = false;
+    };
+    // biome-ignore lint/correctness/useExhaustiveDependencies: refresh when another intent opens or tracking state loads
+  }, [openedId, intents === undefined]);
 
   const track = async (text: string) => {
     const parsed = parseIntentId(text);
@@ -95,61 +143,72 @@ export function App() {
 
   const remove = async (intentId: string) => {
     await send({ type: 'remove', intentId });
-    if (selected === intentId) setSelected(undefined);
     setMessage({ text: `Stopped tracking ${shortId(intentId)}.`, error: false });
     await reload();
   };
 
-  const current = selected ? intents?.find((i) => i.intentId === selected) : undefined;
+  const needsApi = (content: (a: NonNullable<typeof api>) => preact.ComponentChildren) =>
+    api ? content(api) : settings === undefined ? <p class="muted">Loading…</p> : <p class="muted">Set the service URL and access key first.</p>;
 
   return (
     <main class="popup">
       <header class="top">
         <h1>Svc Intent Tracker</h1>
-        <button type="button" class="link-button" onClick={() => browser.runtime.openOptionsPage()}>
+        <button type="button" class="link-button" onClick={openSettings}>
           Settings
         </button>
       </header>
-      {configured === false && (
+      {settings === null && (
         <p class="banner" role="alert">
           Set the service URL and access key first.{' '}
-          <button type="button" class="link-button" onClick={() => browser.runtime.openOptionsPage()}>
+          <button type="button" class="link-button" onClick={openSettings}>
             Open settings
           </button>
         </p>
       )}
-      {selected && current ? (
+      {opened ? (
         <ReceiptView
-          intent={current}
+          intentId={opened.intentId}
+          receipt={tracked?.receipt ?? opened.receipt}
+          tracked={tracked}
           now={now}
-          onBack={() => setSelected(undefined)}
-          onRetry={() => void send({ type: 'retry', intentId: current.intentId })}
-          onRemove={() => void remove(current.intentId)}
+          error={tracked ? undefined : opened.error}
+          onBack={() => setOpened(undefined)}
+          onTrack={() => void track(opened.intentId)}
+          onRetry={() => void send({ type: 'retry', intentId: opened.intentId })}
+          onRemove={() => void remove(opened.intentId).then(() => setOpened(undefined))}
+          onOpenSettings={openSettings}
         />
       ) : (
-        <>
-          <TrackForm onTrack={(t) => void track(t)} onTrackClipboard={() => void trackClipboard()} message={message} busy={busy} />
-          <section aria-labelledby="tracked-title">
-            <h2 id="tracked-title">Tracked intents</h2>
-            {intents === undefined ? (
-              <p class="muted">Loading…</p>
-            ) : intents.length === 0 ? (
-              <p class="muted">Nothing tracked yet. Copy an intent ID and press “Track from clipboard”.</p>
-            ) : (
-              <ul class="intent-list" aria-label="Tracked intents">
-                {intents.map((intent) => (
-                  <IntentRow
-                    key={intent.intentId}
-                    intent={intent}
-                    now={now}
-                    onOpen={() => setSelected(intent.intentId)}
-                    onRemove={() => void remove(intent.intentId)}
-                  />
-                ))}
-              </ul>
-            )}
-          </section>
-        </>
+        <Tabs tabs={TABS} active={tab} onChange={setTab}>
+          {tab === 'tracked' && (
+            <TrackedTab
+              intents={intents}
+              now={now}
+              message={message}
+              busy={busy}
+              onTrack={(t) => void track(t)}
+              onTrackClipboard={() => void trackClipboard()}
+              onOpen={(intentId) => setOpened({ intentId })}
+              onRemove={(intentId) => void remove(intentId)}
+            />
+          )}
+          {tab === 'history' &&
+            needsApi((a) => (
+              <HistoryTab
+                api={a}
+                now={now}
+                trackedIds={trackedIds}
+                myAddresses={settings?.watchedAddresses ?? []}
+                onOpen={(row) => setOpened({ intentId: row.intentId, receipt: row.receipt ?? undefined })}
+                onTrack={(id) => void track(id)}
+              />
+            ))}
+          {tab === 'search' &&
+            needsApi((a) => <SearchTab api={a} trackedIds={trackedIds} onOpen={(intentId) => setOpened({ intentId })} onTrack={(id) => void track(id)} />)}
+          {tab === 'stuck' && needsApi((a) => <StuckTab api={a} onOpen={(row) => setOpened({ intentId: row.intentId, receipt: row.receipt ?? undefined })} />)}
+          {tab === 'routes' && needsApi((a) => <RoutesTab api={a} />)}
+        </Tabs>
       )}
     </main>
   );

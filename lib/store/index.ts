@@ -2,7 +2,8 @@
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
  * so that loops of different intents never overwrite each other; `update` is atomic for one key.
  */
-import { type UseStore, createStore, del, entries, get, set, update } from 'idb-keyval';
+import { type UseStore, createStore, del, delMany, entries, get, set, update } from 'idb-keyval';
+import type { IntentReceipt } from '../api/schemas';
 import type { Settings, TrackedIntent } from './types';
 
 export type { NotificationState, Settings, TrackedIntent, TrackingError, TrackingPhase } from './types';
@@ -28,7 +29,34 @@ export interface SettingsStore {
 }
 
 /** IndexedDB database names (one object store each: idb-keyval cannot open two stores in one database). */
-export const DB_NAMES = { intents: 'svc-intents', settings: 'svc-settings' } as const;
+export const DB_NAMES = { intents: 'svc-intents', settings: 'svc-settings', receipts: 'svc-receipts' } as const;
+
+/** A receipt read for an intent that may not be tracked; `fetchedAt` in ms. */
+export interface CachedReceipt {
+  receipt: IntentReceipt;
+  fetchedAt: number;
+}
+
+/** Receipts of intents looked at in the popup (history, search), kept for instant display. */
+export interface ReceiptCache {
+  get(intentId: string): Promise<CachedReceipt | undefined>;
+  /** Stores a receipt; keeps the newest `cap` entries. */
+  put(intentId: string, entry: CachedReceipt): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed receipt cache (at most `cap` entries, default 200). */
+export function createReceiptCache(db: UseStore = createStore(DB_NAMES.receipts, 'receipts'), cap = 200): ReceiptCache {
+  return {
+    get: (intentId) => get<CachedReceipt>(intentId, db),
+    async put(intentId, entry) {
+      await set(intentId, entry, db);
+      const all = await entries<string, CachedReceipt>(db);
+      if (all.length <= cap) return;
+      const oldest = all.sort((a, b) => a[1].fetchedAt - b[1].fetchedAt).slice(0, all.length - cap);
+      await delMany(oldest.map(([k]) => k), db);
+    },
+  };
+}
 
 /** Creates the IndexedDB-backed intent store. */
 export function createIntentStore(db: UseStore = createStore(DB_NAMES.intents, 'intents')): IntentStore {

@@ -10,6 +10,8 @@ export interface Settings {
   baseUrl: string;
   /** The access key (sent only to `baseUrl`'s origin). */
   accessKey: string;
+  /** The user's own owner addresses (0x + 40 hex), offered as "My addresses" in the History filters. */
+  watchedAddresses?: string[];
 }
 
 /**

@@ -1,0 +1,117 @@
+import { INTENT_STATUSES } from '@/lib/api/schemas';
+import { CHAINS } from '@/lib/format/chains';
+import { statusLabel } from '@/lib/format/intent';
+import { KNOWN_TOKENS } from '@/lib/format/tokens';
+import type { HistoryFilters, TimeRange } from '@/lib/query/history';
+
+const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), name: c.name }));
+
+/**
+ * The History filters: statuses (several at once), origin and destination chain, origin token, owner address (with
+ * the watched addresses as quick picks), and a time range. Calls `onChange` with the whole new filter set.
+ */
+export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses: string[]; onChange: (f: HistoryFilters) => void }) {
+  const f = props.filters;
+  const set = (patch: Partial<HistoryFilters>) => props.onChange({ ...f, ...patch });
+  const num = (v: string) => (v === '' ? undefined : Number(v));
+  return (
+    <details class="filters" open={f.statuses.length > 0 || f.range !== 'any'}>
+      <summary>Filters</summary>
+      <fieldset class="status-set">
+        <legend>Status</legend>
+        {INTENT_STATUSES.map((s) => (
+          <label key={s} class="check">
+            <input
+              type="checkbox"
+              checked={f.statuses.includes(s)}
+              onChange={(e) =>
+                set({ statuses: (e.target as HTMLInputElement).checked ? [...f.statuses, s] : f.statuses.filter((x) => x !== s) })
+              }
+            />
+            {statusLabel(s)}
+          </label>
+        ))}
+      </fieldset>
+      <div class="grid2">
+        <label>
+          From chain
+          <select value={f.originChainId ?? ''} onChange={(e) => set({ originChainId: num((e.target as HTMLSelectElement).value) })}>
+            <option value="">Any</option>
+            {chainOptions.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          To chain
+          <select value={f.destinationChainId ?? ''} onChange={(e) => set({ destinationChainId: num((e.target as HTMLSelectElement).value) })}>
+            <option value="">Any</option>
+            {chainOptions.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Token sent
+          <select value={f.tokenAddress ?? ''} onChange={(e) => set({ tokenAddress: (e.target as HTMLSelectElement).value || undefined })}>
+            <option value="">Any</option>
+            {KNOWN_TOKENS.filter((t) => f.originChainId === undefined || t.chainId === f.originChainId).map((t) => (
+              <option key={`${t.chainId}:${t.address}`} value={t.address}>
+                {t.symbol} ({CHAINS[t.chainId]?.name ?? t.chainId})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          When
+          <select value={f.range} onChange={(e) => set({ range: (e.target as HTMLSelectElement).value as TimeRange })}>
+            <option value="any">Any time</option>
+            <option value="today">Today</option>
+            <option value="7d">Last 7 days</option>
+            <option value="30d">Last 30 days</option>
+            <option value="custom">Custom…</option>
+          </select>
+        </label>
+      </div>
+      {f.range === 'custom' && (
+        <div class="grid2">
+          <label>
+            From date
+            <input type="date" value={f.from ?? ''} onChange={(e) => set({ from: (e.target as HTMLInputElement).value || undefined })} />
+          </label>
+          <label>
+            To date
+            <input type="date" value={f.to ?? ''} onChange={(e) => set({ to: (e.target as HTMLInputElement).value || undefined })} />
+          </label>
+        </div>
+      )}
+      <label>
+        Owner address
+        <input
+          type="text"
+          placeholder="0x…"
+          spellcheck={false}
+          value={f.ownerAddress ?? ''}
+          onChange={(e) => set({ ownerAddress: (e.target as HTMLInputElement).value.trim() || undefined })}
+        />
+      </label>
+      {props.myAddresses.length > 0 && (
+        <div class="quick" role="group" aria-label="My addresses">
+          <span class="muted">My addresses:</span>
+          {props.myAddresses.map((a) => (
+            <button type="button" key={a} class="small secondary" aria-pressed={f.ownerAddress === a} onClick={() => set({ ownerAddress: a })}>
+              {`${a.slice(0, 6)}…${a.slice(-4)}`}
+            </button>
+          ))}
+        </div>
+      )}
+      <button type="button" class="link-button" onClick={() => props.onChange({ statuses: [], range: 'any' })}>
+        Clear filters
+      </button>
+    </details>
+  );
+}

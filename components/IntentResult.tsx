@@ -1,0 +1,66 @@
+import type { Intent } from '@/lib/api/operations';
+import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
+import { chainName } from '@/lib/format/chains';
+import { shortId } from '@/lib/format/intent';
+import { formatAbsolute } from '@/lib/format/time';
+import { knownToken } from '@/lib/format/tokens';
+import { formatUsd } from '@/lib/format/usd';
+import { StatusChip } from './StatusChip';
+
+/** Token decimals and symbol of the intent's origin: a known token, else its fee options or deposit. */
+function originToken(intent: Intent): { decimals?: number; symbol?: string } {
+  const known = knownToken(intent.originChainId, intent.originTokenAddress);
+  if (known) return known;
+  const fee = intent.gasFeeOptions?.feeOptions?.find((o) => o.tokenAddress?.toLowerCase() === intent.originTokenAddress?.toLowerCase());
+  return { decimals: intent.depositTransaction?.decimals ?? fee?.tokenDecimals ?? undefined, symbol: fee?.tokenSymbol ?? undefined };
+}
+
+/**
+ * A SearchIntents result: status, route, and the quote summary — amounts (raw → display units where the decimals
+ * are known; USD otherwise), fees, price impact (percent as sent), estimated duration (seconds) — with Track.
+ */
+export function IntentResult(props: { intent: Intent; tracked: boolean; onTrack: () => void; onOpen: () => void }) {
+  const i = props.intent;
+  const q = i.quote;
+  const origin = originToken(i);
+  const dest = knownToken(i.destinationChainId, i.destinationTokenAddress);
+  const duration = q?.estimatedDuration;
+  return (
+    <li class="result-card" data-intent-id={i.intentId}>
+      <div class="row-top">
+        <StatusChip status={i.status ?? undefined} />
+        <button type="button" class="link-button mono" onClick={props.onOpen} aria-label={`Open receipt of intent ${i.intentId}`}>
+          {shortId(i.intentId)}
+        </button>
+        <button type="button" class="small secondary row-action" disabled={props.tracked} onClick={props.onTrack} aria-label={`Track intent ${i.intentId}`}>
+          {props.tracked ? 'Tracked' : 'Track'}
+        </button>
+      </div>
+      <p class="row-route">
+        {chainName(i.originChainId)} → {chainName(i.destinationChainId)}
+      </p>
+      {q && (
+        <dl class="summary">
+          <dt>Sends</dt>
+          <dd>
+            {origin.decimals !== undefined ? formatTokenAmountWithSymbol(q.fromAmount, origin.decimals, origin.symbol) : '—'}
+            {formatUsd(q.fromAmountUsd) ? ` (${formatUsd(q.fromAmountUsd)})` : ''}
+          </dd>
+          <dt>Receives</dt>
+          <dd>
+            {dest ? formatTokenAmountWithSymbol(q.toAmount, dest.decimals, dest.symbol) : '—'}
+            {formatUsd(q.toAmountUsd) ? ` (${formatUsd(q.toAmountUsd)})` : ''}
+          </dd>
+          <dt>Fees</dt>
+          <dd>{formatUsd(i.fees?.totalFeeUsd) ?? '—'}</dd>
+          <dt>Price impact</dt>
+          <dd>{q.priceImpact !== undefined && q.priceImpact !== null ? `${q.priceImpact}%` : '—'}</dd>
+          <dt>Est. time</dt>
+          <dd>{duration ? (duration < 120 ? `${duration} s` : `${Math.round(duration / 60)} min`) : '—'}</dd>
+          <dt>Created</dt>
+          <dd>{formatAbsolute(i.createdAt)}</dd>
+        </dl>
+      )}
+    </li>
+  );
+}

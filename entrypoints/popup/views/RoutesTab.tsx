@@ -1,0 +1,139 @@
+import { useState } from 'preact/hooks';
+import { ErrorNotice } from '@/components/ErrorNotice';
+import { RouteList } from '@/components/RouteList';
+import type { SvcApi } from '@/lib/api/api';
+import type { TokenInfo } from '@/lib/api/operations';
+import { CHAINS } from '@/lib/format/chains';
+import { type ErrorMessage, describeError } from '@/lib/format/errors';
+import { KNOWN_TOKENS, isAddress } from '@/lib/format/tokens';
+import { openSettings } from '../shared';
+
+const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), name: c.name }));
+
+/** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
+export function RoutesTab(props: { api: SvcApi }) {
+  const [destinationChainId, setDestinationChainId] = useState(8453);
+  const [tokenChoice, setTokenChoice] = useState('');
+  const [pasted, setPasted] = useState('');
+  const [originChainId, setOriginChainId] = useState<number | undefined>();
+  const [originToken, setOriginToken] = useState('');
+  const [owner, setOwner] = useState('');
+  const [tokens, setTokens] = useState<TokenInfo[] | undefined>();
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<ErrorMessage>();
+
+  const onChain = KNOWN_TOKENS.filter((t) => t.chainId === destinationChainId);
+  const destinationToken = tokenChoice === 'paste' ? pasted.trim() : tokenChoice || onChain[0]?.address || '';
+
+  const run = async () => {
+    const problems = [
+      !isAddress(destinationToken) && 'the token to receive must be a 0x address (0x and 40 hex digits)',
+      originToken.trim() && !isAddress(originToken.trim()) && 'the token to pay with must be a 0x address',
+      owner.trim() && !isAddress(owner.trim()) && 'the owner must be a 0x address',
+    ].filter(Boolean);
+    if (problems.length > 0) {
+      setError({ text: `Check the form: ${problems.join('; ')}.`, openSettings: false });
+      return;
+    }
+    setLoading(true);
+    setError(undefined);
+    try {
+      const res = await props.api.getExactOutputRoutes({
+        destinationChainId,
+        destinationTokenAddress: destinationToken,
+        ...(originChainId !== undefined ? { originChainId } : {}),
+        ...(originToken.trim() ? { originTokenAddress: originToken.trim() } : {}),
+        ...(owner.trim() ? { ownerAddress: owner.trim() } : {}),
+      });
+      setTokens(res.tokens);
+    } catch (err) {
+      setError(describeError(err));
+      setTokens(undefined);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <section aria-label="Routes">
+      <form
+        class="routes-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <div class="grid2">
+          <label>
+            Receive on
+            <select
+              value={destinationChainId}
+              onChange={(e) => {
+                setDestinationChainId(Number((e.target as HTMLSelectElement).value));
+                setTokenChoice('');
+              }}
+            >
+              {chainOptions.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Token to receive
+            <select value={tokenChoice} onChange={(e) => setTokenChoice((e.target as HTMLSelectElement).value)}>
+              {onChain.map((t) => (
+                <option key={t.address} value={t.address}>
+                  {t.symbol}
+                </option>
+              ))}
+              <option value="paste">Paste an address…</option>
+            </select>
+          </label>
+        </div>
+        {tokenChoice === 'paste' && (
+          <label>
+            Token address
+            <input type="text" spellcheck={false} placeholder="0x…" value={pasted} onInput={(e) => setPasted((e.target as HTMLInputElement).value)} />
+          </label>
+        )}
+        <details>
+          <summary>Narrow down (optional)</summary>
+          <label>
+            Pay from chain
+            <select
+              value={originChainId ?? ''}
+              onChange={(e) => {
+                const v = (e.target as HTMLSelectElement).value;
+                setOriginChainId(v === '' ? undefined : Number(v));
+              }}
+            >
+              <option value="">Any</option>
+              {chainOptions.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Pay with token (address)
+            <input type="text" spellcheck={false} placeholder="0x…" value={originToken} onInput={(e) => setOriginToken((e.target as HTMLInputElement).value)} />
+          </label>
+          <label>
+            Owner address
+            <input type="text" spellcheck={false} placeholder="0x…" value={owner} onInput={(e) => setOwner((e.target as HTMLInputElement).value)} />
+          </label>
+        </details>
+        <button type="submit" class="wide" disabled={loading}>
+          Find routes
+        </button>
+      </form>
+      {error && <ErrorNotice error={error} onOpenSettings={openSettings} />}
+      {loading && <p class="muted" role="status">Looking for routes…</p>}
+      {!loading && tokens && tokens.length === 0 && <p class="muted">No route found for this token with these filters.</p>}
+      {!loading && tokens && tokens.length > 0 && <RouteList tokens={tokens} />}
+    </section>
+  );
+}

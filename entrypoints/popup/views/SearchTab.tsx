@@ -1,0 +1,84 @@
+import { useState } from 'preact/hooks';
+import { ErrorNotice } from '@/components/ErrorNotice';
+import { IntentResult } from '@/components/IntentResult';
+import type { SvcApi } from '@/lib/api/api';
+import type { Intent } from '@/lib/api/operations';
+import { type ErrorMessage, describeError } from '@/lib/format/errors';
+import { mergeById, searchRequests } from '@/lib/query/search';
+import { openSettings } from '../shared';
+
+/** Search tab: one box for an intentId, a transaction hash, an address or free text (SearchIntents). */
+export function SearchTab(props: { api: SvcApi; trackedIds: Set<string>; onOpen: (intentId: string) => void; onTrack: (intentId: string) => void }) {
+  const [query, setQuery] = useState('');
+  const [results, setResults] = useState<Intent[] | undefined>();
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<ErrorMessage>();
+
+  const run = async () => {
+    const plan = searchRequests(query);
+    if (!plan) {
+      setError({ text: 'Type an intent ID, a transaction hash, an address or some text to search for.', openSettings: false });
+      setResults(undefined);
+      return;
+    }
+    setLoading(true);
+    setError(undefined);
+    try {
+      const lists = await Promise.all(plan.requests.map((r) => props.api.searchIntents(r)));
+      setResults(mergeById(lists.map((l) => l.intents)));
+    } catch (err) {
+      setError(describeError(err));
+      setResults(undefined);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <section aria-label="Search">
+      <form
+        class="track-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <label for="search-box">Search intents</label>
+        <div class="track-row">
+          <input
+            id="search-box"
+            type="search"
+            spellcheck={false}
+            placeholder="Intent ID, tx hash, address or text"
+            value={query}
+            onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={loading}>
+            Search
+          </button>
+        </div>
+      </form>
+      {error && <ErrorNotice error={error} onOpenSettings={openSettings} />}
+      {loading && <p class="muted" role="status">Searching…</p>}
+      {!loading && results && results.length === 0 && <p class="muted">No intent matches “{query.trim()}”.</p>}
+      {!loading && results && results.length > 0 && (
+        <>
+          <p class="muted" role="status">
+            {results.length === 1 ? '1 intent' : `${results.length} intents`}
+          </p>
+          <ul class="intent-list" aria-label="Search results">
+            {results.map((i) => (
+              <IntentResult
+                key={i.intentId}
+                intent={i}
+                tracked={props.trackedIds.has(i.intentId)}
+                onOpen={() => props.onOpen(i.intentId)}
+                onTrack={() => props.onTrack(i.intentId)}
+              />
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
