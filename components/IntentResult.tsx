@@ -48,8 +48,9 @@ export function IntentResult(props: { intent: Intent; tracked: boolean; onTrack:
           </dd>
           <dt>Receives</dt>
           <dd>
-            {dest ? formatTokenAmountWithSymbol(q.toAmount, dest.decimals, dest.symbol) : '—'}
-            {formatUsd(q.toAmountUsd) ? ` (${formatUsd(q.toAmountUsd)})` : ''}
+            {dest
+              ? `${formatTokenAmountWithSymbol(q.toAmount, dest.decimals, dest.symbol)}${formatUsd(q.toAmountUsd) ? ` (${formatUsd(q.toAmountUsd)})` : ''}`
+              : (formatUsd(q.toAmountUsd) ?? '—')}
           </dd>
           <dt>Fees</dt>
           <dd>{formatUsd(i.fees?.totalFeeUsd) ?? '—'}</dd>

@@ -19,11 +19,26 @@ export function RouteList(props: { tokens: TokenInfo[] }) {
         const logo = safeLogo(t.logoUri);
         return (
           <li key={`${t.chainId}:${t.address}`} class="route" data-symbol={t.symbol} data-featured={t.featured ? 'yes' : 'no'}>
-            {logo ? <img src={logo} alt="" width={20} height={20} referrerpolicy="no-referrer" loading="lazy" /> : <span class="logo-blank" aria-hidden="true" />}
-            <strong>{t.symbol}</strong>
-            <span class="muted">{t.name}</span>
+            {logo ? (
+              <img
+                src={logo}
+                alt=""
+                width={20}
+                height={20}
+                referrerpolicy="no-referrer"
+                loading="lazy"
+                onError={(e) => {
+                  (e.currentTarget as HTMLImageElement).style.visibility = 'hidden';
+                }}
+              />
+            ) : (
+              <span class="logo-blank" aria-hidden="true" />
+            )}
+            <span class="route-name">
+              <strong>{t.symbol}</strong> <span class="muted">{t.name}</span>
+            </span>
             <span class="route-chain">{chainName(t.chainId)}</span>
-            {t.featured && <span class="chip chip-busy">Popular</span>}
+            {t.featured ? <span class="chip chip-busy">Popular</span> : <span />}
           </li>
         );
       })}

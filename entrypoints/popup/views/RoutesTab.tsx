@@ -82,7 +82,7 @@ export function RoutesTab(props: { api: SvcApi }) {
           </label>
           <label>
             Token to receive
-            <select value={tokenChoice} onChange={(e) => setTokenChoice((e.target as HTMLSelectElement).value)}>
+            <select value={tokenChoice === 'paste' ? 'paste' : destinationToken} onChange={(e) => setTokenChoice((e.target as HTMLSelectElement).value)}>
               {onChain.map((t) => (
                 <option key={t.address} value={t.address}>
                   {t.symbol}

@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { useState } from 'preact/hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReceiptView } from '@/components/ReceiptView';
+import { RouteList, safeLogo } from '@/components/RouteList';
+import { Tabs } from '@/components/Tabs';
+import type { IntentReceipt } from '@/lib/api/schemas';
+
+afterEach(cleanup);
+const noop = () => {};
+const HASH = `0x${'ab'.repeat(32)}`;
+const PLACEHOLDER = `0x${'cd'.repeat(27)}${'0'.repeat(10)}`;
+
+const receipt: IntentReceipt = {
+  intentId: '0x1',
+  status: 'FAILED',
+  originChainId: 42161,
+  destinationChainId: 999999,
+  depositTransaction: { chainId: 42161, status: 'SUCCEEDED', txnHash: HASH, txnMinedAt: '2026-11-21T10:00:00Z', tokenAmount: '250000000' },
+  originTransaction: { chainId: 42161, status: 'REVERTED', txnHash: PLACEHOLDER, statusReason: '<b>slippage</b>' },
+  destinationTransaction: { chainId: 999999, status: 'TELEPORTED', txnHash: HASH },
+  summary: { originTokenAmount: '250000000', originTokenMetadata: { symbol: 'USDC', decimals: 6 } },
+};
+
+describe('ReceiptView', () => {
+  it('shows each leg, links only real hashes on known chains, and renders reasons as text', () => {
+    render(<ReceiptView intentId="0x1" receipt={receipt} now={Date.now()} onBack={noop} onTrack={noop} />);
+    const legs = screen.getAllByRole('listitem');
+    expect(legs.map((l) => l.getAttribute('data-leg'))).toEqual(['deposit', 'origin', 'destination']);
+    expect(within(legs[0]!).getByRole('link').getAttribute('href')).toBe(`https://arbiscan.io/tx/${HASH}`);
+    expect(within(legs[0]!).getByText('250.00 USDC')).toBeTruthy();
+    expect(within(legs[1]!).queryByRole('link')).toBeNull();
+    expect(within(legs[1]!).getByText('not on-chain yet')).toBeTruthy();
+    expect(within(legs[2]!).queryByRole('link')).toBeNull();
+    expect(within(legs[2]!).getByText('TELEPORTED')).toBeTruthy();
+    expect(within(legs[2]!).getByText('Chain 999999')).toBeTruthy();
+    expect(screen.getAllByText('<b>slippage</b>').length).toBeGreaterThan(0);
+    expect(document.querySelector('b')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Track' })).toBeTruthy();
+  });
+
+  it('shows a loading state, and an error with the settings button', () => {
+    const { rerender } = render(<ReceiptView intentId="0x1" now={Date.now()} onBack={noop} />);
+    expect(screen.getByText('Loading the receipt…')).toBeTruthy();
+    rerender(<ReceiptView intentId="0x1" now={Date.now()} onBack={noop} onOpenSettings={noop} error={{ text: 'Key rejected.', openSettings: true }} />);
+    expect(screen.getByRole('alert').textContent).toContain('Key rejected.');
+    expect(screen.getByRole('button', { name: 'Open settings' })).toBeTruthy();
+  });
+});
+
+describe('RouteList', () => {
+  it('shows https logos only, without a referrer', () => {
+    expect(safeLogo('https://x.example/a.png')).toBe('https://x.example/a.png');
+    for (const bad of ['http://x.example/a.png', 'javascript:alert(1)', 'data:image/png;base64,AA', 'nonsense', undefined]) expect(safeLogo(bad)).toBeUndefined();
+    const token = { chainId: 1, address: '0x1', name: 'USD Coin', symbol: 'USDC', decimals: 6, featured: true, featureIndex: 1 };
+    render(<RouteList tokens={[{ ...token, logoUri: 'https://x.example/usdc.png' }, { ...token, address: '0x2', symbol: 'BAD', logoUri: 'javascript:alert(1)' }]} />);
+    const imgs = document.querySelectorAll('img');
+    expect(imgs).toHaveLength(1);
+    expect(imgs[0]!.getAttribute('src')).toBe('https://x.example/usdc.png');
+    expect(imgs[0]!.getAttribute('referrerpolicy')).toBe('no-referrer');
+  });
+});
+
+describe('Tabs', () => {
+  function Harness() {
+    const [active, setActive] = useState<'a' | 'b' | 'c'>('a');
+    return (
+      <Tabs tabs={[{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }, { id: 'c', label: 'C' }]} active={active} onChange={setActive}>
+        <p>panel {active}</p>
+      </Tabs>
+    );
+  }
+  it('moves with the arrow keys and keeps only the active tab in the tab order', () => {
+    render(<Harness />);
+    const tabA = screen.getByRole('tab', { name: 'A' });
+    expect(tabA.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(tabA, { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'B' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel').textContent).toBe('panel b');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'B' }), { key: 'End' });
+    expect(screen.getByRole('tab', { name: 'C' }).getAttribute('tabindex')).toBe('0');
+    expect(screen.getByRole('tab', { name: 'A' }).getAttribute('tabindex')).toBe('-1');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'C' }), { key: 'ArrowRight' });
+    expect(screen.getByRole('tabpanel').textContent).toBe('panel a');
+  });
+});
