@@ -1,0 +1,120 @@
+/**
+ * The popup as a place to look anything up, in Chromium against the simulator's data set: history paging and
+ * filters, search by a destination-leg hash, stuck funds, and routes.
+ */
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotAt } from '../simulator/lifecycle';
+import { TERMINAL } from '../simulator/queries';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { type ExtensionBrowser, PopupPage, configure, launchExtension, removeProfile } from './fixtures';
+
+let sim: Simulator;
+let ext: ExtensionBrowser;
+let popup: PopupPage;
+
+beforeAll(async () => {
+  mkdirSync('.output/e2e', { recursive: true });
+  sim = await startSimulator();
+  ext = await launchExtension();
+  await configure(ext, sim.url, sim.accessKey);
+});
+afterAll(async () => {
+  await ext?.close();
+  if (ext) removeProfile(ext.userDataDir);
+  await sim?.close();
+});
+
+const ids = async (list: string) =>
+  popup.page.getByRole('list', { name: list }).locator(':scope > li').evaluateAll((els) => els.map((e) => e.getAttribute('data-intent-id')));
+
+describe('looking things up in the popup', () => {
+  it("pages through all of one owner's history and sees every intent exactly once", async () => {
+    const owners = new Map<string, number>();
+    for (const i of sim.intents()) owners.set(i.ownerAddress, (owners.get(i.ownerAddress) ?? 0) + 1);
+    const [owner] = [...owners.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const expected = sim.intents().filter((i) => i.ownerAddress === owner).sort((a, b) => b.numericId - a.numericId).map((i) => i.intentId);
+    expect(expected.length).toBeGreaterThan(20);
+
+    popup = await PopupPage.open(ext);
+    await popup.page.getByRole('tab', { name: 'History' }).click();
+    await popup.page.getByText('Filters', { exact: true }).click();
+    await popup.page.getByLabel('Owner address').fill(owner);
+    await popup.page.getByLabel('Owner address').press('Enter');
+    await popup.page.getByLabel('Owner address').blur();
+    await expect.poll(async () => (await ids('Intent history'))[0]).toBe(expected[0]);
+    while (await popup.page.getByRole('button', { name: 'Load more' }).isVisible()) {
+      const before = (await ids('Intent history')).length;
+      await popup.page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(async () => (await ids('Intent history')).length).toBeGreaterThan(before);
+      await popup.page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' }).catch(() => {});
+    }
+    const seen = await ids('Intent history');
+    expect(seen).toEqual(expected);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('filters by two statuses', async () => {
+    await popup.page.getByRole('button', { name: 'Clear filters' }).click();
+    await popup.page.getByRole('checkbox', { name: 'Failed' }).check();
+    await popup.page.getByRole('checkbox', { name: 'Refunded' }).check();
+    const now = sim.now();
+    const want = sim
+      .intents()
+      .filter((i) => ['FAILED', 'REFUNDED'].includes(snapshotAt(i, now).status))
+      .sort((a, b) => b.numericId - a.numericId)
+      .slice(0, 20)
+      .map((i) => i.intentId);
+    await expect.poll(() => ids('Intent history')).toEqual(want);
+    await popup.page.screenshot({ path: '.output/e2e/history.png' });
+  });
+
+  it('finds an intent by the hash of its destination leg and shows its quote summary', async () => {
+    const now = sim.now();
+    const target = sim.intents().find((i) => {
+      const d = (snapshotAt(i, now).receipt as { destinationTransaction?: { txnHash: string } }).destinationTransaction;
+      return d && !/0{10,}$/.test(d.txnHash);
+    })!;
+    const hash = (snapshotAt(target, now).receipt as { destinationTransaction: { txnHash: string } }).destinationTransaction.txnHash;
+    await popup.page.getByRole('tab', { name: 'Search' }).click();
+    await popup.page.getByLabel('Search intents').fill(hash);
+    await popup.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => ids('Search results')).toEqual([target.intentId]);
+    await expect.poll(() => popup.page.getByRole('list', { name: 'Search results' }).textContent()).toContain('Price impact');
+    await popup.page.screenshot({ path: '.output/e2e/search.png' });
+    // One click tracks it; the receipt opens from the result.
+    await popup.page.getByRole('button', { name: `Track intent ${target.intentId}` }).click();
+    await expect.poll(() => popup.page.getByRole('button', { name: `Track intent ${target.intentId}` }).textContent()).toBe('Tracked');
+    await popup.page.getByRole('button', { name: `Open receipt of intent ${target.intentId}` }).click();
+    await expect.poll(() => popup.page.locator('li[data-leg="destination"] a').getAttribute('href')).toContain(hash);
+    await popup.page.screenshot({ path: '.output/e2e/receipt.png', fullPage: true });
+    await popup.page.getByRole('button', { name: '← Back' }).click();
+  });
+
+  it('lists exactly the recoverable intents under Stuck funds', async () => {
+    const now = sim.now();
+    const want = sim
+      .intents()
+      .filter((i) => i.balance && TERMINAL.includes(snapshotAt(i, now).status))
+      .sort((a, b) => b.numericId - a.numericId)
+      .map((i) => i.intentId);
+    expect(want.length).toBeGreaterThan(0);
+    await popup.page.getByRole('tab', { name: 'Stuck funds' }).click();
+    await expect.poll(() => ids('Intents with recoverable funds'), { timeout: 15_000 }).toEqual(want);
+  });
+
+  it('lists featured tokens first for a route to a known token', async () => {
+    await popup.page.getByRole('tab', { name: 'Routes' }).click();
+    await popup.page.getByLabel('Receive on').selectOption({ label: 'Base' });
+    await popup.page.getByLabel('Token to receive').selectOption({ label: 'USDC' });
+    await popup.page.getByRole('button', { name: 'Find routes' }).click();
+    const list = popup.page.getByRole('list', { name: 'Tokens you can pay with' });
+    await list.locator('li').first().waitFor();
+    const featured = await list.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-featured')));
+    const firstPlain = featured.indexOf('no');
+    expect(firstPlain).toBeGreaterThan(0);
+    expect(featured.slice(firstPlain)).not.toContain('yes');
+    expect(await list.locator('li').first().getAttribute('data-symbol')).toBe('USDC');
+    await popup.close();
+  });
+});
