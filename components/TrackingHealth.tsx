@@ -8,6 +8,14 @@ import type { TrackedIntent } from '@/lib/store';
 export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent; now: number; compact?: boolean }) {
   const err = intent.lastError;
   if (intent.phase === 'not-found') return <span class="health health-bad">Not found: the service does not know this intent ID.</span>;
+  if (intent.phase === 'expired') return <span class="health health-bad">Expired: {err?.message ?? 'not executed within 10 minutes of commit.'}</span>;
+  if (err?.kind === 'not-found-yet') {
+    return (
+      <span class="health health-warn">
+        Not known to the service yet; checking again{intent.retry ? ` ${formatRelative(intent.retry.nextAt, now)}` : ''}.
+      </span>
+    );
+  }
   if (intent.phase === 'paused') return <span class="health health-bad">Paused: {err?.message ?? 'the access key was rejected.'}</span>;
   if (!err || intent.phase === 'final') return null;
   const retry = intent.retry ? ` Retrying ${formatRelative(intent.retry.nextAt, now)}.` : '';

@@ -11,7 +11,15 @@ import { parseIntentId } from './api/intent-id';
 import { CHANGED, type Reply, Request } from './messages';
 import { createBrowserNotifier, intentIdOfNotification } from './notify/browser';
 import { describeError } from './format/errors';
-import { type IntentStore, type SettingsStore, createIntentStore, createReceiptCache, createSettingsStore } from './store';
+import { badgeFor } from './notify/badge';
+import {
+  type IntentStore,
+  type SettingsStore,
+  createIntentStore,
+  createReceiptCache,
+  createSettingsStore,
+  createTrackerStateStore,
+} from './store';
 import { type Clock, Tracker } from './tracker/engine';
 
 /** Name of the watchdog alarm that wakes the worker and resumes loops. */
@@ -57,6 +65,21 @@ export function createBackground(browser: Browser): BackgroundServices {
   const intents = createIntentStore();
   const settings = createSettingsStore();
   const receipts = createReceiptCache();
+  const stateStore = createTrackerStateStore();
+  let badgeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Updates the toolbar badge soon (coalesces bursts of changes). */
+  const updateBadge = () => {
+    if (badgeTimer) return;
+    badgeTimer = setTimeout(() => {
+      badgeTimer = undefined;
+      void (async () => {
+        const view = badgeFor(await intents.list(), (await stateStore.get()) ?? {});
+        await browser.action.setBadgeText({ text: view.text });
+        await browser.action.setBadgeBackgroundColor({ color: view.color });
+        await browser.action.setTitle({ title: view.title });
+      })().catch(() => {});
+    }, 200);
+  };
   let client: { key: string; client: SvcClient } | undefined;
 
   /** The client for the current settings (rebuilt when they change), or undefined when not configured. */
@@ -76,12 +99,18 @@ export function createBackground(browser: Browser): BackgroundServices {
 
   const tracker = new Tracker({
     store: intents,
+    stateStore,
     clock: realClock,
     notifier: createBrowserNotifier(browser, '/icon/128.png'),
     transport: currentClient,
     onChange(intentId) {
       // No receiver (popup closed) is normal.
       browser.runtime.sendMessage({ type: CHANGED, intentId }).catch(() => {});
+      updateBadge();
+    },
+    onStateChange() {
+      browser.runtime.sendMessage({ type: CHANGED, intentId: '' }).catch(() => {});
+      updateBadge();
     },
   });
 

@@ -6,7 +6,7 @@ import type { IntentReceipt } from '@/lib/api/schemas';
 import type { ErrorMessage } from '@/lib/format/errors';
 import { shortId } from '@/lib/format/intent';
 import { ChangedMessage } from '@/lib/messages';
-import { type TrackedIntent, createIntentStore, createReceiptCache } from '@/lib/store';
+import { type TrackedIntent, type TrackerState, createIntentStore, createReceiptCache, createTrackerStateStore } from '@/lib/store';
 import { openSettings, send, useApi } from './shared';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
@@ -16,6 +16,7 @@ import { TrackedTab } from './views/TrackedTab';
 
 const intentStore = createIntentStore();
 const receiptCache = createReceiptCache();
+const trackerStateStore = createTrackerStateStore();
 
 type TabId = 'tracked' | 'history' | 'search' | 'stuck' | 'routes';
 const TABS: TabSpec<TabId>[] = [
@@ -53,9 +54,12 @@ export function App() {
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(Date.now());
+  const [trackerState, setTrackerState] = useState<TrackerState>({});
 
   const reload = useCallback(async () => {
-    setIntents(await intentStore.list());
+    const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get()]);
+    setIntents(list);
+    setTrackerState(state ?? {});
     setNow(Date.now());
   }, []);
 
@@ -164,6 +168,19 @@ export function App() {
           <button type="button" class="link-button" onClick={openSettings}>
             Open settings
           </button>
+        </p>
+      )}
+      {trackerState.keyRejected && (
+        <p class="banner banner-bad" role="alert">
+          Tracking is paused: {trackerState.keyRejected.message}{' '}
+          <button type="button" class="link-button" onClick={openSettings}>
+            Open settings
+          </button>
+        </p>
+      )}
+      {!trackerState.keyRejected && trackerState.pausedUntil !== undefined && trackerState.pausedUntil > now && (
+        <p class="banner" role="status">
+          {trackerState.pauseReason ?? 'Tracking is slowed down.'} It resumes at {new Date(trackerState.pausedUntil).toLocaleTimeString()}.
         </p>
       )}
       {opened ? (

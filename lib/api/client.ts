@@ -18,6 +18,7 @@ import {
 } from './errors';
 import {
   GetIntentReceiptResponse,
+  HistoryLiteResponse,
   type GetIntentReceiptRequest,
   WaitIntentReceiptResponse,
   type WaitIntentReceiptRequest,
@@ -223,6 +224,18 @@ export class SvcClient {
    */
   waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse> {
     return this.call('WaitIntentReceipt', { lastReceiptStates: [], ...request }, WaitIntentReceiptResponse, options);
+  }
+
+  /**
+   * GetIntentHistory (spec §4.3) read lightly, for the tracker's batch refresh: intents in `byStatuses` created at
+   * or after `fromTime` (Unix seconds), one page. SvcApi.getIntentHistory has the full shape.
+   * @throws see {@link SvcClient.call}.
+   */
+  getIntentHistoryLite(
+    request: { byStatuses: string[]; fromTime: number; page: { pageSize: number; after?: number } },
+    options?: CallOptions,
+  ): Promise<HistoryLiteResponse> {
+    return this.call('GetIntentHistory', request, HistoryLiteResponse, options);
   }
 }
 

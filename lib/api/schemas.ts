@@ -232,3 +232,13 @@ export function legOf(receipt: IntentReceipt, kind: LegKind): IntentTransaction 
           : receipt.refundTransaction;
   return tx ?? undefined;
 }
+
+/**
+ * A light reading of a GetIntentHistory response (spec §4.3): only what the tracker's batch refresh needs
+ * (intentId, status, receipt, nextPage). The full schema is in `./operations`.
+ */
+export const HistoryLiteResponse = z.looseObject({
+  intents: z.array(z.looseObject({ intentId: z.string(), status: intentStatus, receipt: opt(IntentReceipt) })),
+  nextPage: opt(z.looseObject({ after: opt(z.number()), more: opt(z.boolean()) })),
+});
+export type HistoryLiteResponse = z.output<typeof HistoryLiteResponse>;

@@ -4,9 +4,9 @@
  */
 import { type UseStore, createStore, del, delMany, entries, get, set, update } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas';
-import type { Settings, TrackedIntent } from './types';
+import type { Settings, TrackedIntent, TrackerState } from './types';
 
-export type { NotificationState, Settings, TrackedIntent, TrackingError, TrackingPhase } from './types';
+export type { NotificationState, Settings, TrackedIntent, TrackerState, TrackingError, TrackingPhase } from './types';
 
 /** Read/write access to the tracked intents. Implemented on IndexedDB; the tracker depends on this interface only. */
 export interface IntentStore {
@@ -26,6 +26,20 @@ export interface IntentStore {
 export interface SettingsStore {
   get(): Promise<Settings | undefined>;
   set(settings: Settings): Promise<void>;
+}
+
+/** Read/write access to the tracker-wide state. */
+export interface TrackerStateStore {
+  get(): Promise<TrackerState | undefined>;
+  set(state: TrackerState): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed tracker state store (kept beside the settings). */
+export function createTrackerStateStore(db: UseStore = createStore(DB_NAMES.settings, 'settings')): TrackerStateStore {
+  return {
+    get: () => get<TrackerState>('tracker-state', db),
+    set: (state) => set('tracker-state', state, db),
+  };
 }
 
 /** IndexedDB database names (one object store each: idb-keyval cannot open two stores in one database). */

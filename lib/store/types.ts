@@ -18,10 +18,11 @@ export interface Settings {
  * Where the tracker stands with one intent:
  * - `tracking`: WaitIntentReceipt loop running (or backing off after an error);
  * - `final`: the intent reached a final status; no more calls;
- * - `not-found`: the service answered NotFound (8000); stopped until the user retries;
- * - `paused`: the service rejected the access key or origin; resumes when the settings change.
+ * - `not-found`: the service kept answering NotFound (8000) for the whole grace period; stopped until the user retries;
+ * - `expired`: COMMITTED for longer than the 10-minute execution window (spec §3); stopped;
+ * - `paused`: kept for records written by older versions (a rejected key now pauses the whole tracker).
  */
-export type TrackingPhase = 'tracking' | 'final' | 'not-found' | 'paused';
+export type TrackingPhase = 'tracking' | 'final' | 'not-found' | 'expired' | 'paused';
 
 /**
  * Notification state, written in the same record as the status so that it survives worker restarts:
@@ -61,4 +62,21 @@ export interface TrackedIntent {
   lastError?: TrackingError;
   /** Back-off after errors: consecutive failures and when the next attempt may start (ms). */
   retry?: { attempt: number; nextAt: number };
+  /** Earliest time of the next check (ms), after a long-poll that came back unchanged too soon. */
+  nextCheckAt?: number;
+  /** When the status or a leg's state last changed (ms): ranks intents for the long-poll slots. */
+  lastChangeAt?: number;
+  /** When the tracker gave up on an intent the service never knew (ms). */
+  gaveUpAt?: number;
+}
+
+/**
+ * Tracker-wide state, persisted so that a restarted worker keeps respecting it:
+ * `pausedUntil` (ms) after a 429, with `pauseReason`; `keyRejected` when the service refused the access key or the
+ * origin (everything waits until the settings change).
+ */
+export interface TrackerState {
+  pausedUntil?: number;
+  pauseReason?: string;
+  keyRejected?: TrackingError;
 }

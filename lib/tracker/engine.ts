@@ -1,45 +1,61 @@
 /**
- * The tracker: one WaitIntentReceipt loop (spec §4.1) per tracked intent that is not final, with every answer
- * persisted before anything else happens, and exactly one notification per intent that reaches a notifying final
- * status.
+ * The tracker: keeps every tracked intent that is not final under watch, persists every answer before anything
+ * else happens, and shows exactly one notification per intent that reaches a notifying final status.
  *
  * Pure logic: the clock, the transport (Svc client), the store and the notifier are injected, so the engine runs
- * the same in the service worker and in unit tests with virtual time.
+ * the same in the service worker and in tests with virtual time.
  *
- * Exactly-once notifications across worker restarts: the final status and `notification: 'pending'` are written
- * in one record update; the notification is then created with an id derived from the intentId and the record is
- * moved to `shown`. A worker that dies between the two finds the record `pending` on start-up and asks the notifier
- * whether that notification already exists before showing it.
+ * ## Scheduling policy (connections, fairness)
+ * At most `maxConcurrent` (4) requests are in flight to the service at any time, whatever the number of tracked
+ * intents, so that the popup's own calls never queue behind the tracker (Chromium opens 6 connections per host):
+ * - **Hot slots** (`maxConcurrent - 1` = 3): WaitIntentReceipt long-polls (spec §4.1) for the intents most likely to
+ *   change soon, ranked: never checked yet → EXECUTING → COMMITTED → others, then most recently changed or added.
+ *   A long-poll that comes back unchanged sooner than `minWaitCycleMs` (5 s) waits out the rest of that time, so a
+ *   server with a zero wait time-out cannot make the tracker spin.
+ * - **Sweeper slot** (1): one request every `sweepIntervalMs` (5 s) for the other ("cold") intents: an intent never
+ *   checked yet first (GetIntentReceipt, at once), otherwise — when there are two or more cold intents and the
+ *   transport can — one page (100 rows) of GetIntentHistory for the notifying final statuses created since the
+ *   oldest cold intent, which detects every cold intent that finished; otherwise GetIntentReceipt for the cold intent
+ *   checked longest ago. So a cold intent waits at most `N_cold × 5 s` between individual checks, and its final
+ *   status is seen within one history cycle (≤ `maxBatchPages` × 5 s) when batching is available.
+ * - When idle (nothing changes) the tracker sends at most 3 × 60 / max(server wait, 5 s) + 12 requests a minute:
+ *   ≤ 21/min with the service's usual 20 s wait, ≤ 48/min with a zero wait.
  *
- * Connections: at most `maxConcurrent` (default 4) requests are in flight at once, whatever the number of loops,
- * so that the popup's own calls never queue behind long-polls (Chromium allows 6 per host). Loops take turns in
- * FIFO order.
+ * ## Faults
+ * 5xx, time-outs, resets and malformed bodies back off per intent (exponential, full jitter, capped); 429 slows the
+ * whole tracker until `Retry-After` (at least one back-off step); a rejected key or origin pauses everything until
+ * the settings change; NotFound is retried with a long back-off for `notFoundGraceMs` (10 min) after the intent was
+ * added (the service may not have the receipt right after commit), then the intent is marked not found; an intent
+ * COMMITTED for longer than `commitWindowMs` (10 min, spec §3) is marked expired.
+ *
+ * ## Exactly-once notifications across worker restarts
+ * The final status and `notification: 'pending'` are written in one record update; the notification is then shown
+ * with an id derived from the intentId and the record moves to `shown`. A worker that dies between the two finds the
+ * record `pending` on start-up and asks the notifier whether that notification is already on screen before showing
+ * it. Nothing that matters is held only in memory: the in-memory mirror of the store is rebuilt by `resume()`.
  */
-import {
-  SvcApiError,
-  SvcServiceError,
-  isKeyRejected,
-  isNotFound,
-  isOriginRejected,
-  isRateLimited,
-} from '../api/errors';
+import type { CallOptions } from '../api/client';
+import { SvcApiError, isKeyRejected, isNotFound, isOriginRejected, isRateLimited } from '../api/errors';
 import {
   FINAL_INTENT_STATUSES,
   type GetIntentReceiptRequest,
   type GetIntentReceiptResponse,
+  type HistoryLiteResponse,
   type IntentReceipt,
   type TransactionStatus,
   type WaitIntentReceiptRequest,
   type WaitIntentReceiptResponse,
 } from '../api/schemas';
-import type { CallOptions } from '../api/client';
-import type { IntentStore, TrackedIntent, TrackingError } from '../store';
-import { Semaphore } from './semaphore';
+import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore, TrackingError } from '../store';
 
-/** The two operations the tracker needs; SvcClient implements them. */
+/** What the tracker needs from the service; SvcClient implements it. `getIntentHistory` enables batch refresh. */
 export interface ReceiptTransport {
   waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse>;
   getIntentReceipt(request: GetIntentReceiptRequest, options?: CallOptions): Promise<GetIntentReceiptResponse>;
+  getIntentHistoryLite?(
+    request: { byStatuses: string[]; fromTime: number; page: { pageSize: number; after?: number } },
+    options?: CallOptions,
+  ): Promise<HistoryLiteResponse>;
 }
 
 /** Time source. `sleep` resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
@@ -56,26 +72,38 @@ export interface Notifier {
   exists(intentId: string): Promise<boolean>;
 }
 
-/** Dependencies of the tracker. */
+/** Dependencies and tuning of the tracker. Times in milliseconds. */
 export interface TrackerDeps {
   store: IntentStore;
+  /** Where the tracker-wide state (rate-limit pause, rejected key) is kept; in memory when omitted. */
+  stateStore?: TrackerStateStore;
   /** The transport for the current settings, or undefined while the extension is not configured. */
   transport(): Promise<ReceiptTransport | undefined>;
   notifier: Notifier;
   clock: Clock;
   /** Random source in [0, 1) for back-off jitter (tests inject a fixed one). */
   random?: () => number;
-  /** Called after any tracked record changed (e.g. to tell an open popup). */
+  /** Called after a tracked record changed (e.g. to tell an open popup). */
   onChange?: (intentId: string) => void;
-  /** Called when a key or origin is rejected: the whole tracker pauses until settings change. */
-  onKeyRejected?: (error: TrackingError) => void;
-  /** Most requests in flight at once (default 4). */
+  /** Called when the tracker-wide state changes (badge, popup banner). */
+  onStateChange?: (state: TrackerState) => void;
+  /** Most requests in flight at once (default 4; one of them is the sweeper's). */
   maxConcurrent?: number;
-  /** Client time-out of one WaitIntentReceipt call in ms (default 150 000: longer than any usual server wait). */
+  /** Client time-out of one WaitIntentReceipt (default 150 000: longer than any usual server wait). */
   waitTimeoutMs?: number;
-  /** Back-off: first delay cap in ms (default 1 000) and largest delay in ms (default 60 000). */
+  /** Shortest time between two long-polls of one intent (default 5 000). */
+  minWaitCycleMs?: number;
+  /** Time between two sweeper requests (default 5 000). */
+  sweepIntervalMs?: number;
+  /** GetIntentHistory pages per batch cycle before starting over (default 5). */
+  maxBatchPages?: number;
+  /** Back-off: first delay ceiling (default 1 000) and largest delay (default 60 000). */
   backoffBaseMs?: number;
   backoffCapMs?: number;
+  /** How long NotFound is retried after the intent was added (default 10 min). */
+  notFoundGraceMs?: number;
+  /** After this long in COMMITTED an intent is expired (default 10 min + 1 min of slack). */
+  commitWindowMs?: number;
 }
 
 /** Statuses that raise a desktop notification. */
@@ -98,261 +126,473 @@ export function backoffDelay(attempt: number, random: number, baseMs: number, ca
 /** Result of adding an intent. */
 export type TrackResult = { added: boolean; intent: TrackedIntent };
 
+type CheckKind = 'wait' | 'receipt';
+
 /** The tracking engine. Create one per worker instance; call {@link Tracker.resume} on every start-up. */
 export class Tracker {
-  readonly #deps: TrackerDeps;
-  readonly #slots: Semaphore;
-  readonly #loops = new Map<string, AbortController>();
+  readonly #deps: Required<Pick<TrackerDeps, 'maxConcurrent' | 'waitTimeoutMs' | 'minWaitCycleMs' | 'sweepIntervalMs' | 'maxBatchPages' | 'backoffBaseMs' | 'backoffCapMs' | 'notFoundGraceMs' | 'commitWindowMs'>> &
+    TrackerDeps;
+  /** In-memory mirror of the store (rebuilt by resume); every write goes to the store first. */
+  readonly #intents = new Map<string, TrackedIntent>();
+  /** Requests in flight, by intentId (the sweeper's batch uses the key ''). */
+  readonly #inFlight = new Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>();
   readonly #delivering = new Set<string>();
-  #inFlight = 0;
+  #sweeping = false;
+  #nextSweepAt = 0;
+  #batchCursor: number | undefined;
+  #batchPages = 0;
+  #state: TrackerState = {};
+  #loaded: Promise<void> | undefined;
+  #timer: AbortController | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #pumping = false;
+  #again = false;
   #stopped = false;
 
   constructor(deps: TrackerDeps) {
-    this.#deps = deps;
-    this.#slots = new Semaphore(deps.maxConcurrent ?? 4);
+    this.#deps = {
+      maxConcurrent: 4,
+      waitTimeoutMs: 150_000,
+      minWaitCycleMs: 5_000,
+      sweepIntervalMs: 5_000,
+      maxBatchPages: 5,
+      backoffBaseMs: 1_000,
+      backoffCapMs: 60_000,
+      notFoundGraceMs: 10 * 60_000,
+      commitWindowMs: 11 * 60_000,
+      ...deps,
+    };
   }
 
   /** True while at least one request to the service is in flight (the worker must be kept alive). */
   get busy(): boolean {
-    return this.#inFlight > 0;
+    return this.#inFlight.size > 0;
   }
 
   /** Number of requests in flight now. */
   get inFlight(): number {
-    return this.#inFlight;
+    return this.#inFlight.size;
   }
 
-  /** intentIds whose loop is running in this engine instance. */
-  get running(): string[] {
-    return [...this.#loops.keys()];
+  /** The tracker-wide state: rate-limit pause and rejected key. */
+  get state(): TrackerState {
+    return this.#state;
   }
 
   /**
    * Starts tracking `intentId` (already validated). Idempotent: an intent already tracked is left as it is, except
-   * that one stopped on NotFound or a rejected key is tried again.
+   * that one stopped (not found, expired) is tried again.
    */
   async track(intentId: string): Promise<TrackResult> {
+    await this.#load();
     let added = false;
-    const intent = await this.#deps.store.update(intentId, (current) => {
+    const now = this.#deps.clock.now();
+    const intent = await this.#write(intentId, (current) => {
       if (current) {
-        return current.phase === 'not-found' || current.phase === 'paused'
-          ? { ...current, phase: 'tracking', retry: undefined }
+        return current.phase === 'not-found' || current.phase === 'expired' || current.phase === 'paused'
+          ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now }
           : undefined;
       }
       added = true;
-      return {
-        intentId,
-        addedAt: this.#deps.clock.now(),
-        lastStates: [],
-        phase: 'tracking',
-        notification: 'none',
-      };
+      return { intentId, addedAt: now, lastStates: [], phase: 'tracking', notification: 'none' };
     });
-    this.#changed(intentId);
-    this.#start(intentId);
+    this.#kick();
     return { added, intent: intent as TrackedIntent };
   }
 
   /** Stops tracking and forgets the intent. */
   async remove(intentId: string): Promise<void> {
-    this.#loops.get(intentId)?.abort();
-    this.#loops.delete(intentId);
+    await this.#load();
+    this.#inFlight.get(intentId)?.controller.abort();
+    this.#intents.delete(intentId);
     await this.#deps.store.remove(intentId);
-    this.#changed(intentId);
+    this.#deps.onChange?.(intentId);
+    this.#kick();
   }
 
   /**
-   * Retries now: clears the back-off of one intent (or of all when omitted), resumes paused and not-found ones, and
-   * restarts their loops.
+   * Retry now: clears back-off and the tracker-wide pause, and resumes stopped intents (one, or all when omitted).
+   * Call it when the settings change, too.
    */
   async retryNow(intentId?: string): Promise<void> {
-    const ids = intentId ? [intentId] : (await this.#deps.store.list()).map((t) => t.intentId);
+    await this.#load();
+    await this.#setState({});
+    const ids = intentId ? [intentId] : [...this.#intents.keys()];
     for (const id of ids) {
-      await this.#deps.store.update(id, (t) =>
-        t && t.phase !== 'final' ? { ...t, phase: 'tracking', retry: undefined } : undefined,
+      await this.#write(id, (t) =>
+        t && t.phase !== 'final' ? { ...t, phase: 'tracking', retry: undefined, nextCheckAt: undefined, addedAt: t.phase === 'not-found' ? this.#deps.clock.now() : t.addedAt } : undefined,
       );
-      this.#loops.get(id)?.abort();
-      this.#loops.delete(id);
-      this.#changed(id);
     }
-    await this.resume();
+    for (const [id, f] of this.#inFlight) if (f.kind !== 'wait' || !intentId || id === intentId) f.controller.abort();
+    this.#nextSweepAt = 0;
+    this.#kick();
   }
 
   /**
-   * Start-up: shows notifications left `pending` by a previous worker, and starts a loop for every intent that is
-   * being tracked and has none in this engine. Safe to call any number of times (alarms, messages, start-up events).
+   * Start-up and wake-ups: reloads the store, shows notifications left `pending` by a previous worker, and
+   * schedules checks. Safe to call any number of times (alarms, messages, start-up events).
    */
   async resume(): Promise<void> {
     if (this.#stopped) return;
-    const all = await this.#deps.store.list();
-    for (const intent of all) {
-      if (intent.notification === 'pending') void this.#deliver(intent.intentId);
-      if (intent.phase === 'tracking') this.#start(intent.intentId);
-    }
+    this.#loaded = undefined;
+    await this.#load();
+    for (const intent of this.#intents.values()) if (intent.notification === 'pending') void this.#deliver(intent.intentId);
+    this.#kick();
   }
 
-  /** Gets the current receipt once (GetIntentReceipt, spec §4.2) and records it like a wait answer would. */
+  /** Gets one intent's receipt now (GetIntentReceipt) through the sweeper slot and records it. */
   async refresh(intentId: string): Promise<TrackedIntent | undefined> {
-    const transport = await this.#deps.transport();
-    if (!transport) return this.#deps.store.get(intentId);
-    await this.#slots.acquire();
-    this.#inFlight++;
-    try {
-      const res = await transport.getIntentReceipt({ intentId }, { timeoutMs: 15_000 });
-      await this.#record(intentId, res.intentReceipt, undefined);
-    } catch (err) {
-      await this.#fail(intentId, err);
-    } finally {
-      this.#inFlight--;
-      this.#slots.release();
-    }
-    return this.#deps.store.get(intentId);
+    await this.#load();
+    const t = this.#intents.get(intentId);
+    if (!t || t.phase === 'final' || this.#inFlight.has(intentId)) return t;
+    await this.#write(intentId, (c) => (c ? { ...c, nextCheckAt: undefined, retry: undefined, lastCheckedAt: undefined } : undefined));
+    this.#nextSweepAt = 0;
+    this.#kick();
+    return this.#intents.get(intentId);
   }
 
-  /** Stops every loop (worker teardown in tests). The engine cannot be restarted; build a new one. */
+  /** Stops every request and timer (worker teardown in tests). The engine cannot be restarted; build a new one. */
   stop(): void {
     this.#stopped = true;
-    for (const c of this.#loops.values()) c.abort();
-    this.#loops.clear();
+    this.#timer?.abort();
+    for (const f of this.#inFlight.values()) f.controller.abort();
   }
 
-  #changed(intentId: string): void {
-    this.#deps.onChange?.(intentId);
+  // ---- internals ----
+
+  #load(): Promise<void> {
+    this.#loaded ??= (async () => {
+      const [all, state] = await Promise.all([this.#deps.store.list(), this.#deps.stateStore?.get()]);
+      this.#intents.clear();
+      for (const t of all) this.#intents.set(t.intentId, t);
+      if (state) this.#state = state;
+    })();
+    return this.#loaded;
   }
 
-  #start(intentId: string): void {
-    if (this.#stopped || this.#loops.has(intentId)) return;
-    const controller = new AbortController();
-    this.#loops.set(intentId, controller);
-    void this.#loop(intentId, controller.signal)
-      .catch((err) => console.error('tracker loop crashed', intentId, err instanceof Error ? err.message : err))
-      .finally(() => {
-        if (this.#loops.get(intentId) === controller) this.#loops.delete(intentId);
-      });
+  /** Writes one record through the store (atomic), mirrors it, and tells listeners. */
+  async #write(intentId: string, fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined): Promise<TrackedIntent | undefined> {
+    let changed = false;
+    const written = await this.#deps.store.update(intentId, (current) => {
+      const next = fn(current);
+      changed = next !== undefined;
+      return next;
+    });
+    if (written && changed) this.#intents.set(intentId, written);
+    if (changed) this.#deps.onChange?.(intentId);
+    return written;
   }
 
-  async #loop(intentId: string, signal: AbortSignal): Promise<void> {
-    const { clock, store } = this.#deps;
-    while (!signal.aborted) {
-      const intent = await store.get(intentId);
-      if (!intent || intent.phase !== 'tracking') return;
-      const wait = intent.retry ? intent.retry.nextAt - clock.now() : 0;
-      if (wait > 0) {
-        await clock.sleep(wait, signal);
-        continue;
+  async #setState(state: TrackerState): Promise<void> {
+    this.#state = state;
+    await this.#deps.stateStore?.set(state);
+    this.#deps.onStateChange?.(state);
+  }
+
+  /** Schedules a pump (coalesced). */
+  #kick(): void {
+    if (this.#stopped) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.#pump();
+        } while (this.#again && !this.#stopped);
+      } catch (err) {
+        console.error('tracker pump failed', err instanceof Error ? err.message : err);
+      } finally {
+        this.#pumping = false;
       }
-      const transport = await this.#deps.transport();
-      if (!transport) {
-        await store.update(intentId, (t) =>
-          t
+    })();
+  }
+
+  /** Wakes the engine at `at` (ms) unless it is already woken earlier. */
+  #wakeAt(at: number): void {
+    if (this.#stopped || at >= this.#timerAt) return;
+    this.#timer?.abort();
+    const controller = new AbortController();
+    this.#timer = controller;
+    this.#timerAt = at;
+    void this.#deps.clock.sleep(Math.max(0, at - this.#deps.clock.now()), controller.signal).then(() => {
+      if (controller.signal.aborted) return;
+      this.#timerAt = Number.POSITIVE_INFINITY;
+      this.#kick();
+    });
+  }
+
+  /** Priority of an intent for a hot slot: lower sorts first. */
+  #rank(t: TrackedIntent): [number, number] {
+    const tier = t.lastCheckedAt === undefined ? 0 : t.status === 'EXECUTING' ? 1 : t.status === 'COMMITTED' ? 2 : 3;
+    return [tier, -(t.lastChangeAt ?? t.addedAt)];
+  }
+
+  /** Starts whatever can start now, and sets the timer for the next thing due. */
+  async #pump(): Promise<void> {
+    await this.#load();
+    const { clock } = this.#deps;
+    const now = clock.now();
+    let wake = Number.POSITIVE_INFINITY;
+    if (this.#state.keyRejected) return;
+    if (this.#state.pausedUntil && this.#state.pausedUntil > now) {
+      this.#wakeAt(this.#state.pausedUntil);
+      return;
+    }
+    const transport = await this.#deps.transport();
+    const tracking = [...this.#intents.values()].filter((t) => t.phase === 'tracking');
+    if (!transport) {
+      for (const t of tracking) {
+        if (t.lastError?.kind !== 'not-configured') {
+          await this.#write(t.intentId, (c) =>
+            c ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } } : undefined,
+          );
+        }
+      }
+      return;
+    }
+    // Expire intents left COMMITTED past the execution window (spec §3).
+    for (const t of tracking) {
+      const created = t.receipt?.createdAt ? Date.parse(t.receipt.createdAt) : Number.NaN;
+      if (t.status === 'COMMITTED' && !Number.isNaN(created) && now - created > this.#deps.commitWindowMs) {
+        await this.#write(t.intentId, (c) =>
+          c && c.phase === 'tracking'
             ? {
-                ...t,
-                lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the options.', at: clock.now() },
+                ...c,
+                phase: 'expired',
+                lastError: {
+                  kind: 'expired',
+                  message: 'Not executed within 10 minutes of commit: the quote expired. A new quote and commit are needed.',
+                  at: now,
+                },
               }
             : undefined,
         );
-        this.#changed(intentId);
-        return;
       }
-      if (!(await this.#slots.acquire(signal))) return;
-      this.#inFlight++;
-      let response: WaitIntentReceiptResponse | undefined;
-      let failure: unknown;
+    }
+    const due = (t: TrackedIntent) => {
+      const at = Math.max(t.retry?.nextAt ?? 0, t.nextCheckAt ?? 0);
+      if (at > now) wake = Math.min(wake, at);
+      return at <= now;
+    };
+    const candidates = [...this.#intents.values()]
+      .filter((t) => t.phase === 'tracking' && !this.#inFlight.has(t.intentId) && due(t))
+      .sort((a, b) => {
+        const [ta, ra] = this.#rank(a);
+        const [tb, rb] = this.#rank(b);
+        return ta - tb || ra - rb;
+      });
+    // Hot slots: long-polls.
+    const hotSlots = this.#deps.maxConcurrent - 1;
+    let waits = [...this.#inFlight.values()].filter((f) => f.kind === 'wait').length;
+    const hot = new Set<string>();
+    for (const t of candidates) {
+      if (waits >= hotSlots) break;
+      hot.add(t.intentId);
+      waits++;
+      void this.#check(transport, t, 'wait');
+    }
+    // Sweeper slot: the due intents left over, and (for the batch) every tracked intent not in a long-poll.
+    const cold = candidates.filter((t) => !hot.has(t.intentId));
+    const coldTracking = tracking.filter((t) => !hot.has(t.intentId) && this.#inFlight.get(t.intentId)?.kind !== 'wait');
+    if (!this.#sweeping) {
+      const fresh = cold.find((t) => t.lastCheckedAt === undefined);
+      if (fresh) {
+        this.#sweep(() => this.#check(transport, fresh, 'receipt'));
+      } else if (now >= this.#nextSweepAt) {
+        const withCreated = coldTracking.filter((t) => t.receipt?.createdAt && !Number.isNaN(Date.parse(t.receipt.createdAt)));
+        if (transport.getIntentHistoryLite && withCreated.length >= 2 && cold.length > 0) {
+          this.#sweep(() => this.#batch(transport, withCreated));
+        } else if (cold.length > 0) {
+          const stalest = [...cold].sort((a, b) => (a.lastCheckedAt ?? 0) - (b.lastCheckedAt ?? 0))[0]!;
+          this.#sweep(() => this.#check(transport, stalest, 'receipt'));
+        }
+      } else if (cold.length > 0 || coldTracking.length > 0) {
+        wake = Math.min(wake, this.#nextSweepAt);
+      }
+    }
+    if (wake < Number.POSITIVE_INFINITY) this.#wakeAt(wake);
+  }
+
+  /** Runs one sweeper job; the next sweep is due `sweepIntervalMs` after it started. */
+  #sweep(job: () => Promise<void>): void {
+    this.#sweeping = true;
+    this.#nextSweepAt = this.#deps.clock.now() + this.#deps.sweepIntervalMs;
+    void job().finally(() => {
+      this.#sweeping = false;
+      this.#kick();
+    });
+  }
+
+  /** One check of one intent: a long-poll (`wait`) or a single read (`receipt`). */
+  #check(transport: ReceiptTransport, t: TrackedIntent, kind: CheckKind): Promise<void> {
+    const controller = new AbortController();
+    this.#inFlight.set(t.intentId, { kind, controller });
+    const started = this.#deps.clock.now();
+    const run = async () => {
       try {
-        response = await transport.waitIntentReceipt(
-          { intentId, lastReceiptStates: intent.lastStates },
-          { signal, timeoutMs: this.#deps.waitTimeoutMs ?? 150_000 },
-        );
+        if (kind === 'wait') {
+          const res = await transport.waitIntentReceipt(
+            { intentId: t.intentId, lastReceiptStates: t.lastStates },
+            { signal: controller.signal, timeoutMs: this.#deps.waitTimeoutMs },
+          );
+          if (controller.signal.aborted) return;
+          const unchanged = !res.done && sameStates(res.receiptStates ?? [], t.lastStates) && res.intentReceipt.status === t.status;
+          await this.#record(t.intentId, res.intentReceipt, res.receiptStates ?? undefined, res.done, unchanged ? started + this.#deps.minWaitCycleMs : undefined);
+        } else {
+          const res = await transport.getIntentReceipt({ intentId: t.intentId }, { signal: controller.signal, timeoutMs: 15_000 });
+          if (controller.signal.aborted) return;
+          await this.#record(t.intentId, res.intentReceipt, undefined, false, undefined);
+        }
       } catch (err) {
-        failure = err;
+        if (controller.signal.aborted) return;
+        if (err instanceof SvcApiError && err.kind === 'timeout' && kind === 'wait') {
+          // The server held the wait longer than our time-out: not an error, just ask again.
+          await this.#write(t.intentId, (c) => (c ? { ...c, lastCheckedAt: this.#deps.clock.now() } : undefined));
+        } else {
+          await this.#fail(t.intentId, err);
+        }
       } finally {
-        this.#inFlight--;
-        this.#slots.release();
+        if (this.#inFlight.get(t.intentId)?.controller === controller) this.#inFlight.delete(t.intentId);
+        this.#kick();
       }
-      if (signal.aborted) return;
-      if (response) {
-        await this.#record(intentId, response.intentReceipt, response.receiptStates ?? undefined, response.done);
-      } else if (failure instanceof SvcApiError && failure.kind === 'timeout') {
-        // The server held the wait longer than our time-out: not an error, just ask again.
-        await store.update(intentId, (t) => (t ? { ...t, lastCheckedAt: clock.now() } : undefined));
+    };
+    return run();
+  }
+
+  /** One page of GetIntentHistory for notifying final statuses since the oldest cold intent. */
+  async #batch(transport: ReceiptTransport, cold: TrackedIntent[]): Promise<void> {
+    const controller = new AbortController();
+    this.#inFlight.set('', { kind: 'batch', controller });
+    try {
+      const oldest = Math.min(...cold.map((t) => Date.parse(t.receipt!.createdAt!)));
+      const res = await transport.getIntentHistoryLite!(
+        {
+          byStatuses: [...NOTIFYING_STATUSES],
+          fromTime: Math.floor(oldest / 1000),
+          page: { pageSize: 100, ...(this.#batchCursor !== undefined ? { after: this.#batchCursor } : {}) },
+        },
+        { signal: controller.signal, timeoutMs: 15_000 },
+      );
+      const next = res.nextPage;
+      this.#batchPages++;
+      if (next && next.more !== false && typeof next.after === 'number' && this.#batchPages < this.#deps.maxBatchPages) {
+        this.#batchCursor = next.after;
       } else {
-        await this.#fail(intentId, failure);
+        this.#batchCursor = undefined;
+        this.#batchPages = 0;
       }
+      for (const row of res.intents) {
+        const t = this.#intents.get(row.intentId);
+        if (!t || t.phase !== 'tracking' || !row.receipt || this.#inFlight.get(row.intentId)?.kind === 'wait') continue;
+        await this.#record(row.intentId, row.receipt, undefined, false, undefined);
+      }
+      // A batch answered: the cold intents it covered count as checked.
+      const now = this.#deps.clock.now();
+      for (const t of cold) {
+        const current = this.#intents.get(t.intentId);
+        if (current?.phase === 'tracking') this.#intents.set(t.intentId, { ...current, lastCheckedAt: now });
+      }
+    } catch (err) {
+      if (isRateLimited(err)) await this.#rateLimited(err.retryAfterSeconds);
+      else if (isKeyRejected(err) || isOriginRejected(err)) await this.#keyRejected(err);
+      // Other batch failures: the individual checks still run.
+    } finally {
+      this.#inFlight.delete('');
     }
   }
 
-  /** Persists an answer; moves to final (and notification pending) when the status is final. */
-  async #record(intentId: string, receipt: IntentReceipt, states: TransactionStatus[] | undefined, done = false): Promise<void> {
+  /** Persists an answer; moves to final (notification pending) when the status is final. */
+  async #record(
+    intentId: string,
+    receipt: IntentReceipt,
+    states: TransactionStatus[] | undefined,
+    done: boolean,
+    nextCheckAt: number | undefined,
+  ): Promise<void> {
     const now = this.#deps.clock.now();
     const final = done || isFinalStatus(receipt.status);
-    const written = await this.#deps.store.update(intentId, (t) => {
-      if (!t) return undefined;
-      const becameFinal = final && t.phase !== 'final';
+    const written = await this.#write(intentId, (t) => {
+      if (!t || t.phase === 'final') return undefined;
+      const newStates = states ?? t.lastStates;
+      const changed = receipt.status !== t.status || !sameStates(newStates, t.lastStates);
       return {
         ...t,
         receipt,
         status: receipt.status,
-        lastStates: states ?? t.lastStates,
+        lastStates: newStates,
         lastCheckedAt: now,
+        ...(changed ? { lastChangeAt: now } : {}),
         lastError: undefined,
         retry: undefined,
-        phase: final ? 'final' : t.phase === 'final' ? 'final' : 'tracking',
-        notification:
-          becameFinal && t.notification === 'none' && NOTIFYING_STATUSES.includes(receipt.status) ? 'pending' : t.notification,
+        nextCheckAt: final ? undefined : nextCheckAt,
+        phase: final ? 'final' : 'tracking',
+        notification: final && t.notification === 'none' && NOTIFYING_STATUSES.includes(receipt.status) ? 'pending' : t.notification,
       };
     });
-    this.#changed(intentId);
     if (written?.notification === 'pending') await this.#deliver(intentId);
   }
 
-  /** Records an error: stops on NotFound, pauses on a rejected key, otherwise backs off. */
+  /** Records an error: NotFound grace, tracker-wide pauses, or a back-off of this intent. */
   async #fail(intentId: string, err: unknown): Promise<void> {
-    const { clock, store } = this.#deps;
-    const now = clock.now();
-    const message = err instanceof Error ? err.message : String(err);
-    if (isNotFound(err)) {
-      await store.update(intentId, (t) =>
-        t
-          ? {
-              ...t,
-              phase: t.phase === 'final' ? 'final' : 'not-found',
-              retry: undefined,
-              lastError: { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now },
-            }
-          : undefined,
-      );
-    } else if (isKeyRejected(err) || isOriginRejected(err)) {
-      const kind = isKeyRejected(err) ? 'key-rejected' : 'origin-rejected';
-      const error: TrackingError = {
-        kind,
-        message:
-          kind === 'key-rejected'
-            ? `The service rejected the access key (${(err as SvcServiceError).errorName}). Update it in the options.`
-            : 'The access key is not allowed from this extension (InvalidOrigin). Update it in the options.',
-        at: now,
-      };
-      await store.update(intentId, (t) => (t ? { ...t, phase: t.phase === 'final' ? 'final' : 'paused', retry: undefined, lastError: error } : undefined));
-      this.#deps.onKeyRejected?.(error);
-    } else {
-      const retryAfterMs = isRateLimited(err) && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
-      await store.update(intentId, (t) => {
-        if (!t) return undefined;
-        const attempt = (t.retry?.attempt ?? 0) + 1;
-        const delay = backoffDelay(
-          attempt,
-          (this.#deps.random ?? Math.random)(),
-          this.#deps.backoffBaseMs ?? 1000,
-          this.#deps.backoffCapMs ?? 60_000,
-          retryAfterMs,
-        );
+    const now = this.#deps.clock.now();
+    if (isKeyRejected(err) || isOriginRejected(err)) {
+      await this.#keyRejected(err);
+      return;
+    }
+    if (isRateLimited(err)) await this.#rateLimited(err.retryAfterSeconds);
+    const random = (this.#deps.random ?? Math.random)();
+    await this.#write(intentId, (t) => {
+      if (!t || t.phase !== 'tracking') return undefined;
+      const attempt = (t.retry?.attempt ?? 0) + 1;
+      if (isNotFound(err) && !t.receipt) {
+        if (now - t.addedAt >= this.#deps.notFoundGraceMs) {
+          return {
+            ...t,
+            phase: 'not-found',
+            retry: undefined,
+            gaveUpAt: now,
+            lastError: { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now },
+          };
+        }
+        // Long back-off, but the last check falls at the end of the grace period.
+        const delay = backoffDelay(attempt, random, 15_000, 120_000);
         return {
           ...t,
-          retry: { attempt, nextAt: now + delay },
-          lastError: { kind: err instanceof SvcApiError ? err.kind : 'unknown', message, at: now },
+          retry: { attempt, nextAt: Math.min(now + delay, t.addedAt + this.#deps.notFoundGraceMs) },
+          lastError: { kind: 'not-found-yet', message: 'The service does not know this intent yet; checking again', at: now },
         };
-      });
-    }
-    this.#changed(intentId);
+      }
+      const retryAfterMs = isRateLimited(err) && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
+      const delay = backoffDelay(attempt, random, this.#deps.backoffBaseMs, this.#deps.backoffCapMs, retryAfterMs);
+      return {
+        ...t,
+        retry: { attempt, nextAt: now + delay },
+        lastError: { kind: err instanceof SvcApiError ? err.kind : 'unknown', message: err instanceof Error ? err.message : String(err), at: now },
+      };
+    });
+  }
+
+  async #rateLimited(retryAfterSeconds: number | undefined): Promise<void> {
+    const now = this.#deps.clock.now();
+    const until = now + Math.max(this.#deps.backoffBaseMs, (retryAfterSeconds ?? 0) * 1000);
+    if ((this.#state.pausedUntil ?? 0) >= until) return;
+    await this.#setState({ ...this.#state, pausedUntil: until, pauseReason: 'The service is rate-limiting requests; the tracker slowed down.' });
+  }
+
+  async #keyRejected(err: unknown): Promise<void> {
+    const error: TrackingError = {
+      kind: isKeyRejected(err) ? 'key-rejected' : 'origin-rejected',
+      message: isKeyRejected(err)
+        ? 'The service rejected the access key. Tracking is paused until the key is updated in the settings.'
+        : 'The access key is not allowed from this extension (InvalidOrigin). Tracking is paused until the settings change.',
+      at: this.#deps.clock.now(),
+    };
+    for (const [id, f] of this.#inFlight) if (id !== '') f.controller.abort();
+    await this.#setState({ ...this.#state, keyRejected: error });
   }
 
   /** Shows the pending notification of an intent once, then records it as shown. */
@@ -363,14 +603,18 @@ export class Tracker {
       const intent = await this.#deps.store.get(intentId);
       if (!intent || intent.notification !== 'pending') return;
       const content = (await this.#deps.notifier.exists(intentId)) ? undefined : await this.#deps.notifier.show(intent);
-      await this.#deps.store.update(intentId, (t) =>
+      await this.#write(intentId, (t) =>
         t ? { ...t, notification: 'shown', notifiedAt: this.#deps.clock.now(), ...(content ? { notified: content } : {}) } : undefined,
       );
-      this.#changed(intentId);
     } catch (err) {
       console.error('notification failed', intentId, err instanceof Error ? err.message : err);
     } finally {
       this.#delivering.delete(intentId);
     }
   }
+}
+
+/** True when two receipt-state lists are equal. */
+function sameStates(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
 }

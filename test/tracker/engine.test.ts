@@ -151,30 +151,87 @@ describe('Tracker', () => {
     expect(transport.callsFor(ID)).toHaveLength(2);
   });
 
-  it('stops on NotFound with a clear state, and tries again on retry', async () => {
-    const { tracker, transport, store, notifier } = setup();
-    transport.script(ID, serviceError('NotFound', 8000, 400));
+  it('keeps checking a NotFound intent with a long back-off for the grace period, then marks it not found', async () => {
+    const { tracker, transport, store, clock, notifier } = setup({ notFoundGraceMs: 60_000 });
+    for (let i = 0; i < 10; i++) transport.script(ID, serviceError('NotFound', 8000, 400));
     await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.lastError?.kind).toBe('not-found-yet'));
+    const first = (await store.get(ID))!;
+    expect(first.phase).toBe('tracking');
+    expect(first.retry!.nextAt - clock.now()).toBe(15_000);
+    await clock.advance(15_000);
+    await vi.waitFor(() => expect(transport.callsFor(ID)).toHaveLength(2));
+    await clock.advance(60_000);
     await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('not-found'));
-    await settle();
-    expect(transport.callsFor(ID)).toHaveLength(1);
-    expect((await store.get(ID))?.lastError?.message).toContain('does not know this intent');
+    const gaveUp = (await store.get(ID))!;
+    expect(gaveUp.gaveUpAt).toBeGreaterThan(0);
+    expect(gaveUp.lastError?.message).toContain('does not know this intent');
+    const calls = transport.callsFor(ID).length;
+    await clock.advance(600_000);
+    expect(transport.callsFor(ID)).toHaveLength(calls);
     expect(notifier.shown).toHaveLength(0);
+    transport.queues.set(ID, []);
     transport.script(ID, { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: [], done: true });
     await tracker.retryNow(ID);
     await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('final'));
   });
 
-  it('pauses on a rejected key without dropping the intent', async () => {
-    const rejected = vi.fn();
-    const { tracker, transport, store } = setup({ onKeyRejected: rejected });
+  it('pauses the whole tracker on a rejected key without dropping anything, and resumes when told', async () => {
+    const states: unknown[] = [];
+    const { tracker, transport, store } = setup({ onStateChange: (s) => states.push(s) });
     transport.script(ID, serviceError('AccessKeyNotFound', 1101, 401));
     await tracker.track(ID);
-    await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('paused'));
+    await vi.waitFor(() => expect(tracker.state.keyRejected?.kind).toBe('key-rejected'));
+    await tracker.track(ID2);
     await settle();
     expect(transport.callsFor(ID)).toHaveLength(1);
-    expect(rejected).toHaveBeenCalledWith(expect.objectContaining({ kind: 'key-rejected' }));
-    expect(await store.list()).toHaveLength(1);
+    expect(transport.callsFor(ID2)).toHaveLength(0);
+    expect((await store.list()).map((t) => t.phase)).toEqual(['tracking', 'tracking']);
+    expect(states).toContainEqual(expect.objectContaining({ keyRejected: expect.objectContaining({ kind: 'key-rejected' }) }));
+    transport.script(ID, { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: [], done: true });
+    transport.script(ID2, { intentReceipt: receipt(ID2, 'SUCCEEDED'), receiptStates: [], done: true });
+    await tracker.retryNow();
+    await vi.waitFor(async () => expect((await store.list()).every((t) => t.phase === 'final')).toBe(true));
+    expect(tracker.state.keyRejected).toBeUndefined();
+  });
+
+  it('slows the whole tracker on 429: no intent is asked before Retry-After', async () => {
+    const { tracker, transport, clock } = setup({ random: () => 0 });
+    transport.script(ID, serviceError('RateLimited', 1007, 429, 20));
+    await tracker.track(ID);
+    await vi.waitFor(() => expect(tracker.state.pausedUntil).toBe(clock.now() + 20_000));
+    await tracker.track(ID2);
+    await clock.advance(19_000);
+    expect(transport.callsFor(ID2)).toHaveLength(0);
+    await clock.advance(1_500);
+    await vi.waitFor(() => expect(transport.callsFor(ID2).length).toBeGreaterThan(0));
+    tracker.stop();
+  });
+
+  it('marks an intent COMMITTED past the 10-minute window as expired', async () => {
+    const { tracker, transport, store, clock } = setup();
+    const committed = { ...receipt(ID, 'COMMITTED'), createdAt: new Date(clock.now()).toISOString() };
+    for (let i = 0; i < 300; i++) transport.script(ID, { intentReceipt: committed, receiptStates: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'], done: false });
+    await tracker.track(ID);
+    await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('COMMITTED'));
+    await clock.advance(12 * 60_000);
+    await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('expired'));
+    expect((await store.get(ID))?.lastError?.message).toContain('10 minutes');
+  });
+
+  it('waits at least 5 s between long-polls when the server answers unchanged at once', async () => {
+    const { tracker, transport, clock } = setup();
+    const same = { intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: ['PENDING'], done: false };
+    for (let i = 0; i < 50; i++) transport.script(ID, same);
+    await tracker.track(ID);
+    await vi.waitFor(() => expect(transport.callsFor(ID)).toHaveLength(2));
+    await settle();
+    expect(transport.callsFor(ID)).toHaveLength(2);
+    await clock.advance(60_000);
+    // 2 at start, then one every 5 s.
+    expect(transport.callsFor(ID).length).toBeGreaterThanOrEqual(12);
+    expect(transport.callsFor(ID).length).toBeLessThanOrEqual(14);
+    tracker.stop();
   });
 
   it('keeps at most 4 requests in flight whatever the number of intents, and every intent gets its turn', async () => {
