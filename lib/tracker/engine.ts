@@ -558,8 +558,8 @@ export class Tracker {
             lastError: { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now },
           };
         }
-        // Long back-off, but the last check falls at the end of the grace period.
-        const delay = backoffDelay(attempt, random, 15_000, 120_000);
+        // Long back-off (at least 5 s), but the last check falls at the end of the grace period.
+        const delay = Math.max(5_000, backoffDelay(attempt, random, 15_000, 120_000));
         return {
           ...t,
           retry: { attempt, nextAt: Math.min(now + delay, t.addedAt + this.#deps.notFoundGraceMs) },

@@ -106,11 +106,15 @@ describe('tracking an intent', () => {
     await popup.close();
   });
 
-  it('marks an unknown intentId "not found" instead of retrying forever', async () => {
+  it('says an unknown intentId is not known to the service yet, and keeps it (back-off, not a busy loop)', async () => {
     const unknown = `0x${'e'.repeat(64)}`;
     const popup = await PopupPage.open(ext);
     await popup.track(unknown);
-    await expect.poll(() => popup.row(unknown).textContent(), { timeout: 15_000 }).toContain('Not found');
+    await expect.poll(() => popup.row(unknown).textContent(), { timeout: 15_000 }).toContain('Not known to the service yet');
+    const calls = () => sim.requests().filter((r) => r.intentId === unknown).length;
+    const before = calls();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(calls()).toBe(before);
     await popup.close();
   });
 });
