@@ -239,11 +239,6 @@ async function runSchedule(s: Scenario) {
 }
 
 describe('tracker under random faults and restarts (fast-check)', () => {
-  it.skipIf(!process.env.DEBUG_CASE)('debug case', async () => {
-    const r = await runSchedule(JSON.parse(process.env.DEBUG_CASE!));
-    console.log(JSON.stringify({ ...r, shown: [...r.shown] }));
-  });
-
   it('notifies every final intent exactly once, never early, with at most 4 requests in flight', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {

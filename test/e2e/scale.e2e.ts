@@ -1,0 +1,98 @@
+/**
+ * The tracker at scale and under faults, in Chromium against the simulator: a burst of faults on
+ * WaitIntentReceipt with the back-off shown in the popup, then one notification; and 200 intents finishing at
+ * random times, each notified exactly once with never more than 4 tracker requests in flight.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestLogEntry, Simulator } from '../simulator/server';
+import { startSimulator } from '../simulator/server';
+import {
+  type ExtensionBrowser,
+  PopupPage,
+  configure,
+  countNotificationCreates,
+  createdNotifications,
+  launchExtension,
+  notificationIdsFor,
+  removeProfile,
+} from './fixtures';
+
+let sim: Simulator;
+let ext: ExtensionBrowser;
+
+beforeAll(async () => {
+  sim = await startSimulator({ dataset: false, waitTimeoutMs: 20_000 });
+  ext = await launchExtension();
+  await configure(ext, sim.url, sim.accessKey);
+});
+afterAll(async () => {
+  await ext?.close();
+  if (ext) removeProfile(ext.userDataDir);
+  await sim?.close();
+});
+
+/** Most requests that overlapped in time (open requests count as still running). */
+function peakConcurrency(log: RequestLogEntry[]): number {
+  const events = log.flatMap((e) => [
+    { t: e.start, d: 1 },
+    { t: e.end ?? Number.POSITIVE_INFINITY, d: -1 },
+  ]);
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  let now = 0;
+  let peak = 0;
+  for (const e of events) {
+    now += e.d;
+    peak = Math.max(peak, now);
+  }
+  return peak;
+}
+
+describe('tracker at scale and under faults', () => {
+  it('rides out a burst of 500/429/reset/malformed answers, shows the back-off, then notifies once', async () => {
+    const intentId = sim.createIntent('success', 3000);
+    for (const fault of [{ kind: 'http500' }, { kind: 'reset' }, { kind: 'malformed' }, { kind: 'http500' }, { kind: 'rate-limit', retryAfterSeconds: 2 }, { kind: 'html502' }] as const) {
+      sim.injectFault(fault, 'WaitIntentReceipt');
+    }
+    const popup = await PopupPage.open(ext);
+    await popup.track(intentId);
+    await expect.poll(() => popup.row(intentId).textContent(), { timeout: 20_000 }).toMatch(/Having trouble reaching the service|rate-limiting/);
+    await popup.close();
+    await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 90_000, interval: 500 }).toHaveLength(1);
+    const receipt = await PopupPage.open(ext, `#intent=${intentId}`);
+    await expect.poll(() => receipt.page.locator('#receipt-title .chip').textContent()).toBe('Succeeded');
+    expect(await receipt.page.locator('.health').count()).toBe(0);
+    await receipt.close();
+    expect(await notificationIdsFor(ext, intentId)).toHaveLength(1);
+  });
+
+  it('notifies 200 intents finishing at random times exactly once each, never over 4 requests in flight', async () => {
+    await countNotificationCreates(ext);
+    const since = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      // Steps of 2–12 s: the success script ends after 4 steps (8–48 s), the failure one after 3.
+      ids.push(sim.createIntent(i % 5 === 0 ? 'failure' : 'success', 2000 + Math.floor(Math.random() * 10_000)));
+    }
+    const popup = await PopupPage.open(ext);
+    const replies = await popup.page.evaluate(async (list) => {
+      const out: unknown[] = [];
+      for (const intentId of list) out.push(await chrome.runtime.sendMessage({ type: 'track', intentId }));
+      return out;
+    }, ids);
+    expect(replies.every((r) => (r as { ok: boolean }).ok)).toBe(true);
+    await popup.close();
+
+    const count = async () => {
+      const created = await createdNotifications(ext);
+      return ids.filter((id) => created.some((n) => n.startsWith(`svc-intent:${id}:`))).length;
+    };
+    await expect.poll(count, { timeout: 150_000, interval: 2000 }).toBe(200);
+    await new Promise((r) => setTimeout(r, 3000));
+    const created = await createdNotifications(ext);
+    for (const id of ids) expect(created.filter((n) => n.startsWith(`svc-intent:${id}:`)), id).toHaveLength(1);
+    expect(created).toHaveLength(200);
+
+    const log = sim.requests().filter((e) => e.start >= since);
+    expect(peakConcurrency(log)).toBeLessThanOrEqual(4);
+  });
+});
