@@ -10,14 +10,16 @@ import { type BrowserContext, type Locator, type Page, type Worker, chromium } f
 
 /** The Chromium binary (Debian's package). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** The Chrome MV3 build under test (`npm run build`). */
-export const EXTENSION_DIR = resolve('.output/chrome-mv3');
+/** The Chrome MV3 build under test (`npm run build`), or `SVC_EXTENSION_DIR` when set (read at each launch). */
+export function extensionDir(): string {
+  return resolve(process.env.SVC_EXTENSION_DIR ?? '.output/chrome-mv3');
+}
 
 /** Flags for a headless Chromium on this closed network, with the extension loaded. */
-export function chromiumArgs(extensionDir = EXTENSION_DIR): string[] {
+export function chromiumArgs(dir = extensionDir()): string[] {
   return [
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
+    `--disable-extensions-except=${dir}`,
+    `--load-extension=${dir}`,
     '--no-sandbox',
     '--disable-gpu',
     '--disable-quic',
@@ -49,7 +51,7 @@ export interface ExtensionBrowser {
 
 /** Launches Chromium with the extension through Playwright (DevTools protocol attached); headless unless told. */
 export async function launchExtension(userDataDir = tempProfile(), headless = true): Promise<ExtensionBrowser> {
-  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error(`No build in ${EXTENSION_DIR}: run npm run build`);
+  if (!existsSync(join(extensionDir(), 'manifest.json'))) throw new Error(`No build in ${extensionDir()}: run npm run build`);
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless,

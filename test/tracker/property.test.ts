@@ -10,6 +10,7 @@ import { SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } fr
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '@/lib/store';
 import { type Clock, NOTIFYING_STATUSES, type Notifier, type ReceiptTransport, Tracker } from '@/lib/tracker/engine';
+import { MemoryStateStore, MemoryStore } from './memory-store';
 
 const flush = async () => {
   for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
@@ -53,32 +54,6 @@ class EventClock implements Clock {
   }
 }
 
-/** A synchronous in-memory store with the same contract as the IndexedDB one. */
-class MemoryStore implements IntentStore, TrackerStateStore {
-  map = new Map<string, TrackedIntent>();
-  state: TrackerState | undefined;
-  async get(intentId?: string): Promise<never> {
-    return (intentId === undefined ? this.state : this.map.get(intentId)) as never;
-  }
-  async list() {
-    return [...this.map.values()].sort((a, b) => b.addedAt - a.addedAt);
-  }
-  async put(intent: TrackedIntent) {
-    this.map.set(intent.intentId, intent);
-  }
-  async update(intentId: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) {
-    const next = fn(this.map.get(intentId));
-    if (next) this.map.set(intentId, next);
-    return next ?? this.map.get(intentId);
-  }
-  async remove(intentId: string) {
-    this.map.delete(intentId);
-  }
-  async set(state: TrackerState) {
-    this.state = state;
-  }
-}
-
 type Step = { status: string; states: string[]; after: number };
 type Fault = 'ok' | 'ok' | 'ok' | '500' | 'reset' | 'malformed' | 'timeout' | '429';
 
@@ -118,6 +93,7 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 async function runSchedule(s: Scenario) {
   const clock = new EventClock();
   const store = new MemoryStore();
+  const state = new MemoryStateStore();
   const ids = s.intents.map((_, i) => `0x${String(i + 1).padStart(64, '0')}`);
   // Absolute step times per intent.
   const timeline = s.intents.map((steps) => {
@@ -213,7 +189,7 @@ async function runSchedule(s: Scenario) {
       update: guard((id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => store.update(id, fn)),
       remove: guard((id: string) => store.remove(id)),
     } as IntentStore;
-    const stateStore = { get: guard(() => store.get()), set: guard((st: TrackerState) => store.set(st)) } as TrackerStateStore;
+    const stateStore = { get: guard(() => state.get()), set: guard((st: TrackerState) => state.set(st)) } as TrackerStateStore;
     const tracker = new Tracker({ store: memory, stateStore, clock, notifier, transport: async () => transport, random: () => 0.5, backoffCapMs: 20_000 });
     return {
       tracker,
