@@ -9,7 +9,8 @@ import { defineConfig } from 'wxt';
  * - storage is IndexedDB (no permission needed);
  * - `alarms` for the ≥ 30 s watchdog that resumes WaitIntentReceipt loops;
  * - `notifications` for the desktop notifications;
- * - `clipboardRead` for "Track from clipboard" in the popup.
+ * - `clipboardRead` for "Track from clipboard" in the popup;
+ * - `contextMenus` for "Track intent" on a selected intentId or transaction hash (no access to pages needed).
  * Host access is never requested up front: the service origin the user saves in the options page is requested
  * then, through `optional_host_permissions`.
  */
@@ -21,7 +22,8 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Svc Intent Tracker',
     description: 'Follow cross-chain intents from the toolbar and get a desktop notification when they succeed or fail.',
-    permissions: ['alarms', 'notifications', 'clipboardRead'],
+    permissions: ['alarms', 'notifications', 'clipboardRead', 'contextMenus'],
+    omnibox: { keyword: 'intent' },
     optional_host_permissions: ['https://*/*', 'http://127.0.0.1/*', 'http://localhost/*'],
     action: { default_title: 'Svc Intent Tracker' },
     ...(browser === 'firefox'

@@ -1,4 +1,4 @@
-import { WATCHDOG_ALARM, createBackground } from '@/lib/background';
+import { MENU_TRACK, WATCHDOG_ALARM, createBackground } from '@/lib/background';
 
 /**
  * Background worker: wires browser events to the services of `lib/background`. Every listener is registered
@@ -9,18 +9,29 @@ export default defineBackground(() => {
   const resume = () => {
     void bg.ensureWatchdog();
     void bg.tracker.resume();
+    void bg.updateBadge().catch(() => {});
   };
 
-  browser.runtime.onInstalled.addListener(resume);
+  browser.runtime.onInstalled.addListener(() => {
+    void bg.ensureMenus();
+    resume();
+  });
   browser.runtime.onStartup.addListener(resume);
   browser.alarms.onAlarm.addListener((alarm) => {
-    if (alarm.name === WATCHDOG_ALARM) resume();
+    if (alarm.name !== WATCHDOG_ALARM) return;
+    resume();
+    void bg.checkWatched();
   });
   browser.runtime.onMessage.addListener((message, sender) => {
     if (sender.id !== browser.runtime.id) return undefined;
     return bg.handleMessage(message);
   });
   browser.notifications.onClicked.addListener((id) => void bg.openNotification(id));
+  browser.notifications.onButtonClicked?.addListener((id, index) => void bg.notificationButton(id, index));
+  browser.contextMenus.onClicked.addListener((info) => {
+    if (info.menuItemId === MENU_TRACK && info.selectionText) void bg.trackSelection(info.selectionText);
+  });
+  browser.omnibox.onInputEntered.addListener((text) => void bg.openFromOmnibox(text));
 
   bg.startKeepAlive();
   // The worker also starts for messages and alarms: resume loops every time it starts.

@@ -7,8 +7,12 @@ import type { IntentReceipt } from './api/schemas';
 
 /** Requests the background answers. */
 export const Request = z.discriminatedUnion('type', [
-  /** Track an intentId (raw user input; validated by the background too). */
-  z.object({ type: z.literal('track'), intentId: z.string().max(10_000) }),
+  /** Track an intentId (raw user input; validated by the background too). `estimatedDuration` in seconds. */
+  z.object({ type: z.literal('track'), intentId: z.string().max(10_000), estimatedDuration: z.number().positive().max(86_400).optional() }),
+  /** The popup showed the finished intents: they are seen (clears the failed count on the badge). */
+  z.object({ type: z.literal('seen') }),
+  /** Forget every finished intent. */
+  z.object({ type: z.literal('clear-finished') }),
   /** Stop tracking and forget an intent. */
   z.object({ type: z.literal('remove'), intentId: z.string().max(200) }),
   /** Read the receipt once now (GetIntentReceipt) and record it. */

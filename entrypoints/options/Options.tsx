@@ -4,7 +4,7 @@ import { SvcClient } from '@/lib/api/client';
 import { type ConnectionResult, testConnection } from '@/lib/api/connection';
 import type { Request } from '@/lib/messages';
 import { isAddress } from '@/lib/format/tokens';
-import { createSettingsStore } from '@/lib/store';
+import { DEFAULT_NOTIFY, type NotifySettings, createSettingsStore } from '@/lib/store';
 
 const settingsStore = createSettingsStore();
 
@@ -19,6 +19,8 @@ export function Options() {
   const [accessKey, setAccessKey] = useState('');
   const [showKey, setShowKey] = useState(false);
   const [addresses, setAddresses] = useState('');
+  const [autoTrack, setAutoTrack] = useState<string[]>([]);
+  const [notify, setNotify] = useState<NotifySettings>(DEFAULT_NOTIFY);
   const [saveStatus, setSaveStatus] = useState<Status>();
   const [testStatus, setTestStatus] = useState<Status>();
   const [testing, setTesting] = useState(false);
@@ -30,10 +32,14 @@ export function Options() {
       setBaseUrl(s.baseUrl);
       setAccessKey(s.accessKey);
       setAddresses((s.watchedAddresses ?? []).join('\n'));
+      setAutoTrack(s.autoTrackAddresses ?? []);
+      setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
       const parsed = parseBaseUrl(s.baseUrl);
       if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
     });
   }, []);
+
+  const parsedAddresses = [...new Set(addresses.split(/[\s,]+/).filter((a) => isAddress(a)).map((a) => a.toLowerCase()))];
 
   const validate = () => {
     const url = parseBaseUrl(baseUrl);
@@ -56,7 +62,13 @@ export function Options() {
     // Must be called straight from the click: the browser only grants permissions during a user gesture.
     const granted = browser.permissions.request({ origins: [v.url.permissionPattern] }).catch(() => false);
     void (async () => {
-      await settingsStore.set({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey, watchedAddresses: [...v.watched] });
+      await settingsStore.set({
+        baseUrl: v.url.baseUrl,
+        accessKey: v.key.accessKey,
+        watchedAddresses: [...v.watched],
+        autoTrackAddresses: autoTrack.filter((a) => v.watched.includes(a)),
+        notify,
+      });
       setAddresses(v.watched.join('\n'));
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
         await browser.permissions.remove({ origins: [savedOrigin] }).catch(() => false);
@@ -132,8 +144,40 @@ export function Options() {
             value={addresses}
             onInput={(e) => setAddresses((e.target as HTMLTextAreaElement).value)}
           />
-          <p class="hint">Your wallet addresses: offered as a quick filter in the History tab.</p>
+          <p class="hint">Your wallet addresses: offered as a quick filter in the History tab, and tracked automatically when ticked below.</p>
+          {parsedAddresses.length > 0 && (
+            <fieldset class="plain">
+              <legend>Track new intents automatically</legend>
+              {parsedAddresses.map((a) => (
+                <label class="check" key={a}>
+                  <input
+                    type="checkbox"
+                    checked={autoTrack.includes(a)}
+                    onChange={(e) => setAutoTrack((e.target as HTMLInputElement).checked ? [...autoTrack, a] : autoTrack.filter((x) => x !== a))}
+                  />
+                  <span class="mono">{a}</span>
+                </label>
+              ))}
+            </fieldset>
+          )}
         </div>
+        <fieldset class="field plain">
+          <legend>Desktop notifications</legend>
+          {(
+            [
+              ['succeeded', 'When an intent succeeds'],
+              ['failed', 'When an intent fails'],
+              ['refunded', 'When an intent is refunded or aborted'],
+              ['stuck', 'When an intent takes longer than expected'],
+              ['sound', 'Play a sound'],
+            ] as const
+          ).map(([key, label]) => (
+            <label class="check" key={key}>
+              <input type="checkbox" checked={notify[key]} onChange={(e) => setNotify({ ...notify, [key]: (e.target as HTMLInputElement).checked })} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
         <div class="actions">
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => void test()} disabled={testing}>

@@ -55,6 +55,7 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(Date.now());
   const [trackerState, setTrackerState] = useState<TrackerState>({});
+  const [suggestion, setSuggestion] = useState<string | undefined>();
 
   const reload = useCallback(async () => {
     const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get()]);
@@ -64,8 +65,16 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    void reload();
+    void reload().then(() => send({ type: 'seen' }));
     void send({ type: 'resume' });
+    // A copied intentId not tracked yet is offered, never tracked without a click.
+    void navigator.clipboard
+      .readText()
+      .then(async (text) => {
+        const id = findIntentId(text);
+        if (id && !(await intentStore.get(id))) setSuggestion(id);
+      })
+      .catch(() => {});
     const onMessage = (msg: unknown) => {
       if (ChangedMessage.safeParse(msg).success) void reload();
     };
@@ -201,6 +210,14 @@ export function App() {
           {tab === 'tracked' && (
             <TrackedTab
               intents={intents}
+              suggestion={suggestion && !trackedIds.has(suggestion) ? suggestion : undefined}
+              onAcceptSuggestion={() => {
+                const id = suggestion;
+                setSuggestion(undefined);
+                if (id) void track(id);
+              }}
+              onDismissSuggestion={() => setSuggestion(undefined)}
+              onClearFinished={() => void send({ type: 'clear-finished' }).then(reload)}
               now={now}
               message={message}
               busy={busy}

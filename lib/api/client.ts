@@ -19,6 +19,7 @@ import {
 import {
   GetIntentReceiptResponse,
   HistoryLiteResponse,
+  SearchLiteResponse,
   type GetIntentReceiptRequest,
   WaitIntentReceiptResponse,
   type WaitIntentReceiptRequest,
@@ -34,6 +35,14 @@ export interface SvcClientConfig {
   fetch?: typeof fetch;
   /** Default time-out of a call in milliseconds (default 30 000). */
   timeoutMs?: number;
+}
+
+/** The GetIntentHistory filters the worker uses (spec §4.3); `fromTime` in Unix seconds. */
+export interface HistoryLiteRequest {
+  byStatuses?: string[];
+  byOwnerAddress?: string;
+  fromTime?: number;
+  page: { pageSize: number; after?: number };
 }
 
 /** Per-call options. */
@@ -227,15 +236,20 @@ export class SvcClient {
   }
 
   /**
-   * GetIntentHistory (spec §4.3) read lightly, for the tracker's batch refresh: intents in `byStatuses` created at
-   * or after `fromTime` (Unix seconds), one page. SvcApi.getIntentHistory has the full shape.
+   * GetIntentHistory (spec §4.3) read lightly, for the tracker's batch refresh and the watched addresses: one page.
+   * SvcApi.getIntentHistory has the full shape.
    * @throws see {@link SvcClient.call}.
    */
-  getIntentHistoryLite(
-    request: { byStatuses: string[]; fromTime: number; page: { pageSize: number; after?: number } },
-    options?: CallOptions,
-  ): Promise<HistoryLiteResponse> {
+  getIntentHistoryLite(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse> {
     return this.call('GetIntentHistory', request, HistoryLiteResponse, options);
+  }
+
+  /**
+   * SearchIntents (spec §4.4) by transaction hash of any leg, read lightly (intentIds and estimated durations).
+   * @throws see {@link SvcClient.call}.
+   */
+  searchByTransactionHash(hash: string, options?: CallOptions): Promise<SearchLiteResponse> {
+    return this.call('SearchIntents', { byTransactionHash: hash }, SearchLiteResponse, options);
   }
 }
 

@@ -242,3 +242,9 @@ export const HistoryLiteResponse = z.looseObject({
   nextPage: opt(z.looseObject({ after: opt(z.number()), more: opt(z.boolean()) })),
 });
 export type HistoryLiteResponse = z.output<typeof HistoryLiteResponse>;
+
+/** A light reading of a SearchIntents response: intentIds and the quote's estimated duration (seconds). */
+export const SearchLiteResponse = z.looseObject({
+  intents: z.array(z.looseObject({ intentId: z.string(), quote: opt(z.looseObject({ estimatedDuration: opt(z.number()) })) })),
+});
+export type SearchLiteResponse = z.output<typeof SearchLiteResponse>;

@@ -1,6 +1,7 @@
 /**
- * The toolbar badge (pure): how many intents are in flight, and a red "!" when tracking is paused because the
- * access key was rejected. Colours are CSS colours.
+ * The toolbar badge (pure): a red "!" when tracking is paused because the access key was rejected; otherwise a red
+ * count of intents that FAILED and were not seen in the popup yet; otherwise a blue count of intents in flight.
+ * Colours are CSS colours.
  */
 import type { TrackedIntent, TrackerState } from '../store';
 
@@ -14,6 +15,8 @@ export interface BadgeView {
 /** The badge for the tracked intents and the tracker state. */
 export function badgeFor(intents: readonly TrackedIntent[], state: TrackerState): BadgeView {
   if (state.keyRejected) return { text: '!', color: '#b42318', title: `Svc Intent Tracker — paused: ${state.keyRejected.message}` };
+  const failed = intents.filter((t) => t.phase === 'final' && t.status === 'FAILED' && !t.seen).length;
+  if (failed > 0) return { text: String(Math.min(failed, 999)), color: '#b42318', title: `Svc Intent Tracker — ${failed} failed intent${failed === 1 ? '' : 's'} not seen yet` };
   const inFlight = intents.filter((t) => t.phase === 'tracking').length;
   const title = inFlight === 0 ? 'Svc Intent Tracker' : `Svc Intent Tracker — ${inFlight} intent${inFlight === 1 ? '' : 's'} in flight`;
   return { text: inFlight === 0 ? '' : inFlight > 999 ? '999+' : String(inFlight), color: '#3b5bdb', title };

@@ -1,42 +1,155 @@
 /**
- * Desktop notifications through the WebExtension `notifications` API. Each notification id is
- * `svc-intent:<intentId>:<time>`, so a notification can be traced to its intent (click → receipt) and a second one
- * for the same intent would show up as a second id.
+ * Desktop notifications through the WebExtension `notifications` API.
+ *
+ * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary, and
+ * `svc-stuck:<intentId>:<time>` for "taking longer than expected". A notification can be traced to its intents
+ * (click → receipt) and found again after a worker restart.
+ *
+ * Grouping: the first notification shows at once; others that come within `groupWindowMs` of it are held and shown
+ * together when the window closes — one summary when two or more, so fifty intents that finish together make two
+ * notifications, not fifty. Chrome gets "View receipt" / "Open in explorer" buttons; Firefox the basic form.
+ * Outcomes switched off in the settings are not shown (and count as delivered: never shown later).
  */
 import type { browser as browserApi } from 'wxt/browser';
+import type { Notifier } from '../tracker/engine';
+import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '../store';
+import { type NotificationContent, groupContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
-import type { Notifier } from '../tracker/engine';
-import { notificationContent } from './content';
 
-const PREFIX = 'svc-intent:';
+const SINGLE = 'svc-intent:';
+const GROUP = 'svc-group:';
+const STUCK = 'svc-stuck:';
 
-/** The intentId of a notification id made here, or undefined for any other id. */
-export function intentIdOfNotification(notificationId: string): string | undefined {
-  if (!notificationId.startsWith(PREFIX)) return undefined;
-  const rest = notificationId.slice(PREFIX.length);
-  const cut = rest.lastIndexOf(':');
-  return cut > 0 ? rest.slice(0, cut) : undefined;
+/** The intentIds a notification id made here stands for ([] for any other id). */
+export function intentIdsOfNotification(notificationId: string): string[] {
+  for (const prefix of [SINGLE, STUCK]) {
+    if (notificationId.startsWith(prefix)) {
+      const rest = notificationId.slice(prefix.length);
+      const cut = rest.lastIndexOf(':');
+      return cut > 0 ? [rest.slice(0, cut)] : [];
+    }
+  }
+  if (notificationId.startsWith(GROUP)) {
+    const rest = notificationId.slice(GROUP.length);
+    const cut = rest.indexOf(':');
+    return cut > 0 ? rest.slice(cut + 1).split(',').filter(Boolean) : [];
+  }
+  return [];
 }
 
-/** A Notifier backed by `browser.notifications`; `iconUrl` is an extension-relative path. */
-export function createBrowserNotifier(browser: Browser, iconUrl: string, now: () => number = Date.now): Notifier {
+/** The single intent of a per-intent notification id, or undefined (groups and other ids). */
+export function intentIdOfNotification(notificationId: string): string | undefined {
+  return notificationId.startsWith(SINGLE) || notificationId.startsWith(STUCK) ? intentIdsOfNotification(notificationId)[0] : undefined;
+}
+
+/** Whether the settings want a notification for this final status. */
+export function wantsNotification(status: string | undefined, s: NotifySettings): boolean {
+  switch (status) {
+    case 'SUCCEEDED':
+      return s.succeeded;
+    case 'FAILED':
+      return s.failed;
+    case 'REFUNDED':
+    case 'ABORTED':
+      return s.refunded;
+    default:
+      return false;
+  }
+}
+
+/** Options of {@link createBrowserNotifier}. */
+export interface BrowserNotifierOptions {
+  /** Extension-relative icon path. */
+  iconUrl: string;
+  /** Firefox: basic notifications, no buttons, no `silent`. */
+  firefox: boolean;
+  /** Current notification settings. */
+  settings: () => Promise<NotifySettings | undefined>;
+  now?: () => number;
+  /** Window in ms during which further notifications are held and grouped (default 2 000). */
+  groupWindowMs?: number;
+}
+
+/** A Notifier backed by `browser.notifications`, with grouping, buttons and the stuck warning. */
+export function createBrowserNotifier(browser: Browser, options: BrowserNotifierOptions): Notifier & {
+  showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
+} {
+  const now = options.now ?? Date.now;
+  const windowMs = options.groupWindowMs ?? 2000;
+  let windowEnds = 0;
+  let held: Array<{ intent: TrackedIntent; resolve: (c: NotificationContent) => void; reject: (e: unknown) => void }> = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
+    const base = {
+      type: 'basic' as const,
+      iconUrl: browser.runtime.getURL(options.iconUrl as '/icon/128.png'),
+      title: content.title,
+      message: content.message,
+    };
+    await browser.notifications.create(
+      id,
+      options.firefox
+        ? base
+        : ({
+            ...base,
+            priority: 2,
+            silent: !sound,
+            buttons: [{ title: 'View receipt' }, ...(withButtons ? [{ title: 'Open in explorer' }] : [])],
+          } as typeof base),
+    );
+  };
+
+  const flush = async () => {
+    timer = undefined;
+    const batch = held;
+    held = [];
+    if (batch.length === 0) return;
+    const sound = ((await options.settings()) ?? DEFAULT_NOTIFY).sound;
+    try {
+      if (batch.length === 1) {
+        const { intent, resolve } = batch[0]!;
+        const content = notificationContent(intent);
+        await create(`${SINGLE}${intent.intentId}:${now()}`, content, outcomeExplorerUrl(intent), sound);
+        resolve(content);
+        return;
+      }
+      const content = groupContent(batch.map((b) => b.intent));
+      await create(`${GROUP}${now()}:${batch.map((b) => b.intent.intentId).join(',')}`, content, undefined, sound);
+      for (const b of batch) b.resolve(content);
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    }
+  };
+
   return {
     async show(intent) {
-      const { title, message } = notificationContent(intent);
-      await browser.notifications.create(`${PREFIX}${intent.intentId}:${now()}`, {
-        type: 'basic',
-        iconUrl: browser.runtime.getURL(iconUrl as '/icon/128.png'),
-        title,
-        message,
-        priority: 2,
+      const s = (await options.settings()) ?? DEFAULT_NOTIFY;
+      if (!wantsNotification(intent.status, s)) return undefined;
+      const t = now();
+      if (t >= windowEnds && held.length === 0) {
+        // Nothing recent: show at once, and hold what follows for a moment.
+        windowEnds = t + windowMs;
+        const content = notificationContent(intent);
+        await create(`${SINGLE}${intent.intentId}:${t}`, content, outcomeExplorerUrl(intent), s.sound);
+        return content;
+      }
+      return new Promise<NotificationContent>((resolve, reject) => {
+        held.push({ intent, resolve, reject });
+        timer ??= setTimeout(() => void flush(), Math.max(0, windowEnds - t));
+        windowEnds = Math.max(windowEnds, t + windowMs);
       });
-      return { title, message };
     },
     async exists(intentId) {
       const all = await browser.notifications.getAll();
-      return Object.keys(all).some((id) => intentIdOfNotification(id) === intentId);
+      return Object.keys(all).some((id) => !id.startsWith(STUCK) && intentIdsOfNotification(id).includes(intentId));
+    },
+    async showStuck(intent, minutes) {
+      const s = (await options.settings()) ?? DEFAULT_NOTIFY;
+      if (!s.stuck) return;
+      await create(`${STUCK}${intent.intentId}:${now()}`, stuckContent(intent, minutes), undefined, s.sound);
     },
   };
 }

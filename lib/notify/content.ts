@@ -1,7 +1,9 @@
 /**
- * What a desktop notification says for an intent that reached a final status (pure; no browser API).
- * Built from the receipt only: never any setting, so the access key cannot end up in a notification.
+ * What desktop notifications say (pure; no browser API). Built from receipts only, never from settings, so the
+ * access key cannot end up in a notification.
  */
+import { LEG_KINDS, type LegKind, legOf } from '../api/schemas';
+import { explorerTxUrl } from '../format/chains';
 import { destinationAmountText, failureReason, originAmountText, routeText, shortId, statusLabel } from '../format/intent';
 import type { TrackedIntent } from '../store';
 
@@ -26,4 +28,60 @@ export function notificationContent(intent: TrackedIntent): NotificationContent 
   let message = `${routeText(receipt)}: ${amounts}`;
   if (intent.status === 'FAILED') message += `\nReason: ${failureReason(receipt) ?? 'not given by the service'}`;
   return { title, message };
+}
+
+/** One summary for several intents that finished together: "3 intents finished" / "2 succeeded, 1 failed". */
+export function groupContent(intents: readonly TrackedIntent[]): NotificationContent {
+  const counts = new Map<string, number>();
+  for (const i of intents) {
+    const word = statusLabel(i.status).toLowerCase();
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const summary = [...counts.entries()].map(([word, n]) => `${n} ${word}`).join(', ');
+  const lines = intents.slice(0, 3).map((i) => `${shortId(i.intentId)}: ${i.receipt ? routeText(i.receipt) : statusLabel(i.status)}`);
+  const more = intents.length > 3 ? `\n…and ${intents.length - 3} more` : '';
+  return { title: `${intents.length} intents finished: ${summary}`, message: `${lines.join('\n')}${more}` };
+}
+
+/** The leg still in progress of an EXECUTING intent: the first that exists and has not succeeded, or the next missing. */
+export function pendingLeg(intent: TrackedIntent): { kind: LegKind; status: string } | undefined {
+  const r = intent.receipt;
+  if (!r) return undefined;
+  for (const kind of LEG_KINDS.slice(0, 3)) {
+    const leg = legOf(r, kind);
+    if (!leg) return { kind, status: 'not started' };
+    if (leg.status !== 'SUCCEEDED') return { kind, status: leg.status ?? 'UNKNOWN' };
+  }
+  return undefined;
+}
+
+/** "Taking longer than expected" for an intent EXECUTING past its expected time: what is known, which leg waits. */
+export function stuckContent(intent: TrackedIntent, minutes: number): NotificationContent {
+  const r = intent.receipt;
+  const leg = pendingLeg(intent);
+  const waiting = leg ? `Waiting on the ${leg.kind} leg (${leg.status}).` : 'Still executing.';
+  return {
+    title: `Taking longer than expected · ${shortId(intent.intentId)}`,
+    message: `${r ? `${routeText(r)}: ${originAmountText(r)}\n` : ''}Executing for over ${minutes} min. ${waiting}`,
+  };
+}
+
+/**
+ * Explorer link of the leg that settled or failed the intent: destination (or refund) when it succeeded or was
+ * refunded, otherwise the first failed leg. Undefined when that leg's chain has no known explorer or its hash is a
+ * placeholder.
+ */
+export function outcomeExplorerUrl(intent: TrackedIntent): string | undefined {
+  const r = intent.receipt;
+  if (!r) return undefined;
+  const order: LegKind[] =
+    intent.status === 'SUCCEEDED' ? ['destination', 'origin'] : intent.status === 'REFUNDED' ? ['refund'] : ['origin', 'destination', 'deposit', 'refund'];
+  for (const kind of order) {
+    const leg = legOf(r, kind);
+    if (!leg) continue;
+    if (intent.status !== 'SUCCEEDED' && intent.status !== 'REFUNDED' && leg.status === 'SUCCEEDED') continue;
+    const url = explorerTxUrl(leg.chainId, leg.txnHash);
+    if (url) return url;
+  }
+  return undefined;
 }

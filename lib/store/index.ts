@@ -6,7 +6,8 @@ import { type UseStore, createStore, del, delMany, entries, get, set, update } f
 import type { IntentReceipt } from '../api/schemas';
 import type { Settings, TrackedIntent, TrackerState } from './types';
 
-export type { NotificationState, Settings, TrackedIntent, TrackerState, TrackingError, TrackingPhase } from './types';
+export type { NotificationState, NotifySettings, Settings, TrackedIntent, TrackerState, TrackingError, TrackingPhase } from './types';
+export { DEFAULT_NOTIFY } from './types';
 
 /** Read/write access to the tracked intents. Implemented on IndexedDB; the tracker depends on this interface only. */
 export interface IntentStore {

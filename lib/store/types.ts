@@ -12,7 +12,25 @@ export interface Settings {
   accessKey: string;
   /** The user's own owner addresses (0x + 40 hex), offered as "My addresses" in the History filters. */
   watchedAddresses?: string[];
+  /** Of those, the ones whose new intents are tracked automatically (lower-case). */
+  autoTrackAddresses?: string[];
+  /** Which outcomes raise a desktop notification, and whether it makes a sound. Everything on when absent. */
+  notify?: NotifySettings;
 }
+
+/** Notification preferences (options page). */
+export interface NotifySettings {
+  succeeded: boolean;
+  failed: boolean;
+  /** REFUNDED and ABORTED. */
+  refunded: boolean;
+  /** "Taking longer than expected". */
+  stuck: boolean;
+  sound: boolean;
+}
+
+/** Every notification on, with sound. */
+export const DEFAULT_NOTIFY: NotifySettings = { succeeded: true, failed: true, refunded: true, stuck: true, sound: true };
 
 /**
  * Where the tracker stands with one intent:
@@ -68,6 +86,14 @@ export interface TrackedIntent {
   lastChangeAt?: number;
   /** When the tracker gave up on an intent the service never knew (ms). */
   gaveUpAt?: number;
+  /** The user has seen this intent's final status in the popup (clears the badge). */
+  seen?: boolean;
+  /** When the "taking longer than expected" notification was shown (ms); it is shown once. */
+  stuckNotifiedAt?: number;
+  /** The quote's estimated duration in seconds, when known (sets the stuck threshold). */
+  estimatedDuration?: number;
+  /** How the intent came to be tracked. */
+  source?: 'user' | 'watched' | 'menu';
 }
 
 /**
@@ -79,4 +105,6 @@ export interface TrackerState {
   pausedUntil?: number;
   pauseReason?: string;
   keyRejected?: TrackingError;
+  /** Last time (Unix seconds) each watched address was checked for new intents. */
+  watchedCheckedAt?: Record<string, number>;
 }

@@ -34,7 +34,7 @@
  * record `pending` on start-up and asks the notifier whether that notification is already on screen before showing
  * it. Nothing that matters is held only in memory: the in-memory mirror of the store is rebuilt by `resume()`.
  */
-import type { CallOptions } from '../api/client';
+import type { CallOptions, HistoryLiteRequest } from '../api/client';
 import { SvcApiError, isKeyRejected, isNotFound, isOriginRejected, isRateLimited } from '../api/errors';
 import {
   FINAL_INTENT_STATUSES,
@@ -52,10 +52,7 @@ import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore, Track
 export interface ReceiptTransport {
   waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse>;
   getIntentReceipt(request: GetIntentReceiptRequest, options?: CallOptions): Promise<GetIntentReceiptResponse>;
-  getIntentHistoryLite?(
-    request: { byStatuses: string[]; fromTime: number; page: { pageSize: number; after?: number } },
-    options?: CallOptions,
-  ): Promise<HistoryLiteResponse>;
+  getIntentHistoryLite?(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse>;
 }
 
 /** Time source. `sleep` resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
@@ -70,6 +67,8 @@ export interface Notifier {
   show(intent: TrackedIntent): Promise<{ title: string; message: string } | undefined>;
   /** True when a notification for this intent is already on screen (used when recovering `pending` records). */
   exists(intentId: string): Promise<boolean>;
+  /** Shows "taking longer than expected" for an intent EXECUTING for `minutes` (optional). */
+  showStuck?(intent: TrackedIntent, minutes: number): Promise<void>;
 }
 
 /** Dependencies and tuning of the tracker. Times in milliseconds. */
@@ -104,6 +103,8 @@ export interface TrackerDeps {
   notFoundGraceMs?: number;
   /** After this long in COMMITTED an intent is expired (default 10 min + 1 min of slack). */
   commitWindowMs?: number;
+  /** EXECUTING longer than max(this, 2 × the quote's estimated duration) raises one stuck warning (default 15 min). */
+  stuckAfterMs?: number;
 }
 
 /** Statuses that raise a desktop notification. */
@@ -130,7 +131,7 @@ type CheckKind = 'wait' | 'receipt';
 
 /** The tracking engine. Create one per worker instance; call {@link Tracker.resume} on every start-up. */
 export class Tracker {
-  readonly #deps: Required<Pick<TrackerDeps, 'maxConcurrent' | 'waitTimeoutMs' | 'minWaitCycleMs' | 'sweepIntervalMs' | 'maxBatchPages' | 'backoffBaseMs' | 'backoffCapMs' | 'notFoundGraceMs' | 'commitWindowMs'>> &
+  readonly #deps: Required<Pick<TrackerDeps, 'maxConcurrent' | 'waitTimeoutMs' | 'minWaitCycleMs' | 'sweepIntervalMs' | 'maxBatchPages' | 'backoffBaseMs' | 'backoffCapMs' | 'notFoundGraceMs' | 'commitWindowMs' | 'stuckAfterMs'>> &
     TrackerDeps;
   /** In-memory mirror of the store (rebuilt by resume); every write goes to the store first. */
   readonly #intents = new Map<string, TrackedIntent>();
@@ -160,6 +161,7 @@ export class Tracker {
       backoffCapMs: 60_000,
       notFoundGraceMs: 10 * 60_000,
       commitWindowMs: 11 * 60_000,
+      stuckAfterMs: 15 * 60_000,
       ...deps,
     };
   }
@@ -183,7 +185,7 @@ export class Tracker {
    * Starts tracking `intentId` (already validated). Idempotent: an intent already tracked is left as it is, except
    * that one stopped (not found, expired) is tried again.
    */
-  async track(intentId: string): Promise<TrackResult> {
+  async track(intentId: string, extra: Pick<TrackedIntent, 'source' | 'estimatedDuration'> = {}): Promise<TrackResult> {
     await this.#load();
     let added = false;
     const now = this.#deps.clock.now();
@@ -194,7 +196,7 @@ export class Tracker {
           : undefined;
       }
       added = true;
-      return { intentId, addedAt: now, lastStates: [], phase: 'tracking', notification: 'none' };
+      return { intentId, addedAt: now, lastStates: [], phase: 'tracking', notification: 'none', ...extra };
     });
     this.#kick();
     return { added, intent: intent as TrackedIntent };
@@ -373,6 +375,21 @@ export class Tracker {
         );
       }
     }
+    // Stuck watchdog: one warning for an intent EXECUTING well past its expected time.
+    for (const t of tracking) {
+      if (t.status !== 'EXECUTING' || t.stuckNotifiedAt !== undefined || !this.#deps.notifier.showStuck) continue;
+      const started = Date.parse(t.receipt?.summary?.startedAt ?? t.receipt?.createdAt ?? '');
+      const limit = Math.max(this.#deps.stuckAfterMs, 2 * (t.estimatedDuration ?? 0) * 1000);
+      if (Number.isNaN(started)) continue;
+      if (now - started <= limit) {
+        wake = Math.min(wake, started + limit + 1);
+        continue;
+      }
+      const written = await this.#write(t.intentId, (c) => (c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined));
+      if (written?.stuckNotifiedAt === now) {
+        void this.#deps.notifier.showStuck(written, Math.round((now - started) / 60_000)).catch(() => {});
+      }
+    }
     const due = (t: TrackedIntent) => {
       const at = Math.max(t.retry?.nextAt ?? 0, t.nextCheckAt ?? 0);
       if (at > now) wake = Math.min(wake, at);
@@ -533,7 +550,8 @@ export class Tracker {
         notification: final && t.notification === 'none' && NOTIFYING_STATUSES.includes(receipt.status) ? 'pending' : t.notification,
       };
     });
-    if (written?.notification === 'pending') await this.#deliver(intentId);
+    // Not awaited: the request's slot is free again while the notification is shown (it may be held for grouping).
+    if (written?.notification === 'pending') void this.#deliver(intentId);
   }
 
   /** Records an error: NotFound grace, tracker-wide pauses, or a back-off of this intent. */

@@ -1,10 +1,29 @@
 import { IntentRow } from '@/components/IntentRow';
 import { TrackForm } from '@/components/TrackForm';
+import { exportCsv, exportJson } from '@/lib/format/export';
+import { shortId } from '@/lib/format/intent';
 import type { TrackedIntent } from '@/lib/store';
+
+/** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
+function download(filename: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 /** Tracked tab: the Track box and the tracked intents. */
 export function TrackedTab(props: {
   intents: TrackedIntent[] | undefined;
+  /** An intentId found on the clipboard, not tracked yet: offered with one click. */
+  suggestion?: string;
+  onAcceptSuggestion: () => void;
+  onDismissSuggestion: () => void;
+  onClearFinished: () => void;
   now: number;
   message?: { text: string; error: boolean };
   busy: boolean;
@@ -15,6 +34,19 @@ export function TrackedTab(props: {
 }) {
   return (
     <>
+      {props.suggestion && (
+        <div class="suggestion" role="group" aria-label="Clipboard suggestion">
+          <span>
+            Your clipboard holds intent <span class="mono">{shortId(props.suggestion)}</span>.
+          </span>
+          <button type="button" class="small" onClick={props.onAcceptSuggestion}>
+            Track it
+          </button>
+          <button type="button" class="small secondary" onClick={props.onDismissSuggestion} aria-label="Dismiss the clipboard suggestion">
+            No thanks
+          </button>
+        </div>
+      )}
       <TrackForm onTrack={props.onTrack} onTrackClipboard={props.onTrackClipboard} message={props.message} busy={props.busy} />
       <section aria-labelledby="tracked-title">
         <h2 id="tracked-title">Tracked intents</h2>
@@ -23,17 +55,32 @@ export function TrackedTab(props: {
         ) : props.intents.length === 0 ? (
           <p class="muted">Nothing tracked yet. Copy an intent ID and press “Track from clipboard”.</p>
         ) : (
-          <ul class="intent-list" aria-label="Tracked intents">
-            {props.intents.map((intent) => (
-              <IntentRow
-                key={intent.intentId}
-                intent={intent}
-                now={props.now}
-                onOpen={() => props.onOpen(intent.intentId)}
-                onRemove={() => props.onRemove(intent.intentId)}
-              />
-            ))}
-          </ul>
+          <>
+            <ul class="intent-list" aria-label="Tracked intents">
+              {props.intents.map((intent) => (
+                <IntentRow
+                  key={intent.intentId}
+                  intent={intent}
+                  now={props.now}
+                  onOpen={() => props.onOpen(intent.intentId)}
+                  onRemove={() => props.onRemove(intent.intentId)}
+                />
+              ))}
+            </ul>
+            <div class="actions housekeeping">
+              <button type="button" class="small secondary" onClick={() => download('svc-intents.json', exportJson(props.intents!), 'application/json')}>
+                Export JSON
+              </button>
+              <button type="button" class="small secondary" onClick={() => download('svc-intents.csv', exportCsv(props.intents!), 'text/csv')}>
+                Export CSV
+              </button>
+              {props.intents.some((i) => i.phase === 'final') && (
+                <button type="button" class="small secondary" onClick={props.onClearFinished}>
+                  Clear finished
+                </button>
+              )}
+            </div>
+          </>
         )}
       </section>
     </>
