@@ -266,6 +266,8 @@ export function createBackground(browser: Browser): BackgroundServices {
           return { ok: false, message: text, openSettings };
         }
       }
+      case 'track-text':
+        return trackSelection(request.text);
       case 'seen': {
         for (const t of await intents.list()) {
           if (t.phase === 'final' && !t.seen) await intents.update(t.intentId, (c) => (c ? { ...c, seen: true } : undefined));

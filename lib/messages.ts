@@ -9,6 +9,8 @@ import type { IntentReceipt } from './api/schemas';
 export const Request = z.discriminatedUnion('type', [
   /** Track an intentId (raw user input; validated by the background too). `estimatedDuration` in seconds. */
   z.object({ type: z.literal('track'), intentId: z.string().max(10_000), estimatedDuration: z.number().positive().max(86_400).optional() }),
+  /** Track what a selection holds: an intentId, or a transaction hash (every intent of it) — the context menu's action. */
+  z.object({ type: z.literal('track-text'), text: z.string().max(10_000) }),
   /** The popup showed the finished intents: they are seen (clears the failed count on the badge). */
   z.object({ type: z.literal('seen') }),
   /** Forget every finished intent. */

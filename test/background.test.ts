@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { IDBFactory } from 'fake-indexeddb';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES, createBackground } from '@/lib/background';
 
@@ -7,8 +8,8 @@ const ID = `0x${'cd'.repeat(32)}`;
 describe('background services (fakeBrowser)', () => {
   beforeEach(() => {
     fakeBrowser.reset();
-    indexedDB.deleteDatabase('svc-intents');
-    indexedDB.deleteDatabase('svc-settings');
+    // A fresh, empty IndexedDB for each test (deleting databases would wait for open connections).
+    globalThis.indexedDB = new IDBFactory();
   });
 
   it('ignores unknown and malformed messages', async () => {
@@ -47,5 +48,74 @@ describe('background services (fakeBrowser)', () => {
     const tabs = await fakeBrowser.tabs.query({});
     expect(tabs.some((t) => t.url?.endsWith(`/popup.html#intent=${ID}`))).toBe(true);
     bg.tracker.stop();
+  });
+});
+
+describe('background services with the simulator', () => {
+  beforeEach(() => {
+    fakeBrowser.reset();
+    globalThis.indexedDB = new IDBFactory();
+  });
+
+  it('creates the "Track intent" menu item for selections', async () => {
+    const created: unknown[] = [];
+    const fb = fakeBrowser as unknown as { contextMenus: Record<string, unknown> };
+    fb.contextMenus.removeAll = async () => {};
+    fb.contextMenus.create = (item: unknown) => created.push(item);
+    const bg = createBackground(fakeBrowser as never);
+    await bg.ensureMenus();
+    expect(created).toEqual([{ id: 'svc-track-selection', title: 'Track intent', contexts: ['selection'] }]);
+    bg.tracker.stop();
+  });
+
+  it('tracks every intent of a selected transaction hash, and a selected intentId', async () => {
+    const { startSimulator } = await import('./simulator/server');
+    const { snapshotAt } = await import('./simulator/lifecycle');
+    const sim = await startSimulator();
+    const bg = createBackground(fakeBrowser as never);
+    try {
+      await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
+      const now = sim.now();
+      const target = sim.intents().find((i) => {
+        const d = (snapshotAt(i, now).receipt as { destinationTransaction?: { txnHash: string } }).destinationTransaction;
+        return d && !/0{10,}$/.test(d.txnHash);
+      })!;
+      const hash = (snapshotAt(target, now).receipt as { destinationTransaction: { txnHash: string } }).destinationTransaction.txnHash;
+      expect(await bg.trackSelection(`tx: ${hash}`)).toMatchObject({ ok: true, intentId: target.intentId });
+      expect((await bg.intents.get(target.intentId))?.source).toBe('menu');
+      const other = sim.intents()[3]!.intentId;
+      expect(await bg.trackSelection(other)).toMatchObject({ ok: true, added: true, intentId: other });
+      expect(await bg.trackSelection('nothing here')).toMatchObject({ ok: false });
+      const infos = Object.values((fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }).getAllCreateOptions());
+      expect(infos.map((i) => i.message)).toContain(`Tracking intent ${target.intentId.slice(0, 6)}…${target.intentId.slice(-4)} of transaction ${hash.slice(0, 6)}…${hash.slice(-4)}.`);
+    } finally {
+      bg.tracker.stop();
+      await sim.close();
+    }
+  });
+
+  it('auto-tracks new intents of a watched address, and only of the ticked ones', async () => {
+    const { startSimulator } = await import('./simulator/server');
+    const sim = await startSimulator({ dataset: false });
+    const bg = createBackground(fakeBrowser as never);
+    try {
+      const mine = `0x${'a1'.repeat(20)}`;
+      const other = `0x${'b2'.repeat(20)}`;
+      const a = sim.createIntent('success', 60_000, mine);
+      const b = sim.createIntent('failure', 60_000, mine);
+      sim.createIntent('success', 60_000, other);
+      await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey, watchedAddresses: [mine, other], autoTrackAddresses: [mine] });
+      expect(await bg.checkWatched(true)).toBe(2);
+      expect((await bg.intents.list()).map((t) => t.intentId).sort()).toEqual([a, b].sort());
+      expect((await bg.intents.get(a))?.source).toBe('watched');
+      // Later checks add only what is new.
+      const c = sim.createIntent('success', 60_000, mine);
+      expect(await bg.checkWatched(true)).toBe(1);
+      expect(await bg.intents.get(c)).toBeDefined();
+      expect(await bg.checkWatched(false)).toBe(0);
+    } finally {
+      bg.tracker.stop();
+      await sim.close();
+    }
   });
 });

@@ -262,3 +262,26 @@ describe('backoffDelay', () => {
     expect(backoffDelay(1, 0, 1000, 60_000, 5000)).toBe(5000);
   });
 });
+
+describe('stuck watchdog', () => {
+  it('warns once for an intent EXECUTING past max(15 min, 2 × estimated duration)', async () => {
+    const stuck: Array<[string, number]> = [];
+    const { tracker, transport, store, clock, notifier } = setup({ minWaitCycleMs: 60_000 });
+    (notifier as unknown as { showStuck: (i: { intentId: string }, m: number) => Promise<void> }).showStuck = async (i, m) => {
+      stuck.push([i.intentId, m]);
+    };
+    const executing = { ...receipt(ID, 'EXECUTING'), summary: { ...receipt(ID, 'EXECUTING').summary, startedAt: new Date(clock.now()).toISOString() } };
+    for (let i = 0; i < 100; i++) transport.script(ID, { intentReceipt: executing, receiptStates: ['PENDING'], done: false });
+    await tracker.track(ID, { estimatedDuration: 600 });
+    await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('EXECUTING'));
+    await clock.advance(19 * 60_000);
+    expect(stuck).toEqual([]);
+    await clock.advance(2 * 60_000);
+    await vi.waitFor(() => expect(stuck).toHaveLength(1));
+    expect(stuck[0]).toEqual([ID, 20]);
+    await clock.advance(30 * 60_000);
+    expect(stuck).toHaveLength(1);
+    expect((await store.get(ID))?.stuckNotifiedAt).toBeGreaterThan(0);
+    tracker.stop();
+  });
+});
