@@ -1,4 +1,4 @@
-import { INTENT_STATUSES } from '@/lib/api/schemas';
+import { INTENT_STATUSES } from '@/lib/api/types';
 import { CHAINS } from '@/lib/format/chains';
 import { statusLabel } from '@/lib/format/intent';
 import { KNOWN_TOKENS } from '@/lib/format/tokens';

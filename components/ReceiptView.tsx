@@ -1,5 +1,6 @@
 import type { ErrorMessage } from '@/lib/format/errors';
-import { type IntentReceipt, LEG_KINDS, legOf } from '@/lib/api/schemas';
+import type { IntentReceipt } from '@/lib/api/schemas';
+import { LEG_KINDS, legOf } from '@/lib/api/types';
 import { chainName } from '@/lib/format/chains';
 import { destinationAmountText, failureReason, originAmountText, routeChains } from '@/lib/format/intent';
 import { formatAbsolute, formatRelative } from '@/lib/format/time';

@@ -4,7 +4,7 @@
  * the badge. `entrypoints/background.ts` only wires listeners to these.
  */
 import type { browser as browserApi } from 'wxt/browser';
-import { SvcClient } from './api/client';
+import { SvcApi } from './api/api';
 import { isNotFound } from './api/errors';
 import { findIntentId, parseIntentId } from './api/intent-id';
 import { describeError } from './format/errors';
@@ -90,17 +90,17 @@ export function createBackground(browser: Browser): BackgroundServices {
   const receipts = createReceiptCache();
   const stateStore = createTrackerStateStore();
   const firefox = import.meta.env?.BROWSER === 'firefox';
-  let client: { key: string; client: SvcClient } | undefined;
+  let client: { key: string; client: SvcApi } | undefined;
   let lastWatchCheck = 0;
 
   /** The client for the current settings (rebuilt when they change), or undefined when not configured. */
-  async function currentClient(): Promise<SvcClient | undefined> {
+  async function currentClient(): Promise<SvcApi | undefined> {
     const s = await settings.get();
     if (!s?.baseUrl || !s.accessKey) return undefined;
     const key = `${s.baseUrl}\n${s.accessKey}`;
     if (client?.key !== key) {
       try {
-        client = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey }) };
+        client = { key, client: new SvcApi({ baseUrl: s.baseUrl, accessKey: s.accessKey, timeoutMs: 20_000 }) };
       } catch {
         return undefined;
       }
@@ -278,6 +278,18 @@ export function createBackground(browser: Browser): BackgroundServices {
       case 'clear-finished': {
         for (const t of await intents.list()) if (t.phase === 'final') await tracker.remove(t.intentId);
         return { ok: true };
+      }
+      case 'lookup': {
+        // The popup's History, Search, Stuck funds and Routes calls: direct, never through the tracker's slots.
+        const c = await currentClient();
+        if (!c) return { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };
+        try {
+          const data = await (c[request.operation] as (r: unknown) => Promise<unknown>).call(c, request.request ?? {});
+          return { ok: true, data };
+        } catch (err) {
+          const { text, openSettings } = describeError(err);
+          return { ok: false, message: text, openSettings };
+        }
       }
       case 'resume':
         await tracker.resume();

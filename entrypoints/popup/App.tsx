@@ -5,9 +5,9 @@ import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
 import type { IntentReceipt } from '@/lib/api/schemas';
 import type { ErrorMessage } from '@/lib/format/errors';
 import { shortId } from '@/lib/format/intent';
-import { ChangedMessage } from '@/lib/messages';
+import { isChangedMessage } from '@/lib/protocol';
 import { type TrackedIntent, type TrackerState, createIntentStore, createReceiptCache, createTrackerStateStore } from '@/lib/store';
-import { openSettings, send, useApi } from './shared';
+import { backgroundLookup, openSettings, send, useSettings } from './shared';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
 import { SearchTab } from './views/SearchTab';
@@ -44,7 +44,8 @@ function intentFromHash(): string | undefined {
  * Tracked intents are read from IndexedDB directly and changed through the background worker.
  */
 export function App() {
-  const { settings, api } = useApi();
+  const settings = useSettings();
+  const api = settings ? backgroundLookup : undefined;
   const [tab, setTab] = useState<TabId>('tracked');
   const [intents, setIntents] = useState<TrackedIntent[] | undefined>();
   const [opened, setOpened] = useState<Opened | undefined>(() => {
@@ -76,7 +77,7 @@ export function App() {
       })
       .catch(() => {});
     const onMessage = (msg: unknown) => {
-      if (ChangedMessage.safeParse(msg).success) void reload();
+      if (isChangedMessage(msg)) void reload();
     };
     browser.runtime.onMessage.addListener(onMessage);
     const tick = setInterval(() => setNow(Date.now()), 15_000);

@@ -1,11 +1,14 @@
 /**
- * What the popup's views share: the connection to the background worker, and the Svc API for the current settings
- * (the popup calls the service directly for history, search and routes; the tracker's long-polls use at most 4 of
- * Chromium's 6 connections per host, so these never queue behind them).
+ * What the popup's views share: the connection to the background worker, and the lookup operations of the service
+ * (GetIntentHistory, SearchIntents, GetExactOutputRoutes, GetTokenPrices) run through it. The worker answers them
+ * directly, outside the tracker's connection slots, so they never queue behind a long-poll; and the popup carries no
+ * HTTP client or schemas.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { SvcApi } from '@/lib/api/api';
+import type { LookupApi } from '@/lib/api/history';
+import { UserFacingError } from '@/lib/format/errors';
 import type { Reply, Request } from '@/lib/messages';
+import type { LookupOperation } from '@/lib/protocol';
 import { type Settings, createSettingsStore } from '@/lib/store';
 
 export const settingsStore = createSettingsStore();
@@ -25,20 +28,25 @@ export function openSettings(): void {
   void browser.runtime.openOptionsPage();
 }
 
-/** The saved settings (undefined while loading, null when not configured) and an API client for them. */
-export function useApi(): { settings: Settings | null | undefined; api: SvcApi | undefined } {
+async function lookup<T>(operation: LookupOperation, request: unknown): Promise<T> {
+  const reply = await send({ type: 'lookup', operation, request });
+  if (!reply.ok) throw new UserFacingError(reply.message, reply.openSettings ?? false);
+  return reply.data as T;
+}
+
+/** The lookup operations, run by the background worker. Errors are UserFacingError with the worker's words. */
+export const backgroundLookup: LookupApi = {
+  getIntentHistory: (request = {}) => lookup('getIntentHistory', request),
+  searchIntents: (request) => lookup('searchIntents', request),
+  getExactOutputRoutes: (request) => lookup('getExactOutputRoutes', request),
+  getTokenPrices: (request) => lookup('getTokenPrices', request),
+};
+
+/** The saved settings: undefined while loading, null when not configured. */
+export function useSettings(): Settings | null | undefined {
   const [settings, setSettings] = useState<Settings | null | undefined>(undefined);
   useEffect(() => {
     void settingsStore.get().then((s) => setSettings(s?.baseUrl && s.accessKey ? s : null));
   }, []);
-  const [api, setApi] = useState<SvcApi | undefined>();
-  useEffect(() => {
-    if (!settings) return setApi(undefined);
-    try {
-      setApi(new SvcApi({ baseUrl: settings.baseUrl, accessKey: settings.accessKey, timeoutMs: 20_000 }));
-    } catch {
-      setApi(undefined);
-    }
-  }, [settings]);
-  return { settings, api };
+  return settings;
 }

@@ -4,7 +4,7 @@
  * helper.
  */
 import { stringify as stringifyLossless, parse as parseLossless } from 'lossless-json';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { type CallOptions, RawJson, SvcClient } from './client';
 import { SvcValidationError } from './errors';
 import {
@@ -20,7 +20,6 @@ import {
   GetTokenPricesRequest,
   GetTokenPricesResponse,
   type Intent,
-  type IntentHistory,
   QuoteIntentRequest,
   QuoteIntentResponse,
   SearchIntentsRequest,
@@ -37,7 +36,7 @@ export interface QuotedIntent {
 }
 
 /** Checks a request against its schema before sending; throws SvcValidationError naming the field. */
-function checked<S extends z.ZodType>(operation: string, schema: S, request: unknown): z.output<S> {
+function checked<S extends z.ZodMiniType>(operation: string, schema: S, request: unknown): z.output<S> {
   const r = schema.safeParse(request);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
@@ -100,35 +99,4 @@ export class SvcApi extends SvcClient {
   }
 }
 
-/** Limits of {@link iterateIntentHistory}. */
-export interface HistoryIterationOptions extends CallOptions {
-  /** Most pages fetched (default 50). */
-  maxPages?: number;
-  /** Most intents yielded (default 5 000). */
-  maxItems?: number;
-}
-
-/**
- * Yields every IntentHistory of a GetIntentHistory query, following `nextPage` until it is absent or null or says
- * `more: false` (spec §4.3), stopping early at `maxPages` pages or `maxItems` items.
- */
-export async function* iterateIntentHistory(
-  api: SvcApi,
-  request: GetIntentHistoryRequest = {},
-  options: HistoryIterationOptions = {},
-): AsyncGenerator<IntentHistory, void, undefined> {
-  const { maxPages = 50, maxItems = 5000, ...callOptions } = options;
-  let page = request.page;
-  let items = 0;
-  for (let pages = 0; pages < maxPages; pages++) {
-    const res = await api.getIntentHistory({ ...request, ...(page ? { page } : {}) }, callOptions);
-    for (const intent of res.intents) {
-      if (items >= maxItems) return;
-      items++;
-      yield intent;
-    }
-    const next = res.nextPage;
-    if (!next || next.more === false) return;
-    page = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== null)) as GetIntentHistoryRequest['page'];
-  }
-}
+export { type HistoryIterationOptions, iterateIntentHistory } from './history';

@@ -6,7 +6,7 @@
  * is thrown as one of the typed errors of `./errors`.
  */
 import { parse as parseLosslessJson } from 'lossless-json';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   SvcAbortedError,
   SvcBadBodyError,
@@ -63,25 +63,24 @@ export class RawJson {
 const SNIPPET_CHARS = 200;
 
 /** Wire form of the service error body, plain or wrapped (wire notes, "Errors"). */
+const PlainErrorBody = z.looseObject({ error: z.string(), code: z.number(), msg: z.nullish(z.string()), cause: z.nullish(z.string()) });
+const WrappedErrorBody = z.looseObject({
+  webrpcError: z.looseObject({ code: z.number(), name: z.string(), message: z.nullish(z.string()), cause: z.nullish(z.string()) }),
+});
 const ErrorBody = z.union([
-  z
-    .looseObject({
-      error: z.string(),
-      code: z.number(),
-      msg: z.string().nullish(),
-      cause: z.string().nullish(),
-    })
-    .transform((e) => ({ errorName: e.error, code: e.code, msg: e.msg ?? '', causeText: e.cause ?? undefined })),
-  z
-    .looseObject({
-      webrpcError: z.looseObject({
-        code: z.number(),
-        name: z.string(),
-        message: z.string().nullish(),
-        cause: z.string().nullish(),
-      }),
-    })
-    .transform(({ webrpcError: e }) => ({ errorName: e.name, code: e.code, msg: e.message ?? '', causeText: e.cause ?? undefined })),
+  z.pipe(
+    PlainErrorBody,
+    z.transform((e: z.output<typeof PlainErrorBody>) => ({ errorName: e.error, code: e.code, msg: e.msg ?? '', causeText: e.cause ?? undefined })),
+  ),
+  z.pipe(
+    WrappedErrorBody,
+    z.transform(({ webrpcError: e }: z.output<typeof WrappedErrorBody>) => ({
+      errorName: e.name,
+      code: e.code,
+      msg: e.message ?? '',
+      causeText: e.cause ?? undefined,
+    })),
+  ),
 ]);
 
 /**
@@ -138,7 +137,7 @@ export class SvcClient {
    * @throws SvcServiceError (service error body), SvcNetworkError, SvcTimeoutError, SvcAbortedError,
    *   SvcBadBodyError (non-JSON or non-service body), SvcValidationError (names the offending field).
    */
-  async call<S extends z.ZodType>(operation: string, request: unknown, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+  async call<S extends z.ZodMiniType>(operation: string, request: unknown, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
     return (await this.callWithText(operation, request, schema, options)).data;
   }
 
@@ -146,7 +145,7 @@ export class SvcClient {
    * Like {@link SvcClient.call}, and also returns the response body text (to keep a part of it byte for byte).
    * A {@link RawJson} request is sent as it is.
    */
-  async callWithText<S extends z.ZodType>(
+  async callWithText<S extends z.ZodMiniType>(
     operation: string,
     request: unknown,
     schema: S,

@@ -5,15 +5,15 @@
  * Same tolerance as `./schemas`: raw amounts kept as exact decimal strings, unknown enum strings kept, unknown
  * fields passed through, `null` accepted for absent fields. USD values, ids, chainIds and deadlines are numbers.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type IntentStatus, IntentReceipt, RawAmount, TransactionPrecondition } from './schemas';
 
-const opt = <T extends z.ZodType>(s: T) => s.nullish();
+const opt = <T extends z.ZodMiniType>(s: T) => z.nullish(s);
 const str = () => opt(z.string());
 const num = () => opt(z.number());
 const bool = () => opt(z.boolean());
 const raw = () => opt(RawAmount);
-const intentStatus = z.string() as unknown as z.ZodType<IntentStatus>;
+const intentStatus = z.string() as unknown as z.ZodMiniType<IntentStatus>;
 
 /** QuoteRequest.options (spec §2.7). `slippageTolerance` is a fraction (0.005 = 0.5 %). */
 export const QuoteRequestOptions = z.looseObject({
@@ -256,7 +256,7 @@ export const IntentHistory = z.looseObject({
 export type IntentHistory = z.output<typeof IntentHistory>;
 
 /** SortOrder and SortBy (spec §2.6). */
-export const SortBy = z.looseObject({ column: z.string(), order: z.string() as unknown as z.ZodType<'ASC' | 'DESC'> });
+export const SortBy = z.looseObject({ column: z.string(), order: z.string() as unknown as z.ZodMiniType<'ASC' | 'DESC'> });
 export type SortBy = z.output<typeof SortBy>;
 
 /**
@@ -291,19 +291,19 @@ export type TokenInfo = z.output<typeof TokenInfo>;
 
 /** GetIntentHistory request (spec §4.3); every field optional. `fromTime`/`toTime` are Unix seconds, inclusive. */
 export const GetIntentHistoryRequest = z.object({
-  page: Page.partial().optional(),
-  byProjectId: z.number().optional(),
-  byOwnerAddress: z.string().optional(),
-  byStatus: intentStatus.optional(),
-  byStatuses: z.array(intentStatus).optional(),
-  originChainId: z.number().optional(),
-  originTokenAddress: z.string().optional(),
-  destinationChainId: z.number().optional(),
-  destinationTokenAddress: z.string().optional(),
-  fromTime: z.number().optional(),
-  toTime: z.number().optional(),
-  includeBalances: z.boolean().optional(),
-  onlyRecoverable: z.boolean().optional(),
+  page: z.optional(z.partial(Page)),
+  byProjectId: z.optional(z.number()),
+  byOwnerAddress: z.optional(z.string()),
+  byStatus: z.optional(intentStatus),
+  byStatuses: z.optional(z.array(intentStatus)),
+  originChainId: z.optional(z.number()),
+  originTokenAddress: z.optional(z.string()),
+  destinationChainId: z.optional(z.number()),
+  destinationTokenAddress: z.optional(z.string()),
+  fromTime: z.optional(z.number()),
+  toTime: z.optional(z.number()),
+  includeBalances: z.optional(z.boolean()),
+  onlyRecoverable: z.optional(z.boolean()),
 });
 export type GetIntentHistoryRequest = z.input<typeof GetIntentHistoryRequest>;
 /** GetIntentHistory response (spec §4.3): `nextPage` absent or null on the last page. */
@@ -312,13 +312,13 @@ export type GetIntentHistoryResponse = z.output<typeof GetIntentHistoryResponse>
 
 /** SearchIntents request (spec §4.4); at least one filter. */
 export const SearchIntentsRequest = z.object({
-  byIntentId: z.string().optional(),
-  byProjectId: z.number().optional(),
-  byTransactionHash: z.string().optional(),
-  byOwnerAddress: z.string().optional(),
-  byOriginIntentAddress: z.string().optional(),
-  byDestinationIntentAddress: z.string().optional(),
-  byQueryString: z.string().optional(),
+  byIntentId: z.optional(z.string()),
+  byProjectId: z.optional(z.number()),
+  byTransactionHash: z.optional(z.string()),
+  byOwnerAddress: z.optional(z.string()),
+  byOriginIntentAddress: z.optional(z.string()),
+  byDestinationIntentAddress: z.optional(z.string()),
+  byQueryString: z.optional(z.string()),
 });
 export type SearchIntentsRequest = z.input<typeof SearchIntentsRequest>;
 /** SearchIntents response (spec §4.4): not paginated. */
@@ -333,9 +333,9 @@ export type CommitIntentResponse = z.output<typeof CommitIntentResponse>;
 export const GetExactOutputRoutesRequest = z.object({
   destinationChainId: z.number(),
   destinationTokenAddress: z.string(),
-  originChainId: z.number().optional(),
-  originTokenAddress: z.string().optional(),
-  ownerAddress: z.string().optional(),
+  originChainId: z.optional(z.number()),
+  originTokenAddress: z.optional(z.string()),
+  ownerAddress: z.optional(z.string()),
 });
 export type GetExactOutputRoutesRequest = z.input<typeof GetExactOutputRoutesRequest>;
 /** GetExactOutputRoutes response (spec §4.6): empty when no route exists. */
@@ -355,11 +355,11 @@ export const QuoteIntentRequest = z.object({
   originTokenAddress: z.string(),
   destinationChainId: z.number(),
   destinationTokenAddress: z.string(),
-  destinationToAddress: z.string().optional(),
-  originTokenAmount: z.string().optional(),
-  destinationTokenAmount: z.string().optional(),
-  tradeType: z.enum(['EXACT_INPUT', 'EXACT_OUTPUT']).optional(),
-  options: QuoteRequestOptions.optional(),
+  destinationToAddress: z.optional(z.string()),
+  originTokenAmount: z.optional(z.string()),
+  destinationTokenAmount: z.optional(z.string()),
+  tradeType: z.optional(z.enum(['EXACT_INPUT', 'EXACT_OUTPUT'])),
+  options: z.optional(QuoteRequestOptions),
 });
 export type QuoteIntentRequest = z.input<typeof QuoteIntentRequest>;
 /** QuoteIntent response (wire notes). */
@@ -369,8 +369,8 @@ export type QuoteIntentResponse = z.output<typeof QuoteIntentResponse>;
 /** ExecuteIntent request/response (wire notes). */
 export const ExecuteIntentRequest = z.object({
   intentId: z.string(),
-  depositTransactionHash: z.string().optional(),
-  depositSignature: z.string().optional(),
+  depositTransactionHash: z.optional(z.string()),
+  depositSignature: z.optional(z.string()),
 });
 export type ExecuteIntentRequest = z.input<typeof ExecuteIntentRequest>;
 export const ExecuteIntentResponse = z.looseObject({ intentId: z.string(), intentStatus: intentStatus });

@@ -7,57 +7,25 @@
  * - enum values are any string: the known names are typed, unknown ones are kept as they came;
  * - unknown fields are kept (loose objects), `null` is accepted wherever a field may be absent.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-/** IntentStatus names of spec §2.1. The service may send others; they are kept as plain strings. */
-export const INTENT_STATUSES = [
-  'QUOTED',
-  'COMMITTED',
-  'EXECUTING',
-  'FAILED',
-  'SUCCEEDED',
-  'ABORTED',
-  'REFUNDED',
-  'INVALID',
-] as const;
-/** A known IntentStatus name (spec §2.1). */
-export type KnownIntentStatus = (typeof INTENT_STATUSES)[number];
-/** IntentStatus as received: a known name, or any other string the service sends (shown as it is). */
-export type IntentStatus = KnownIntentStatus | (string & {});
+export {
+  FINAL_INTENT_STATUSES,
+  INTENT_STATUSES,
+  type IntentStatus,
+  type KnownIntentStatus,
+  type KnownTransactionStatus,
+  LEG_KINDS,
+  type LegKind,
+  TERMINAL_INTENT_STATUSES,
+  TRANSACTION_STATUSES,
+  type TransactionStatus,
+  legOf,
+} from './types';
+import type { IntentStatus, TransactionStatus } from './types';
 
-/**
- * TransactionStatus names: the spec's (§2.1, including RELAYED from the early client) and the deployed ones
- * (ON_HOLD, SENT, ERRORED, ABORTED, REVERTED).
- */
-export const TRANSACTION_STATUSES = [
-  'UNKNOWN',
-  'ON_HOLD',
-  'PENDING',
-  'RELAYING',
-  'RELAYED',
-  'SENT',
-  'MINING',
-  'SUCCEEDED',
-  'ERRORED',
-  'FAILED',
-  'ABORTED',
-  'REVERTED',
-] as const;
-/** A known TransactionStatus name. */
-export type KnownTransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-/** TransactionStatus as received: a known name or any other string (kept, shown as it is). */
-export type TransactionStatus = KnownTransactionStatus | (string & {});
-
-/** Intent statuses after which WaitIntentReceipt answers `done: true` (spec §3): the notifying outcomes. */
-export const TERMINAL_INTENT_STATUSES: readonly IntentStatus[] = ['SUCCEEDED', 'FAILED'];
-/**
- * Intent statuses the official client also treats as final (wire notes): no more progress is expected, so the
- * tracker stops waiting on them.
- */
-export const FINAL_INTENT_STATUSES: readonly IntentStatus[] = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID'];
-
-const intentStatus = z.string() as unknown as z.ZodType<IntentStatus>;
-const transactionStatus = z.string() as unknown as z.ZodType<TransactionStatus>;
+const intentStatus = z.string() as unknown as z.ZodMiniType<IntentStatus>;
+const transactionStatus = z.string() as unknown as z.ZodMiniType<TransactionStatus>;
 
 /**
  * A raw token amount in the token's smallest unit, as an exact base-10 integer string ("7845000000000000000").
@@ -65,14 +33,15 @@ const transactionStatus = z.string() as unknown as z.ZodType<TransactionStatus>;
  * strings). Non-integer or non-numeric strings are kept as they are; formatting shows them as unknown rather than
  * guessing.
  */
-export const RawAmount = z
-  .union([z.string(), z.number(), z.bigint()])
-  .transform((v) => (typeof v === 'number' ? (Number.isInteger(v) ? BigInt(v).toString() : String(v)) : String(v)));
+export const RawAmount = z.pipe(
+  z.union([z.string(), z.number(), z.bigint()]),
+  z.transform((v: string | number | bigint) => (typeof v === 'number' ? (Number.isInteger(v) ? BigInt(v).toString() : String(v)) : String(v))),
+);
 /** Exact decimal string of a raw amount (smallest token unit). See {@link RawAmount}. */
 export type RawAmount = z.output<typeof RawAmount>;
 
 /** Optional field helper: absent, `null` or the given type. */
-const opt = <T extends z.ZodType>(s: T) => s.nullish();
+const opt = <T extends z.ZodMiniType>(s: T) => z.nullish(s);
 
 /** TokenMetadata (spec §2.4): `decimals` scales raw amounts to display units. */
 export const TokenMetadata = z.looseObject({
@@ -201,7 +170,7 @@ export type GetIntentReceiptResponse = z.output<typeof GetIntentReceiptResponse>
  */
 export const WaitIntentReceiptRequest = z.object({
   intentId: z.string(),
-  lastReceiptStates: z.array(transactionStatus).optional(),
+  lastReceiptStates: z.optional(z.array(transactionStatus)),
 });
 export type WaitIntentReceiptRequest = z.input<typeof WaitIntentReceiptRequest>;
 /**
@@ -214,24 +183,6 @@ export const WaitIntentReceiptResponse = z.looseObject({
   done: z.boolean(),
 });
 export type WaitIntentReceiptResponse = z.output<typeof WaitIntentReceiptResponse>;
-
-/** The legs of a receipt in display order, with the receipt field each comes from. */
-export const LEG_KINDS = ['deposit', 'origin', 'destination', 'refund'] as const;
-/** One of the four legs of an intent. */
-export type LegKind = (typeof LEG_KINDS)[number];
-
-/** Returns the transaction of the given leg, or undefined when the receipt does not carry it. */
-export function legOf(receipt: IntentReceipt, kind: LegKind): IntentTransaction | undefined {
-  const tx =
-    kind === 'deposit'
-      ? receipt.depositTransaction
-      : kind === 'origin'
-        ? receipt.originTransaction
-        : kind === 'destination'
-          ? receipt.destinationTransaction
-          : receipt.refundTransaction;
-  return tx ?? undefined;
-}
 
 /**
  * A light reading of a GetIntentHistory response (spec §4.3): only what the tracker's batch refresh needs

@@ -9,8 +9,18 @@ export interface ErrorMessage {
   openSettings: boolean;
 }
 
+/** An error already worded for the user (e.g. relayed by the background worker). */
+export class UserFacingError extends Error {
+  readonly openSettings: boolean;
+  constructor(message: string, openSettings = false) {
+    super(message);
+    this.openSettings = openSettings;
+  }
+}
+
 /** Describes any error thrown by the Svc client (or anything else) for the UI. Never shows a stack trace. */
 export function describeError(err: unknown): ErrorMessage {
+  if (err instanceof UserFacingError) return { text: err.message, openSettings: err.openSettings };
   if (isKeyRejected(err)) return { text: 'The service rejected the access key. Check it in the settings.', openSettings: true };
   if (isOriginRejected(err)) return { text: 'The access key is not allowed from this extension. Use another key in the settings.', openSettings: true };
   if (isRateLimited(err)) {

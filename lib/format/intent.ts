@@ -1,7 +1,8 @@
 /**
  * Words and figures describing an intent, shared by the popup, the notifications and the demo.
  */
-import { type IntentReceipt, legOf } from '../api/schemas';
+import type { IntentReceipt } from '../api/schemas';
+import { legOf } from '../api/types';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName } from './chains';
 

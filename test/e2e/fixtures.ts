@@ -96,9 +96,16 @@ export async function notifications(ext: ExtensionBrowser): Promise<Record<strin
   });
 }
 
-/** Notification ids created for one intent. */
+/** The intents a notification id stands for: `svc-intent:<id>:<t>`, or `svc-group:<t>:<id>,<id>,…` for a summary. */
+export function intentsOfNotificationId(id: string): string[] {
+  if (id.startsWith('svc-intent:')) return [id.split(':')[1]!];
+  if (id.startsWith('svc-group:')) return id.split(':')[2]!.split(',');
+  return [];
+}
+
+/** Notification ids (single or summary) on screen for one intent. */
 export async function notificationIdsFor(ext: ExtensionBrowser, intentId: string): Promise<string[]> {
-  return Object.keys(await notifications(ext)).filter((id) => id.startsWith(`svc-intent:${intentId}:`));
+  return Object.keys(await notifications(ext)).filter((id) => intentsOfNotificationId(id).includes(intentId));
 }
 
 /** Page object of the options page. */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { HistoryFiltersForm } from '@/components/HistoryFiltersForm';
 import { HistoryRow } from '@/components/HistoryRow';
-import type { SvcApi } from '@/lib/api/api';
+import type { LookupApi } from '@/lib/api/history';
 import type { IntentHistory, Page } from '@/lib/api/operations';
 import { type ErrorMessage, describeError } from '@/lib/format/errors';
 import { usdOfRaw } from '@/lib/format/usd';
@@ -13,7 +13,7 @@ const priceKey = (chainId: number | null | undefined, address: string | null | u
 
 /** History tab: GetIntentHistory newest first with filters and "Load more" (follows `nextPage`). */
 export function HistoryTab(props: {
-  api: SvcApi;
+  api: LookupApi;
   now: number;
   trackedIds: Set<string>;
   myAddresses: string[];

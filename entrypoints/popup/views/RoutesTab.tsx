@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { RouteList } from '@/components/RouteList';
-import type { SvcApi } from '@/lib/api/api';
+import type { LookupApi } from '@/lib/api/history';
 import type { TokenInfo } from '@/lib/api/operations';
 import { CHAINS } from '@/lib/format/chains';
 import { type ErrorMessage, describeError } from '@/lib/format/errors';
@@ -11,7 +11,7 @@ import { openSettings } from '../shared';
 const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), name: c.name }));
 
 /** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
-export function RoutesTab(props: { api: SvcApi }) {
+export function RoutesTab(props: { api: LookupApi }) {
   const [destinationChainId, setDestinationChainId] = useState(8453);
   const [tokenChoice, setTokenChoice] = useState('');
   const [pasted, setPasted] = useState('');

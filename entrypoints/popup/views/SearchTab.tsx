@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { IntentResult } from '@/components/IntentResult';
-import type { SvcApi } from '@/lib/api/api';
+import type { LookupApi } from '@/lib/api/history';
 import type { Intent } from '@/lib/api/operations';
 import { type ErrorMessage, describeError } from '@/lib/format/errors';
 import { mergeById, searchRequests } from '@/lib/query/search';
 import { openSettings } from '../shared';
 
 /** Search tab: one box for an intentId, a transaction hash, an address or free text (SearchIntents). */
-export function SearchTab(props: { api: SvcApi; trackedIds: Set<string>; onOpen: (intentId: string) => void; onTrack: (intentId: string) => void }) {
+export function SearchTab(props: { api: LookupApi; trackedIds: Set<string>; onOpen: (intentId: string) => void; onTrack: (intentId: string) => void }) {
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Intent[] | undefined>();
   const [loading, setLoading] = useState(false);

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { StuckFundsList } from '@/components/StuckFundsList';
-import { type SvcApi, iterateIntentHistory } from '@/lib/api/api';
+import { type LookupApi, iterateIntentHistory } from '@/lib/api/history';
 import type { IntentHistory } from '@/lib/api/operations';
 import { type ErrorMessage, describeError } from '@/lib/format/errors';
 import { openSettings } from '../shared';
 
 /** Stuck funds: intents that ended with funds left at their intent address (onlyRecoverable + includeBalances). */
-export function StuckTab(props: { api: SvcApi; onOpen: (row: IntentHistory) => void }) {
+export function StuckTab(props: { api: LookupApi; onOpen: (row: IntentHistory) => void }) {
   const [rows, setRows] = useState<IntentHistory[] | undefined>();
   const [error, setError] = useState<ErrorMessage>();
 

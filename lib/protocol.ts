@@ -1,0 +1,16 @@
+/**
+ * The parts of the popup ↔ background protocol that extension pages need at run time, without zod (the schemas that
+ * validate requests on the receiving side are in `./messages`).
+ */
+
+/** Broadcast type sent by the background after a tracked intent (or the tracker state, intentId '') changed. */
+export const CHANGED = 'intents-changed' as const;
+
+/** True for the background's "changed" broadcast. */
+export function isChangedMessage(message: unknown): message is { type: typeof CHANGED; intentId: string } {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === CHANGED;
+}
+
+/** The lookup operations an extension page may ask the background to run (GetIntentHistory, …). */
+export const LOOKUP_OPERATIONS = ['getIntentHistory', 'searchIntents', 'getExactOutputRoutes', 'getTokenPrices'] as const;
+export type LookupOperation = (typeof LOOKUP_OPERATIONS)[number];
