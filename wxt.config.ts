@@ -27,7 +27,12 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://127.0.0.1/*', 'http://localhost/*'],
     action: { default_title: 'Svc Intent Tracker' },
     ...(browser === 'firefox'
-      ? { browser_specific_settings: { gecko: { id: 'intent-tracker@svc.example', strict_min_version: '115.0' } } }
+      ? {
+          browser_specific_settings: {
+            // Firefox 128: optional_host_permissions in MV3; the extension collects and transmits no user data.
+            gecko: { id: 'intent-tracker@svc.example', strict_min_version: '128.0', data_collection_permissions: { required: ['none'] } },
+          },
+        }
       : {}),
   }),
 });

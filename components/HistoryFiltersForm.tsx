@@ -46,7 +46,10 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         </label>
         <label>
           To chain
-          <select value={f.destinationChainId ?? ''} onChange={(e) => set({ destinationChainId: num((e.target as HTMLSelectElement).value) })}>
+          <select
+            value={f.destinationChainId ?? ''}
+            onChange={(e) => set({ destinationChainId: num((e.target as HTMLSelectElement).value) })}
+          >
             <option value="">Any</option>
             {chainOptions.map((c) => (
               <option key={c.id} value={c.id}>
@@ -100,14 +103,20 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         />
       </label>
       {props.myAddresses.length > 0 && (
-        <div class="quick" role="group" aria-label="My addresses">
+        <fieldset class="quick" aria-label="My addresses">
           <span class="muted">My addresses:</span>
           {props.myAddresses.map((a) => (
-            <button type="button" key={a} class="small secondary" aria-pressed={f.ownerAddress === a} onClick={() => set({ ownerAddress: a })}>
+            <button
+              type="button"
+              key={a}
+              class="small secondary"
+              aria-pressed={f.ownerAddress === a}
+              onClick={() => set({ ownerAddress: a })}
+            >
               {`${a.slice(0, 6)}…${a.slice(-4)}`}
             </button>
           ))}
-        </div>
+        </fieldset>
       )}
       <button type="button" class="link-button" onClick={() => props.onChange({ statuses: [], range: 'any' })}>
         Clear filters

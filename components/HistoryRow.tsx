@@ -26,7 +26,8 @@ export function HistoryRow(props: {
   const dest = r ? destinationAmountText(r) : undefined;
   return (
     <li class="intent-row" data-intent-id={row.intentId}>
-      <button type="button" class="row-main" onClick={props.onOpen} aria-label={`Open receipt of intent ${row.intentId}`}>
+      <button type="button" class="row-main" onClick={props.onOpen}>
+        <span class="visually-hidden">Open receipt of intent {row.intentId} </span>
         <span class="row-top">
           <StatusChip status={row.status} />
           <span class="mono">{shortId(row.intentId)}</span>
@@ -44,8 +45,9 @@ export function HistoryRow(props: {
           </span>
         )}
       </button>
-      <button type="button" class="small secondary row-action" onClick={props.onTrack} disabled={props.tracked} aria-label={`Track intent ${row.intentId}`}>
+      <button type="button" class="small secondary row-action" onClick={props.onTrack} disabled={props.tracked}>
         {props.tracked ? 'Tracked' : 'Track'}
+        <span class="visually-hidden"> intent {row.intentId}</span>
       </button>
     </li>
   );

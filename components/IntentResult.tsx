@@ -29,11 +29,13 @@ export function IntentResult(props: { intent: Intent; tracked: boolean; onTrack:
     <li class="result-card" data-intent-id={i.intentId}>
       <div class="row-top">
         <StatusChip status={i.status ?? undefined} />
-        <button type="button" class="link-button mono" onClick={props.onOpen} aria-label={`Open receipt of intent ${i.intentId}`}>
+        <button type="button" class="link-button mono" onClick={props.onOpen}>
+          <span class="visually-hidden">Open receipt of intent {i.intentId} </span>
           {shortId(i.intentId)}
         </button>
-        <button type="button" class="small secondary row-action" disabled={props.tracked} onClick={props.onTrack} aria-label={`Track intent ${i.intentId}`}>
+        <button type="button" class="small secondary row-action" disabled={props.tracked} onClick={props.onTrack}>
           {props.tracked ? 'Tracked' : 'Track'}
+          <span class="visually-hidden"> intent {i.intentId}</span>
         </button>
       </div>
       <p class="row-route">

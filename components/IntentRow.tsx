@@ -1,5 +1,5 @@
-import { formatRelative, parseTime } from '@/lib/format/time';
 import { originAmountText, routeText, shortId } from '@/lib/format/intent';
+import { formatRelative, parseTime } from '@/lib/format/time';
 import type { TrackedIntent } from '@/lib/store';
 import { StatusChip } from './StatusChip';
 import { TrackingHealth } from './TrackingHealth';
@@ -11,7 +11,8 @@ export function IntentRow(props: { intent: TrackedIntent; now: number; onOpen: (
   const when = parseTime(r?.updatedAt ?? r?.createdAt) ?? intent.addedAt;
   return (
     <li class="intent-row" data-intent-id={intent.intentId}>
-      <button type="button" class="row-main" onClick={props.onOpen} aria-label={`Open receipt of intent ${intent.intentId}`}>
+      <button type="button" class="row-main" onClick={props.onOpen}>
+        <span class="visually-hidden">Open receipt of intent {intent.intentId} </span>
         <span class="row-top">
           <StatusChip status={intent.status} />
           <span class="mono">{shortId(intent.intentId)}</span>
@@ -20,8 +21,9 @@ export function IntentRow(props: { intent: TrackedIntent; now: number; onOpen: (
         <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : 'Waiting for the first receipt…'}</span>
         <TrackingHealth intent={intent} now={now} compact />
       </button>
-      <button type="button" class="icon-button" onClick={props.onRemove} aria-label={`Remove intent ${intent.intentId}`} title="Remove">
-        ×
+      <button type="button" class="icon-button" onClick={props.onRemove} title="Remove">
+        <span aria-hidden="true">×</span>
+        <span class="visually-hidden">Remove intent {intent.intentId}</span>
       </button>
     </li>
   );

@@ -1,7 +1,7 @@
-import type { ErrorMessage } from '@/lib/format/errors';
 import type { IntentReceipt } from '@/lib/api/schemas';
 import { LEG_KINDS, legOf } from '@/lib/api/types';
 import { chainName } from '@/lib/format/chains';
+import type { ErrorMessage } from '@/lib/format/errors';
 import { destinationAmountText, failureReason, originAmountText, routeChains } from '@/lib/format/intent';
 import { formatAbsolute, formatRelative } from '@/lib/format/time';
 import type { TrackedIntent } from '@/lib/store';
@@ -45,7 +45,8 @@ export function ReceiptView(props: {
       <h2 id="receipt-title">
         Receipt <StatusChip status={status} />
       </h2>
-      <p class="mono break" aria-label="Intent ID">
+      <p class="mono break">
+        <span class="visually-hidden">Intent ID: </span>
         {props.intentId}
       </p>
       {tracked && <TrackingHealth intent={tracked} now={now} />}
@@ -86,7 +87,9 @@ export function ReceiptView(props: {
             <ul class="legs">
               {legs.map(({ kind, leg }) => {
                 const meta = metaFor(kind);
-                return <LegRow key={kind} kind={kind} leg={leg!} decimals={meta?.decimals ?? undefined} symbol={meta?.symbol ?? undefined} />;
+                return (
+                  <LegRow key={kind} kind={kind} leg={leg!} decimals={meta?.decimals ?? undefined} symbol={meta?.symbol ?? undefined} />
+                );
               })}
             </ul>
           )}

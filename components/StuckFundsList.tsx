@@ -16,7 +16,8 @@ export function StuckFundsList(props: { rows: IntentHistory[]; onOpen: (intentId
         <li class="result-card" key={row.intentId} data-intent-id={row.intentId}>
           <div class="row-top">
             <StatusChip status={row.status} />
-            <button type="button" class="link-button mono" onClick={() => props.onOpen(row.intentId)} aria-label={`Open receipt of intent ${row.intentId}`}>
+            <button type="button" class="link-button mono" onClick={() => props.onOpen(row.intentId)}>
+              <span class="visually-hidden">Open receipt of intent {row.intentId} </span>
               {shortId(row.intentId)}
             </button>
           </div>

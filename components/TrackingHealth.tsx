@@ -8,7 +8,8 @@ import type { TrackedIntent } from '@/lib/store';
 export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent; now: number; compact?: boolean }) {
   const err = intent.lastError;
   if (intent.phase === 'not-found') return <span class="health health-bad">Not found: the service does not know this intent ID.</span>;
-  if (intent.phase === 'expired') return <span class="health health-bad">Expired: {err?.message ?? 'not executed within 10 minutes of commit.'}</span>;
+  if (intent.phase === 'expired')
+    return <span class="health health-bad">Expired: {err?.message ?? 'not executed within 10 minutes of commit.'}</span>;
   if (err?.kind === 'not-found-yet') {
     return (
       <span class="health health-warn">

@@ -1,4 +1,4 @@
-import { MENU_TRACK, WATCHDOG_ALARM, createBackground } from '@/lib/background';
+import { createBackground, MENU_TRACK, WATCHDOG_ALARM } from '@/lib/background';
 
 /**
  * Background worker: wires browser events to the services of `lib/background`. Every listener is registered

@@ -14,13 +14,13 @@ import { badgeFor } from './notify/badge';
 import { createBrowserNotifier, intentIdOfNotification, intentIdsOfNotification } from './notify/browser';
 import { outcomeExplorerUrl } from './notify/content';
 import {
-  type IntentStore,
-  type SettingsStore,
-  type TrackedIntent,
   createIntentStore,
   createReceiptCache,
   createSettingsStore,
   createTrackerStateStore,
+  type IntentStore,
+  type SettingsStore,
+  type TrackedIntent,
 } from './store';
 import { type Clock, Tracker } from './tracker/engine';
 
@@ -114,11 +114,13 @@ export function createBackground(browser: Browser): BackgroundServices {
     await browser.action.setBadgeBackgroundColor({ color: view.color });
     await browser.action.setTitle({ title: view.title });
   }
-  let badgeTimer: ReturnType<typeof setTimeout> | undefined;
+  let badgeScheduled = false;
   /** Updates the badge soon (coalesces bursts of changes). */
   const scheduleBadge = () => {
-    badgeTimer ??= setTimeout(() => {
-      badgeTimer = undefined;
+    if (badgeScheduled) return;
+    badgeScheduled = true;
+    setTimeout(() => {
+      badgeScheduled = false;
       void updateBadge().catch(() => {});
     }, 200);
   };
@@ -159,7 +161,9 @@ export function createBackground(browser: Browser): BackgroundServices {
 
   /** Forgets the oldest finished intents beyond {@link MAX_FINISHED}. */
   async function pruneFinished(): Promise<void> {
-    const finished = (await intents.list()).filter((t) => t.phase === 'final').sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
+    const finished = (await intents.list())
+      .filter((t) => t.phase === 'final')
+      .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
     for (const t of finished.slice(MAX_FINISHED)) await tracker.remove(t.intentId);
   }
 
@@ -187,9 +191,14 @@ export function createBackground(browser: Browser): BackgroundServices {
           try {
             const found = await c.searchByTransactionHash(id, { timeoutMs: 10_000 });
             if (found.intents.length > 0) {
-              for (const i of found.intents) await track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
+              for (const i of found.intents)
+                await track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
               const n = found.intents.length;
-              await inform(n === 1 ? `Tracking intent ${shortId(found.intents[0]!.intentId)} of transaction ${shortId(id)}.` : `Tracking ${n} intents of transaction ${shortId(id)}.`);
+              await inform(
+                n === 1
+                  ? `Tracking intent ${shortId(found.intents[0]!.intentId)} of transaction ${shortId(id)}.`
+                  : `Tracking ${n} intents of transaction ${shortId(id)}.`,
+              );
               return { ok: true, added: true, intentId: found.intents[0]!.intentId };
             }
           } catch {
@@ -220,7 +229,11 @@ export function createBackground(browser: Browser): BackgroundServices {
       try {
         let after: number | undefined;
         for (let page = 0; page < 5; page++) {
-          const res = await c.getIntentHistoryLite({ byOwnerAddress: address, fromTime: since, page: { pageSize: 50, ...(after ? { after } : {}) } });
+          const res = await c.getIntentHistoryLite({
+            byOwnerAddress: address,
+            fromTime: since,
+            page: { pageSize: 50, ...(after ? { after } : {}) },
+          });
           for (const row of res.intents) {
             const r = await track(row.intentId, { source: 'watched' });
             if (r.ok && r.added) added++;
@@ -243,7 +256,10 @@ export function createBackground(browser: Browser): BackgroundServices {
   async function handle(request: Request): Promise<Reply> {
     switch (request.type) {
       case 'track':
-        return track(request.intentId, { source: 'user', ...(request.estimatedDuration ? { estimatedDuration: request.estimatedDuration } : {}) });
+        return track(request.intentId, {
+          source: 'user',
+          ...(request.estimatedDuration ? { estimatedDuration: request.estimatedDuration } : {}),
+        });
       case 'remove':
         await tracker.remove(request.intentId);
         return { ok: true };

@@ -11,7 +11,11 @@ export { CHANGED };
 /** Requests the background answers. */
 export const Request = z.discriminatedUnion('type', [
   /** Track an intentId (raw user input; validated by the background too). `estimatedDuration` in seconds. */
-  z.object({ type: z.literal('track'), intentId: z.string().check(z.maxLength(10_000)), estimatedDuration: z.optional(z.number().check(z.positive(), z.lte(86_400))) }),
+  z.object({
+    type: z.literal('track'),
+    intentId: z.string().check(z.maxLength(10_000)),
+    estimatedDuration: z.optional(z.number().check(z.positive(), z.lte(86_400))),
+  }),
   /** Track what a selection holds: an intentId, or a transaction hash (every intent of it) — the context menu's action. */
   z.object({ type: z.literal('track-text'), text: z.string().check(z.maxLength(10_000)) }),
   /** The popup showed the finished intents: they are seen (clears the failed count on the badge). */
@@ -42,4 +46,3 @@ export type Request = z.infer<typeof Request>;
 export type Reply =
   | { ok: true; added?: boolean; intentId?: string; receipt?: IntentReceipt; data?: unknown }
   | { ok: false; message: string; openSettings?: boolean };
-

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { SvcClient } from '../lib/api/client';
 import { realClock } from '../lib/background';
 import { Tracker } from '../lib/tracker/engine';
-import { PopupPage, configure, launchExtension, removeProfile } from '../test/e2e/fixtures';
+import { configure, launchExtension, PopupPage, removeProfile } from '../test/e2e/fixtures';
 import type { RequestLogEntry } from '../test/simulator/server';
 import { MemoryStateStore, MemoryStore } from '../test/tracker/memory-store';
 
@@ -54,7 +54,10 @@ const { url, accessKey } = ready;
 const client = new SvcClient({ baseUrl: url, accessKey });
 
 async function control<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  const res = await fetch(
+    `${url}${path}`,
+    body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+  );
   return (await res.json()) as T;
 }
 
@@ -72,7 +75,8 @@ async function createFinishing(n: number): Promise<string[]> {
 
 async function createIdle(n: number): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await control<{ intentId: string }>('/control/intents', { scenario: 'stuck', stepMs: 200 })).intentId);
+  for (let i = 0; i < n; i++)
+    ids.push((await control<{ intentId: string }>('/control/intents', { scenario: 'stuck', stepMs: 200 })).intentId);
   return ids;
 }
 
@@ -87,7 +91,10 @@ function peak(log: RequestLogEntry[]): number {
   ev.sort((a, b) => a.t - b.t || a.d - b.d);
   let now = 0;
   let max = 0;
-  for (const e of ev) max = Math.max(max, (now += e.d));
+  for (const e of ev) {
+    now += e.d;
+    max = Math.max(max, now);
+  }
   return max;
 }
 
@@ -281,7 +288,9 @@ writeFileSync(QUICK ? 'bench/results.quick.json' : 'bench/results.json', `${JSON
 
 const f = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(v));
 console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, node ${machine.node}, ${chromium}`);
-console.log('| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms |');
+console.log(
+  '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(

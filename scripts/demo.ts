@@ -8,8 +8,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { configure, launchExtension, notificationIdsFor, PopupPage, readTracked, removeProfile, tempProfile } from '../test/e2e/fixtures';
 import { startSimulator } from '../test/simulator/server';
-import { PopupPage, configure, launchExtension, notificationIdsFor, readTracked, removeProfile, tempProfile } from '../test/e2e/fixtures';
 
 const OUT = '.output/demo';
 const headless = !process.env.DISPLAY || process.env.CI === 'true';

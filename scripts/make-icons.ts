@@ -17,7 +17,9 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 mkdirSync('public/icon', { recursive: true });
 for (const size of [16, 32, 48, 128]) {
   const page = await browser.newPage({ viewport: { width: size, height: size } });
-  await page.setContent(`<style>html,body{margin:0;background:transparent}</style>${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}`);
+  await page.setContent(
+    `<style>html,body{margin:0;background:transparent}</style>${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}`,
+  );
   await page.screenshot({ path: `public/icon/${size}.png`, omitBackground: true });
   await page.close();
 }

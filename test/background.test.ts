@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES, createBackground } from '@/lib/background';
+import { createBackground, WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES } from '@/lib/background';
 
 const ID = `0x${'cd'.repeat(32)}`;
 
@@ -86,8 +86,12 @@ describe('background services with the simulator', () => {
       const other = sim.intents()[3]!.intentId;
       expect(await bg.trackSelection(other)).toMatchObject({ ok: true, added: true, intentId: other });
       expect(await bg.trackSelection('nothing here')).toMatchObject({ ok: false });
-      const infos = Object.values((fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }).getAllCreateOptions());
-      expect(infos.map((i) => i.message)).toContain(`Tracking intent ${target.intentId.slice(0, 6)}…${target.intentId.slice(-4)} of transaction ${hash.slice(0, 6)}…${hash.slice(-4)}.`);
+      const infos = Object.values(
+        (fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }).getAllCreateOptions(),
+      );
+      expect(infos.map((i) => i.message)).toContain(
+        `Tracking intent ${target.intentId.slice(0, 6)}…${target.intentId.slice(-4)} of transaction ${hash.slice(0, 6)}…${hash.slice(-4)}.`,
+      );
     } finally {
       bg.tracker.stop();
       await sim.close();

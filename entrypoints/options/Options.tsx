@@ -2,9 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 import { SvcClient } from '@/lib/api/client';
 import { type ConnectionResult, testConnection } from '@/lib/api/connection';
-import type { Request } from '@/lib/messages';
 import { isAddress } from '@/lib/format/tokens';
-import { DEFAULT_NOTIFY, type NotifySettings, createSettingsStore } from '@/lib/store';
+import type { Request } from '@/lib/messages';
+import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 
 const settingsStore = createSettingsStore();
 
@@ -39,7 +39,14 @@ export function Options() {
     });
   }, []);
 
-  const parsedAddresses = [...new Set(addresses.split(/[\s,]+/).filter((a) => isAddress(a)).map((a) => a.toLowerCase()))];
+  const parsedAddresses = [
+    ...new Set(
+      addresses
+        .split(/[\s,]+/)
+        .filter((a) => isAddress(a))
+        .map((a) => a.toLowerCase()),
+    ),
+  ];
 
   const validate = () => {
     const url = parseBaseUrl(baseUrl);
@@ -79,7 +86,9 @@ export function Options() {
       // The browser's prompt may still be open: the settings are saved already, the answer only refines the message.
       const already = await browser.permissions.contains({ origins: [v.url.permissionPattern] }).catch(() => false);
       setSaveStatus({
-        text: already ? `Saved. The extension may reach ${v.url.origin}.` : `Saved. Allow access to ${v.url.origin} in the browser's prompt.`,
+        text: already
+          ? `Saved. The extension may reach ${v.url.origin}.`
+          : `Saved. Allow access to ${v.url.origin} in the browser's prompt.`,
         ok: true,
       });
       if (already) return;
@@ -114,7 +123,13 @@ export function Options() {
       <form onSubmit={save}>
         <div class="field">
           <label for="base-url">Service URL</label>
-          <input id="base-url" type="url" value={baseUrl} placeholder="https://api.example.com" onInput={(e) => setBaseUrl((e.target as HTMLInputElement).value)} />
+          <input
+            id="base-url"
+            type="url"
+            value={baseUrl}
+            placeholder="https://api.example.com"
+            onInput={(e) => setBaseUrl((e.target as HTMLInputElement).value)}
+          />
           <p class="hint">The address of the intent service, without /rpc/Svc. https:// is required except for localhost.</p>
         </div>
         <div class="field">
@@ -144,7 +159,9 @@ export function Options() {
             value={addresses}
             onInput={(e) => setAddresses((e.target as HTMLTextAreaElement).value)}
           />
-          <p class="hint">Your wallet addresses: offered as a quick filter in the History tab, and tracked automatically when ticked below.</p>
+          <p class="hint">
+            Your wallet addresses: offered as a quick filter in the History tab, and tracked automatically when ticked below.
+          </p>
           {parsedAddresses.length > 0 && (
             <fieldset class="plain">
               <legend>Track new intents automatically</legend>
@@ -153,7 +170,9 @@ export function Options() {
                   <input
                     type="checkbox"
                     checked={autoTrack.includes(a)}
-                    onChange={(e) => setAutoTrack((e.target as HTMLInputElement).checked ? [...autoTrack, a] : autoTrack.filter((x) => x !== a))}
+                    onChange={(e) =>
+                      setAutoTrack((e.target as HTMLInputElement).checked ? [...autoTrack, a] : autoTrack.filter((x) => x !== a))
+                    }
                   />
                   <span class="mono">{a}</span>
                 </label>
@@ -173,7 +192,11 @@ export function Options() {
             ] as const
           ).map(([key, label]) => (
             <label class="check" key={key}>
-              <input type="checkbox" checked={notify[key]} onChange={(e) => setNotify({ ...notify, [key]: (e.target as HTMLInputElement).checked })} />
+              <input
+                type="checkbox"
+                checked={notify[key]}
+                onChange={(e) => setNotify({ ...notify, [key]: (e.target as HTMLInputElement).checked })}
+              />
               {label}
             </label>
           ))}

@@ -6,7 +6,7 @@ import type { IntentReceipt } from '@/lib/api/schemas';
 import type { ErrorMessage } from '@/lib/format/errors';
 import { shortId } from '@/lib/format/intent';
 import { isChangedMessage } from '@/lib/protocol';
-import { type TrackedIntent, type TrackerState, createIntentStore, createReceiptCache, createTrackerStateStore } from '@/lib/store';
+import { createIntentStore, createReceiptCache, createTrackerStateStore, type TrackedIntent, type TrackerState } from '@/lib/store';
 import { backgroundLookup, openSettings, send, useSettings } from './shared';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
@@ -122,7 +122,6 @@ export function App() {
     return () => {
       live = false;
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: refresh when another intent opens or tracking state loads
   }, [openedId, intents === undefined]);
 
   const track = async (text: string) => {
@@ -135,7 +134,11 @@ export function App() {
     const reply = await send({ type: 'track', intentId: parsed.intentId });
     setBusy(false);
     if (!reply.ok) setMessage({ text: reply.message, error: true });
-    else setMessage({ text: reply.added ? `Tracking ${shortId(parsed.intentId)}.` : `${shortId(parsed.intentId)} is already tracked.`, error: false });
+    else
+      setMessage({
+        text: reply.added ? `Tracking ${shortId(parsed.intentId)}.` : `${shortId(parsed.intentId)} is already tracked.`,
+        error: false,
+      });
     await reload();
   };
 
@@ -162,7 +165,13 @@ export function App() {
   };
 
   const needsApi = (content: (a: NonNullable<typeof api>) => preact.ComponentChildren) =>
-    api ? content(api) : settings === undefined ? <p class="muted">Loading…</p> : <p class="muted">Set the service URL and access key first.</p>;
+    api ? (
+      content(api)
+    ) : settings === undefined ? (
+      <p class="muted">Loading…</p>
+    ) : (
+      <p class="muted">Set the service URL and access key first.</p>
+    );
 
   return (
     <main class="popup">
@@ -240,8 +249,13 @@ export function App() {
               />
             ))}
           {tab === 'search' &&
-            needsApi((a) => <SearchTab api={a} trackedIds={trackedIds} onOpen={(intentId) => setOpened({ intentId })} onTrack={(id) => void track(id)} />)}
-          {tab === 'stuck' && needsApi((a) => <StuckTab api={a} onOpen={(row) => setOpened({ intentId: row.intentId, receipt: row.receipt ?? undefined })} />)}
+            needsApi((a) => (
+              <SearchTab api={a} trackedIds={trackedIds} onOpen={(intentId) => setOpened({ intentId })} onTrack={(id) => void track(id)} />
+            ))}
+          {tab === 'stuck' &&
+            needsApi((a) => (
+              <StuckTab api={a} onOpen={(row) => setOpened({ intentId: row.intentId, receipt: row.receipt ?? undefined })} />
+            ))}
           {tab === 'routes' && needsApi((a) => <RoutesTab api={a} />)}
         </Tabs>
       )}

@@ -9,7 +9,7 @@ import type { LookupApi } from '@/lib/api/history';
 import { UserFacingError } from '@/lib/format/errors';
 import type { Reply, Request } from '@/lib/messages';
 import type { LookupOperation } from '@/lib/protocol';
-import { type Settings, createSettingsStore } from '@/lib/store';
+import { createSettingsStore, type Settings } from '@/lib/store';
 
 export const settingsStore = createSettingsStore();
 

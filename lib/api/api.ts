@@ -3,7 +3,7 @@
  * on top of {@link SvcClient} (which the background worker uses alone, to stay small). Plus the history pagination
  * helper.
  */
-import { stringify as stringifyLossless, parse as parseLossless } from 'lossless-json';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import type * as z from 'zod/mini';
 import { type CallOptions, RawJson, SvcClient } from './client';
 import { SvcValidationError } from './errors';
@@ -75,7 +75,12 @@ export class SvcApi extends SvcClient {
    * keeps the intent's exact JSON for {@link SvcApi.commitIntent}.
    */
   async quoteIntent(request: QuoteIntentRequest, options?: CallOptions): Promise<QuoteIntentResponse & { quoted: QuotedIntent }> {
-    const { data, text } = await this.callWithText('QuoteIntent', checked('QuoteIntent', QuoteIntentRequest, request), QuoteIntentResponse, options);
+    const { data, text } = await this.callWithText(
+      'QuoteIntent',
+      checked('QuoteIntent', QuoteIntentRequest, request),
+      QuoteIntentResponse,
+      options,
+    );
     const wire = stringifyLossless((parseLossless(text) as { intent: unknown }).intent) ?? '';
     return { ...data, quoted: { intent: data.intent, wire } };
   }

@@ -4,9 +4,7 @@
  */
 
 /** A validated base URL: `baseUrl` without trailing slash, its `origin`, and the host-permission pattern for it. */
-export type BaseUrlResult =
-  | { ok: true; baseUrl: string; origin: string; permissionPattern: string }
-  | { ok: false; message: string };
+export type BaseUrlResult = { ok: true; baseUrl: string; origin: string; permissionPattern: string } | { ok: false; message: string };
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

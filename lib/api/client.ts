@@ -7,22 +7,14 @@
  */
 import { parse as parseLosslessJson } from 'lossless-json';
 import * as z from 'zod/mini';
+import { redact, SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError, SvcValidationError } from './errors';
 import {
-  SvcAbortedError,
-  SvcBadBodyError,
-  SvcNetworkError,
-  SvcServiceError,
-  SvcTimeoutError,
-  SvcValidationError,
-  redact,
-} from './errors';
-import {
+  type GetIntentReceiptRequest,
   GetIntentReceiptResponse,
   HistoryLiteResponse,
   SearchLiteResponse,
-  type GetIntentReceiptRequest,
-  WaitIntentReceiptResponse,
   type WaitIntentReceiptRequest,
+  WaitIntentReceiptResponse,
 } from './schemas';
 
 /** Connection settings: where the service is and the key it accepts. */
@@ -70,7 +62,12 @@ const WrappedErrorBody = z.looseObject({
 const ErrorBody = z.union([
   z.pipe(
     PlainErrorBody,
-    z.transform((e: z.output<typeof PlainErrorBody>) => ({ errorName: e.error, code: e.code, msg: e.msg ?? '', causeText: e.cause ?? undefined })),
+    z.transform((e: z.output<typeof PlainErrorBody>) => ({
+      errorName: e.error,
+      code: e.code,
+      msg: e.msg ?? '',
+      causeText: e.cause ?? undefined,
+    })),
   ),
   z.pipe(
     WrappedErrorBody,
@@ -104,10 +101,7 @@ export function parseRetryAfter(value: string | null, nowMs: number = Date.now()
 
 /** Formats a zod issue path as `a.b[0].c`. */
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
-    '',
-  );
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
 }
 
 /** The typed Svc client. One instance per (baseUrl, accessKey). */
@@ -177,7 +171,11 @@ export class SvcClient {
         text = await response.text();
       } catch (err) {
         if (signal.aborted) throw cancelled();
-        throw new SvcNetworkError(operation, url, `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`);
+        throw new SvcNetworkError(
+          operation,
+          url,
+          `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
+        );
       }
     } finally {
       clearTimeout(timer);

@@ -3,7 +3,7 @@
  * service and whether the access key is accepted. Error codes per `deployed-wire-notes.md`.
  */
 import type { SvcClient } from './client';
-import { SvcApiError, SvcServiceError, isKeyRejected, isNotFound, isOriginRejected } from './errors';
+import { isKeyRejected, isNotFound, isOriginRejected, SvcApiError, SvcServiceError } from './errors';
 
 /** Outcome of a connection test; `message` is the sentence shown to the user. */
 export type ConnectionResult =
@@ -47,7 +47,10 @@ export function classifyConnectionError(err: unknown, baseUrl: string): Connecti
   }
   if (err instanceof SvcServiceError) {
     if (err.code <= 0 && (err.code === -2 || err.code === -3)) {
-      return { kind: 'not-service', message: `${baseUrl} answered, but has no Svc service at /rpc/Svc (${err.errorName}). Check the base URL.` };
+      return {
+        kind: 'not-service',
+        message: `${baseUrl} answered, but has no Svc service at /rpc/Svc (${err.errorName}). Check the base URL.`,
+      };
     }
     return { kind: 'service-error', message: `The service answered with an error: ${err.message}` };
   }

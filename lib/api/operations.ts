@@ -6,7 +6,7 @@
  * fields passed through, `null` accepted for absent fields. USD values, ids, chainIds and deadlines are numbers.
  */
 import * as z from 'zod/mini';
-import { type IntentStatus, IntentReceipt, RawAmount, TransactionPrecondition } from './schemas';
+import { IntentReceipt, type IntentStatus, RawAmount, TransactionPrecondition } from './schemas';
 
 const opt = <T extends z.ZodMiniType>(s: T) => z.nullish(s);
 const str = () => opt(z.string());

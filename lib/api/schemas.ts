@@ -17,11 +17,12 @@ export {
   type KnownTransactionStatus,
   LEG_KINDS,
   type LegKind,
+  legOf,
   TERMINAL_INTENT_STATUSES,
   TRANSACTION_STATUSES,
   type TransactionStatus,
-  legOf,
 } from './types';
+
 import type { IntentStatus, TransactionStatus } from './types';
 
 const intentStatus = z.string() as unknown as z.ZodMiniType<IntentStatus>;
@@ -35,7 +36,9 @@ const transactionStatus = z.string() as unknown as z.ZodMiniType<TransactionStat
  */
 export const RawAmount = z.pipe(
   z.union([z.string(), z.number(), z.bigint()]),
-  z.transform((v: string | number | bigint) => (typeof v === 'number' ? (Number.isInteger(v) ? BigInt(v).toString() : String(v)) : String(v))),
+  z.transform((v: string | number | bigint) =>
+    typeof v === 'number' ? (Number.isInteger(v) ? BigInt(v).toString() : String(v)) : String(v),
+  ),
 );
 /** Exact decimal string of a raw amount (smallest token unit). See {@link RawAmount}. */
 export type RawAmount = z.output<typeof RawAmount>;

@@ -5,16 +5,7 @@
 import type { IntentReceipt, IntentTransaction } from './schemas';
 
 /** IntentStatus names of spec §2.1. The service may send others; they are kept as plain strings. */
-export const INTENT_STATUSES = [
-  'QUOTED',
-  'COMMITTED',
-  'EXECUTING',
-  'FAILED',
-  'SUCCEEDED',
-  'ABORTED',
-  'REFUNDED',
-  'INVALID',
-] as const;
+export const INTENT_STATUSES = ['QUOTED', 'COMMITTED', 'EXECUTING', 'FAILED', 'SUCCEEDED', 'ABORTED', 'REFUNDED', 'INVALID'] as const;
 /** A known IntentStatus name (spec §2.1). */
 export type KnownIntentStatus = (typeof INTENT_STATUSES)[number];
 /** IntentStatus as received: a known name, or any other string the service sends (shown as it is). */
@@ -68,4 +59,3 @@ export function legOf(receipt: IntentReceipt, kind: LegKind): IntentTransaction 
           : receipt.refundTransaction;
   return tx ?? undefined;
 }
-

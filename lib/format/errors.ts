@@ -1,7 +1,7 @@
 /**
  * What to tell the user about a failed call, and what they can do about it.
  */
-import { SvcApiError, SvcServiceError, isKeyRejected, isOriginRejected, isRateLimited } from '../api/errors';
+import { isKeyRejected, isOriginRejected, isRateLimited, SvcApiError, SvcServiceError } from '../api/errors';
 
 /** A user-facing error: what happened, and whether opening the settings is the fix. */
 export interface ErrorMessage {
@@ -22,12 +22,14 @@ export class UserFacingError extends Error {
 export function describeError(err: unknown): ErrorMessage {
   if (err instanceof UserFacingError) return { text: err.message, openSettings: err.openSettings };
   if (isKeyRejected(err)) return { text: 'The service rejected the access key. Check it in the settings.', openSettings: true };
-  if (isOriginRejected(err)) return { text: 'The access key is not allowed from this extension. Use another key in the settings.', openSettings: true };
+  if (isOriginRejected(err))
+    return { text: 'The access key is not allowed from this extension. Use another key in the settings.', openSettings: true };
   if (isRateLimited(err)) {
     const wait = err.retryAfterSeconds ? ` Try again in ${err.retryAfterSeconds} s.` : ' Try again in a moment.';
     return { text: `The service is rate-limiting requests.${wait}`, openSettings: false };
   }
-  if (err instanceof SvcServiceError) return { text: `The service answered with an error: ${err.msg || err.errorName} (${err.code}).`, openSettings: false };
+  if (err instanceof SvcServiceError)
+    return { text: `The service answered with an error: ${err.msg || err.errorName} (${err.code}).`, openSettings: false };
   if (err instanceof SvcApiError) {
     switch (err.kind) {
       case 'network':

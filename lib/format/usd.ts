@@ -17,8 +17,13 @@ export function formatUsd(value: number | string | null | undefined): string | u
  * USD value of a raw amount at `priceUsd` per display unit, formatted; undefined when anything is missing.
  * (A display figure: the float here never feeds back into a raw amount.)
  */
-export function usdOfRaw(raw: string | null | undefined, decimals: number | null | undefined, priceUsd: number | null | undefined): string | undefined {
-  if (!raw || !/^\d+$/.test(raw) || decimals === null || decimals === undefined || priceUsd === null || priceUsd === undefined) return undefined;
+export function usdOfRaw(
+  raw: string | null | undefined,
+  decimals: number | null | undefined,
+  priceUsd: number | null | undefined,
+): string | undefined {
+  if (!raw || !/^\d+$/.test(raw) || decimals === null || decimals === undefined || priceUsd === null || priceUsd === undefined)
+    return undefined;
   const value = Number(raw) / 10 ** decimals;
   return Number.isFinite(value) ? formatUsd(value * priceUsd) : undefined;
 }

@@ -16,7 +16,12 @@ export interface BadgeView {
 export function badgeFor(intents: readonly TrackedIntent[], state: TrackerState): BadgeView {
   if (state.keyRejected) return { text: '!', color: '#b42318', title: `Svc Intent Tracker — paused: ${state.keyRejected.message}` };
   const failed = intents.filter((t) => t.phase === 'final' && t.status === 'FAILED' && !t.seen).length;
-  if (failed > 0) return { text: String(Math.min(failed, 999)), color: '#b42318', title: `Svc Intent Tracker — ${failed} failed intent${failed === 1 ? '' : 's'} not seen yet` };
+  if (failed > 0)
+    return {
+      text: String(Math.min(failed, 999)),
+      color: '#b42318',
+      title: `Svc Intent Tracker — ${failed} failed intent${failed === 1 ? '' : 's'} not seen yet`,
+    };
   const inFlight = intents.filter((t) => t.phase === 'tracking').length;
   const title = inFlight === 0 ? 'Svc Intent Tracker' : `Svc Intent Tracker — ${inFlight} intent${inFlight === 1 ? '' : 's'} in flight`;
   return { text: inFlight === 0 ? '' : inFlight > 999 ? '999+' : String(inFlight), color: '#3b5bdb', title };

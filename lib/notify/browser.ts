@@ -11,9 +11,9 @@
  * Outcomes switched off in the settings are not shown (and count as delivered: never shown later).
  */
 import type { browser as browserApi } from 'wxt/browser';
-import type { Notifier } from '../tracker/engine';
 import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '../store';
-import { type NotificationContent, groupContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
+import type { Notifier } from '../tracker/engine';
+import { groupContent, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
@@ -34,7 +34,12 @@ export function intentIdsOfNotification(notificationId: string): string[] {
   if (notificationId.startsWith(GROUP)) {
     const rest = notificationId.slice(GROUP.length);
     const cut = rest.indexOf(':');
-    return cut > 0 ? rest.slice(cut + 1).split(',').filter(Boolean) : [];
+    return cut > 0
+      ? rest
+          .slice(cut + 1)
+          .split(',')
+          .filter(Boolean)
+      : [];
   }
   return [];
 }
@@ -73,14 +78,17 @@ export interface BrowserNotifierOptions {
 }
 
 /** A Notifier backed by `browser.notifications`, with grouping, buttons and the stuck warning. */
-export function createBrowserNotifier(browser: Browser, options: BrowserNotifierOptions): Notifier & {
+export function createBrowserNotifier(
+  browser: Browser,
+  options: BrowserNotifierOptions,
+): Notifier & {
   showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
 } {
   const now = options.now ?? Date.now;
   const windowMs = options.groupWindowMs ?? 2000;
   let windowEnds = 0;
   let held: Array<{ intent: TrackedIntent; resolve: (c: NotificationContent) => void; reject: (e: unknown) => void }> = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let flushScheduled = false;
 
   const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
     const base = {
@@ -103,7 +111,7 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
   };
 
   const flush = async () => {
-    timer = undefined;
+    flushScheduled = false;
     const batch = held;
     held = [];
     if (batch.length === 0) return;
@@ -138,7 +146,10 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
       }
       return new Promise<NotificationContent>((resolve, reject) => {
         held.push({ intent, resolve, reject });
-        timer ??= setTimeout(() => void flush(), Math.max(0, windowEnds - t));
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setTimeout(() => void flush(), Math.max(0, windowEnds - t));
+        }
         windowEnds = Math.max(windowEnds, t + windowMs);
       });
     },

@@ -75,7 +75,11 @@ export function outcomeExplorerUrl(intent: TrackedIntent): string | undefined {
   const r = intent.receipt;
   if (!r) return undefined;
   const order: LegKind[] =
-    intent.status === 'SUCCEEDED' ? ['destination', 'origin'] : intent.status === 'REFUNDED' ? ['refund'] : ['origin', 'destination', 'deposit', 'refund'];
+    intent.status === 'SUCCEEDED'
+      ? ['destination', 'origin']
+      : intent.status === 'REFUNDED'
+        ? ['refund']
+        : ['origin', 'destination', 'deposit', 'refund'];
   for (const kind of order) {
     const leg = legOf(r, kind);
     if (!leg) continue;

@@ -2,7 +2,7 @@
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
  * so that loops of different intents never overwrite each other; `update` is atomic for one key.
  */
-import { type UseStore, createStore, del, delMany, entries, get, set, update } from 'idb-keyval';
+import { createStore, del, delMany, entries, get, set, type UseStore, update } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas';
 import type { Settings, TrackedIntent, TrackerState } from './types';
 
@@ -68,7 +68,10 @@ export function createReceiptCache(db: UseStore = createStore(DB_NAMES.receipts,
       const all = await entries<string, CachedReceipt>(db);
       if (all.length <= cap) return;
       const oldest = all.sort((a, b) => a[1].fetchedAt - b[1].fetchedAt).slice(0, all.length - cap);
-      await delMany(oldest.map(([k]) => k), db);
+      await delMany(
+        oldest.map(([k]) => k),
+        db,
+      );
     },
   };
 }

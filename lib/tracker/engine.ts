@@ -36,7 +36,7 @@
  * it. Nothing that matters is held only in memory: the in-memory mirror of the store is rebuilt by `resume()`.
  */
 import type { CallOptions, HistoryLiteRequest } from '../api/client';
-import { SvcApiError, isKeyRejected, isNotFound, isOriginRejected, isRateLimited } from '../api/errors';
+import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited, SvcApiError } from '../api/errors';
 import {
   FINAL_INTENT_STATUSES,
   type GetIntentReceiptRequest,
@@ -132,7 +132,21 @@ type CheckKind = 'wait' | 'receipt';
 
 /** The tracking engine. Create one per worker instance; call {@link Tracker.resume} on every start-up. */
 export class Tracker {
-  readonly #deps: Required<Pick<TrackerDeps, 'maxConcurrent' | 'waitTimeoutMs' | 'minWaitCycleMs' | 'sweepIntervalMs' | 'maxBatchPages' | 'backoffBaseMs' | 'backoffCapMs' | 'notFoundGraceMs' | 'commitWindowMs' | 'stuckAfterMs'>> &
+  readonly #deps: Required<
+    Pick<
+      TrackerDeps,
+      | 'maxConcurrent'
+      | 'waitTimeoutMs'
+      | 'minWaitCycleMs'
+      | 'sweepIntervalMs'
+      | 'maxBatchPages'
+      | 'backoffBaseMs'
+      | 'backoffCapMs'
+      | 'notFoundGraceMs'
+      | 'commitWindowMs'
+      | 'stuckAfterMs'
+    >
+  > &
     TrackerDeps;
   /** In-memory mirror of the store (rebuilt by resume); every write goes to the store first. */
   readonly #intents = new Map<string, TrackedIntent>();
@@ -223,7 +237,15 @@ export class Tracker {
     const ids = intentId ? [intentId] : [...this.#intents.keys()];
     for (const id of ids) {
       await this.#write(id, (t) =>
-        t && t.phase !== 'final' ? { ...t, phase: 'tracking', retry: undefined, nextCheckAt: undefined, addedAt: t.phase === 'not-found' ? this.#deps.clock.now() : t.addedAt } : undefined,
+        t && t.phase !== 'final'
+          ? {
+              ...t,
+              phase: 'tracking',
+              retry: undefined,
+              nextCheckAt: undefined,
+              addedAt: t.phase === 'not-found' ? this.#deps.clock.now() : t.addedAt,
+            }
+          : undefined,
       );
     }
     for (const [id, f] of this.#inFlight) if (f.kind !== 'wait' || !intentId || id === intentId) f.controller.abort();
@@ -274,7 +296,10 @@ export class Tracker {
   }
 
   /** Writes one record through the store (atomic), mirrors it, and tells listeners. */
-  async #write(intentId: string, fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined): Promise<TrackedIntent | undefined> {
+  async #write(
+    intentId: string,
+    fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined,
+  ): Promise<TrackedIntent | undefined> {
     let changed = false;
     const written = await this.#deps.store.update(intentId, (current) => {
       const next = fn(current);
@@ -351,7 +376,9 @@ export class Tracker {
       for (const t of tracking) {
         if (t.lastError?.kind !== 'not-configured') {
           await this.#write(t.intentId, (c) =>
-            c ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } } : undefined,
+            c
+              ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } }
+              : undefined,
           );
         }
       }
@@ -386,7 +413,9 @@ export class Tracker {
         wake = Math.min(wake, started + limit + 1);
         continue;
       }
-      const written = await this.#write(t.intentId, (c) => (c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined));
+      const written = await this.#write(t.intentId, (c) =>
+        c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined,
+      );
       if (written?.stuckNotifiedAt === now) {
         void this.#deps.notifier.showStuck(written, Math.round((now - started) / 60_000)).catch(() => {});
       }
@@ -459,7 +488,13 @@ export class Tracker {
           );
           if (controller.signal.aborted) return;
           const unchanged = !res.done && sameStates(res.receiptStates ?? [], t.lastStates) && res.intentReceipt.status === t.status;
-          await this.#record(t.intentId, res.intentReceipt, res.receiptStates ?? undefined, res.done, unchanged ? started + this.#deps.minWaitCycleMs : undefined);
+          await this.#record(
+            t.intentId,
+            res.intentReceipt,
+            res.receiptStates ?? undefined,
+            res.done,
+            unchanged ? started + this.#deps.minWaitCycleMs : undefined,
+          );
         } else {
           const res = await transport.getIntentReceipt({ intentId: t.intentId }, { signal: controller.signal, timeoutMs: 15_000 });
           if (controller.signal.aborted) return;
@@ -506,7 +541,7 @@ export class Tracker {
       let found = 0;
       for (const row of res.intents) {
         const t = this.#intents.get(row.intentId);
-        if (!t || t.phase !== 'tracking' || !row.receipt || this.#inFlight.get(row.intentId)?.kind === 'wait') continue;
+        if (t?.phase !== 'tracking' || !row.receipt || this.#inFlight.get(row.intentId)?.kind === 'wait') continue;
         await this.#record(row.intentId, row.receipt, undefined, false, undefined);
         found++;
       }
@@ -569,7 +604,7 @@ export class Tracker {
     if (isRateLimited(err)) await this.#rateLimited(err.retryAfterSeconds);
     const random = (this.#deps.random ?? Math.random)();
     await this.#write(intentId, (t) => {
-      if (!t || t.phase !== 'tracking') return undefined;
+      if (t?.phase !== 'tracking') return undefined;
       const attempt = (t.retry?.attempt ?? 0) + 1;
       if (isNotFound(err) && !t.receipt) {
         if (now - t.addedAt >= this.#deps.notFoundGraceMs) {
@@ -594,7 +629,11 @@ export class Tracker {
       return {
         ...t,
         retry: { attempt, nextAt: now + delay },
-        lastError: { kind: err instanceof SvcApiError ? err.kind : 'unknown', message: err instanceof Error ? err.message : String(err), at: now },
+        lastError: {
+          kind: err instanceof SvcApiError ? err.kind : 'unknown',
+          message: err instanceof Error ? err.message : String(err),
+          at: now,
+        },
       };
     });
   }
@@ -603,7 +642,11 @@ export class Tracker {
     const now = this.#deps.clock.now();
     const until = now + Math.max(this.#deps.backoffBaseMs, (retryAfterSeconds ?? 0) * 1000);
     if ((this.#state.pausedUntil ?? 0) >= until) return;
-    await this.#setState({ ...this.#state, pausedUntil: until, pauseReason: 'The service is rate-limiting requests; the tracker slowed down.' });
+    await this.#setState({
+      ...this.#state,
+      pausedUntil: until,
+      pauseReason: 'The service is rate-limiting requests; the tracker slowed down.',
+    });
   }
 
   async #keyRejected(err: unknown): Promise<void> {
@@ -624,7 +667,7 @@ export class Tracker {
     this.#delivering.add(intentId);
     try {
       const intent = await this.#deps.store.get(intentId);
-      if (!intent || intent.notification !== 'pending') return;
+      if (intent?.notification !== 'pending') return;
       const content = (await this.#deps.notifier.exists(intentId)) ? undefined : await this.#deps.notifier.show(intent);
       await this.#write(intentId, (t) =>
         t ? { ...t, notification: 'shown', notifiedAt: this.#deps.clock.now(), ...(content ? { notified: content } : {}) } : undefined,

@@ -3,13 +3,24 @@ import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 
 describe('parseBaseUrl', () => {
   it('accepts https anywhere and http on this machine only', () => {
-    expect(parseBaseUrl('https://api.example.com/')).toMatchObject({ ok: true, baseUrl: 'https://api.example.com', permissionPattern: 'https://api.example.com/*' });
-    expect(parseBaseUrl('http://127.0.0.1:8080')).toMatchObject({ ok: true, baseUrl: 'http://127.0.0.1:8080', permissionPattern: 'http://127.0.0.1/*' });
+    expect(parseBaseUrl('https://api.example.com/')).toMatchObject({
+      ok: true,
+      baseUrl: 'https://api.example.com',
+      permissionPattern: 'https://api.example.com/*',
+    });
+    expect(parseBaseUrl('http://127.0.0.1:8080')).toMatchObject({
+      ok: true,
+      baseUrl: 'http://127.0.0.1:8080',
+      permissionPattern: 'http://127.0.0.1/*',
+    });
     expect(parseBaseUrl('http://localhost:3000/rpc/Svc')).toMatchObject({ ok: true, baseUrl: 'http://localhost:3000' });
   });
   it('refuses the rest with a reason', () => {
     expect(parseBaseUrl('api.example.com')).toMatchObject({ ok: false, message: expect.stringContaining('https://') });
-    expect(parseBaseUrl('http://api.example.com')).toMatchObject({ ok: false, message: expect.stringContaining('only allowed for localhost') });
+    expect(parseBaseUrl('http://api.example.com')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('only allowed for localhost'),
+    });
     expect(parseBaseUrl('javascript:alert(1)')).toMatchObject({ ok: false });
     expect(parseBaseUrl('https://api.example.com:99999')).toMatchObject({ ok: false, message: expect.stringContaining('port') });
     expect(parseBaseUrl('https://user:pw@api.example.com')).toMatchObject({ ok: false });

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
 import {
+  isKeyRejected,
+  isNotFound,
   SvcAbortedError,
   SvcBadBodyError,
   SvcNetworkError,
   SvcServiceError,
   SvcTimeoutError,
-  isKeyRejected,
-  isNotFound,
 } from '@/lib/api/errors';
 import { type Simulator, startSimulator } from '../simulator/server';
 
@@ -76,7 +76,11 @@ describe('SvcClient against the simulator over HTTP', () => {
     const empty = await client.getIntentReceipt({ intentId: id }).catch((e) => e);
     expect(empty.message).toContain('empty body');
     sim.injectFault({ kind: 'rate-limit', retryAfterSeconds: 7 });
-    expect(await client.getIntentReceipt({ intentId: id }).catch((e) => e)).toMatchObject({ code: 1007, httpStatus: 429, retryAfterSeconds: 7 });
+    expect(await client.getIntentReceipt({ intentId: id }).catch((e) => e)).toMatchObject({
+      code: 1007,
+      httpStatus: 429,
+      retryAfterSeconds: 7,
+    });
     sim.injectFault({ kind: 'reset' });
     expect(await client.getIntentReceipt({ intentId: id }).catch((e) => e)).toBeInstanceOf(SvcNetworkError);
   });
@@ -98,7 +102,9 @@ describe('SvcClient against the simulator over HTTP', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     await new Promise((r) => server.close(r));
-    const err = await new SvcClient({ baseUrl: `http://127.0.0.1:${port}`, accessKey: 'k' }).getIntentReceipt({ intentId: '0x1' }).catch((e) => e);
+    const err = await new SvcClient({ baseUrl: `http://127.0.0.1:${port}`, accessKey: 'k' })
+      .getIntentReceipt({ intentId: '0x1' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(SvcNetworkError);
   });
 
@@ -109,7 +115,9 @@ describe('SvcClient against the simulator over HTTP', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
-    const err = await new SvcClient({ baseUrl: `http://127.0.0.1:${port}`, accessKey: 'k' }).getIntentReceipt({ intentId: '0x1' }).catch((e) => e);
+    const err = await new SvcClient({ baseUrl: `http://127.0.0.1:${port}`, accessKey: 'k' })
+      .getIntentReceipt({ intentId: '0x1' })
+      .catch((e) => e);
     await new Promise((r) => server.close(r));
     expect(err.kind).toBe('validation');
     expect(err.path).toBe('intentReceipt.originTransaction.chainId');
@@ -123,7 +131,9 @@ describe('SvcClient against the simulator over HTTP', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
-    const err = await new SvcClient({ baseUrl: `http://127.0.0.1:${port}`, accessKey: key }).getIntentReceipt({ intentId: '0x1' }).catch((e) => e);
+    const err = await new SvcClient({ baseUrl: `http://127.0.0.1:${port}`, accessKey: key })
+      .getIntentReceipt({ intentId: '0x1' })
+      .catch((e) => e);
     await new Promise((r) => server.close(r));
     expect(err).toMatchObject({ errorName: 'InvalidOrigin', code: 1103, httpStatus: 403 });
     expect(err.message).not.toContain(key);

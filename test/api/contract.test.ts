@@ -3,10 +3,10 @@
  * pagination over the whole data set, and the error paths.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcApi, iterateIntentHistory } from '@/lib/api/api';
+import { iterateIntentHistory, SvcApi } from '@/lib/api/api';
 import { SvcServiceError } from '@/lib/api/errors';
-import { INTENT_STATUSES, LEG_KINDS, legOf } from '@/lib/api/schemas';
 import type { IntentHistory } from '@/lib/api/operations';
+import { INTENT_STATUSES, LEG_KINDS, legOf } from '@/lib/api/schemas';
 import { type Simulator, startSimulator } from '../simulator/server';
 
 let sim: Simulator;
@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as SvcServiceError);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as SvcServiceError,
+  );
 const ids = (rows: Array<{ intentId: string }>) => rows.map((r) => r.intentId);
 const collect = async (request: Parameters<typeof iterateIntentHistory>[1], limits?: Parameters<typeof iterateIntentHistory>[2]) => {
   const out: IntentHistory[] = [];
@@ -41,7 +45,19 @@ describe('data set', () => {
   it('holds every IntentStatus and every deployed TransactionStatus, same-chain and cross-chain, refunds, reasons', () => {
     expect(new Set(all.map((h) => h.status))).toEqual(new Set(INTENT_STATUSES));
     const legStatuses = new Set(all.flatMap((h) => LEG_KINDS.map((k) => legOf(h.receipt!, k)?.status).filter(Boolean)));
-    for (const s of ['UNKNOWN', 'ON_HOLD', 'PENDING', 'RELAYING', 'SENT', 'ERRORED', 'MINING', 'SUCCEEDED', 'FAILED', 'ABORTED', 'REVERTED']) {
+    for (const s of [
+      'UNKNOWN',
+      'ON_HOLD',
+      'PENDING',
+      'RELAYING',
+      'SENT',
+      'ERRORED',
+      'MINING',
+      'SUCCEEDED',
+      'FAILED',
+      'ABORTED',
+      'REVERTED',
+    ]) {
       expect(legStatuses, s).toContain(s);
     }
     const receipts = all.map((h) => h.receipt!);
@@ -49,8 +65,12 @@ describe('data set', () => {
     expect(receipts.some((r) => r.originChainId !== r.destinationChainId)).toBe(true);
     expect(receipts.some((r) => r.status === 'REFUNDED' && r.refundTransaction?.status === 'SUCCEEDED')).toBe(true);
     expect(receipts.filter((r) => r.status === 'FAILED').every((r) => LEG_KINDS.some((k) => legOf(r, k)?.statusReason))).toBe(true);
-    expect(receipts.some((r) => r.summary?.originTokenMetadata?.symbol === 'USDC' && r.summary.originTokenMetadata.decimals === 6)).toBe(true);
-    expect(receipts.some((r) => r.summary?.originTokenMetadata?.symbol === 'ETH' && r.summary.originTokenMetadata.decimals === 18)).toBe(true);
+    expect(receipts.some((r) => r.summary?.originTokenMetadata?.symbol === 'USDC' && r.summary.originTokenMetadata.decimals === 6)).toBe(
+      true,
+    );
+    expect(receipts.some((r) => r.summary?.originTokenMetadata?.symbol === 'ETH' && r.summary.originTokenMetadata.decimals === 18)).toBe(
+      true,
+    );
   });
 
   it('is the same on every start (fixed seed)', async () => {
@@ -191,7 +211,8 @@ describe('GetIntentHistory', () => {
 });
 
 describe('SearchIntents', () => {
-  const sample = () => all.find((h) => h.receipt!.destinationTransaction?.txnHash && !/0{10,}$/.test(h.receipt!.destinationTransaction.txnHash))!;
+  const sample = () =>
+    all.find((h) => h.receipt!.destinationTransaction?.txnHash && !/0{10,}$/.test(h.receipt!.destinationTransaction.txnHash))!;
 
   it('finds by intentId, project and owner (AND)', async () => {
     const s = sample();
@@ -210,14 +231,20 @@ describe('SearchIntents', () => {
     const s = sample();
     const dest = await api.searchIntents({ byTransactionHash: s.receipt!.destinationTransaction!.txnHash! });
     expect(ids(dest.intents)).toEqual([s.intentId]);
-    const dep = await api.call('SearchIntents', { byDepositTransactionHash: s.receipt!.depositTransaction!.txnHash! }, (await import('@/lib/api/operations')).SearchIntentsResponse);
+    const dep = await api.call(
+      'SearchIntents',
+      { byDepositTransactionHash: s.receipt!.depositTransaction!.txnHash! },
+      (await import('@/lib/api/operations')).SearchIntentsResponse,
+    );
     expect(ids(dep.intents)).toEqual([s.intentId]);
   });
 
   it('finds by intent addresses and by query-string prefix, case-insensitively', async () => {
     const s = sample();
     const address = s.receipt!.summary!.originIntentAddress!;
-    expect(ids((await api.searchIntents({ byOriginIntentAddress: address.toUpperCase().replace('0X', '0x') })).intents)).toEqual([s.intentId]);
+    expect(ids((await api.searchIntents({ byOriginIntentAddress: address.toUpperCase().replace('0X', '0x') })).intents)).toEqual([
+      s.intentId,
+    ]);
     expect(ids((await api.searchIntents({ byDestinationIntentAddress: address })).intents)).toEqual([s.intentId]);
     const prefix = s.intentId.slice(0, 12).toUpperCase().replace('0X', '0x');
     expect(ids((await api.searchIntents({ byQueryString: prefix })).intents)).toContain(s.intentId);
@@ -256,14 +283,22 @@ describe('QuoteIntent → CommitIntent → ExecuteIntent', () => {
   });
 
   it('quotes an exact output amount', async () => {
-    const quote = await api.quoteIntent({ ...request, originTokenAmount: undefined, destinationTokenAmount: '50000000', tradeType: 'EXACT_OUTPUT' });
+    const quote = await api.quoteIntent({
+      ...request,
+      originTokenAmount: undefined,
+      destinationTokenAmount: '50000000',
+      tradeType: 'EXACT_OUTPUT',
+    });
     expect(quote.intent.quote?.toAmount).toBe('50000000');
     expect(BigInt(quote.intent.quote!.fromAmount!)).toBeGreaterThan(50000000n);
   });
 
   it('rejects a modified intent, naming the field (InvalidArgument 2000), and a second commit (IntentStatus 2004)', async () => {
     const quote = await api.quoteIntent(request);
-    const tampered = { ...quote.quoted, wire: quote.quoted.wire.replace(`"toAmount":"${quote.intent.quote!.toAmount}"`, '"toAmount":"999999999"') };
+    const tampered = {
+      ...quote.quoted,
+      wire: quote.quoted.wire.replace(`"toAmount":"${quote.intent.quote!.toAmount}"`, '"toAmount":"999999999"'),
+    };
     expect(tampered.wire).not.toBe(quote.quoted.wire);
     const err = await errorOf(api.commitIntent(tampered));
     expect(err).toMatchObject({ code: 2000 });
@@ -298,12 +333,18 @@ describe('GetExactOutputRoutes and GetTokenPrices', () => {
     const arbitrum = await api.getExactOutputRoutes({ ...usdcBase, originChainId: 42161 });
     expect(arbitrum.tokens.length).toBeGreaterThan(0);
     expect(arbitrum.tokens.every((t) => t.chainId === 42161)).toBe(true);
-    const one = await api.getExactOutputRoutes({ ...usdcBase, originChainId: 42161, originTokenAddress: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' });
+    const one = await api.getExactOutputRoutes({
+      ...usdcBase,
+      originChainId: 42161,
+      originTokenAddress: '0xaf88d065e77c8cc2239327c5edb3a432268e5831',
+    });
     expect(one.tokens.map((t) => t.symbol)).toEqual(['USDC']);
   });
 
   it('answers an empty list for an unknown destination token', async () => {
-    expect((await api.getExactOutputRoutes({ destinationChainId: 8453, destinationTokenAddress: `0x${'5'.repeat(40)}` })).tokens).toEqual([]);
+    expect((await api.getExactOutputRoutes({ destinationChainId: 8453, destinationTokenAddress: `0x${'5'.repeat(40)}` })).tokens).toEqual(
+      [],
+    );
   });
 
   it('prices known tokens and leaves unknown ones without a price', async () => {
@@ -353,7 +394,9 @@ describe('scenarios and error paths', () => {
   });
 
   it('names the request field the client refuses to send', async () => {
-    const err = await api.getExactOutputRoutes({ destinationChainId: 'eight' as unknown as number, destinationTokenAddress: '0x' }).catch((e) => e);
+    const err = await api
+      .getExactOutputRoutes({ destinationChainId: 'eight' as unknown as number, destinationTokenAddress: '0x' })
+      .catch((e) => e);
     expect(err.kind).toBe('validation');
     expect(err.path).toBe('request.destinationChainId');
     expect(err).not.toBeInstanceOf(SvcServiceError);

@@ -61,7 +61,10 @@ describe('history, search and token schemas', () => {
     expect(r.intents[0]?.status).toBe('PARTIALLY_FILLED');
   });
   it('requires the TokenInfo fields the spec marks required', () => {
-    expect(TokenInfo.safeParse({ chainId: 1, address: '0x', name: 'USD Coin', symbol: 'USDC', decimals: 6, featured: true, featureIndex: 1 }).success).toBe(true);
+    expect(
+      TokenInfo.safeParse({ chainId: 1, address: '0x', name: 'USD Coin', symbol: 'USDC', decimals: 6, featured: true, featureIndex: 1 })
+        .success,
+    ).toBe(true);
     const missing = TokenInfo.safeParse({ chainId: 1, address: '0x', name: 'USD Coin', symbol: 'USDC', decimals: 6 });
     expect(missing.success).toBe(false);
     expect(missing.error?.issues.map((i) => i.path[0])).toEqual(['featured', 'featureIndex']);

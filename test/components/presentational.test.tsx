@@ -43,7 +43,15 @@ describe('ReceiptView', () => {
   it('shows a loading state, and an error with the settings button', () => {
     const { rerender } = render(<ReceiptView intentId="0x1" now={Date.now()} onBack={noop} />);
     expect(screen.getByText('Loading the receipt…')).toBeTruthy();
-    rerender(<ReceiptView intentId="0x1" now={Date.now()} onBack={noop} onOpenSettings={noop} error={{ text: 'Key rejected.', openSettings: true }} />);
+    rerender(
+      <ReceiptView
+        intentId="0x1"
+        now={Date.now()}
+        onBack={noop}
+        onOpenSettings={noop}
+        error={{ text: 'Key rejected.', openSettings: true }}
+      />,
+    );
     expect(screen.getByRole('alert').textContent).toContain('Key rejected.');
     expect(screen.getByRole('button', { name: 'Open settings' })).toBeTruthy();
   });
@@ -52,9 +60,17 @@ describe('ReceiptView', () => {
 describe('RouteList', () => {
   it('shows https logos only, without a referrer', () => {
     expect(safeLogo('https://x.example/a.png')).toBe('https://x.example/a.png');
-    for (const bad of ['http://x.example/a.png', 'javascript:alert(1)', 'data:image/png;base64,AA', 'nonsense', undefined]) expect(safeLogo(bad)).toBeUndefined();
+    for (const bad of ['http://x.example/a.png', 'javascript:alert(1)', 'data:image/png;base64,AA', 'nonsense', undefined])
+      expect(safeLogo(bad)).toBeUndefined();
     const token = { chainId: 1, address: '0x1', name: 'USD Coin', symbol: 'USDC', decimals: 6, featured: true, featureIndex: 1 };
-    render(<RouteList tokens={[{ ...token, logoUri: 'https://x.example/usdc.png' }, { ...token, address: '0x2', symbol: 'BAD', logoUri: 'javascript:alert(1)' }]} />);
+    render(
+      <RouteList
+        tokens={[
+          { ...token, logoUri: 'https://x.example/usdc.png' },
+          { ...token, address: '0x2', symbol: 'BAD', logoUri: 'javascript:alert(1)' },
+        ]}
+      />,
+    );
     const imgs = document.querySelectorAll('img');
     expect(imgs).toHaveLength(1);
     expect(imgs[0]!.getAttribute('src')).toBe('https://x.example/usdc.png');
@@ -66,7 +82,15 @@ describe('Tabs', () => {
   function Harness() {
     const [active, setActive] = useState<'a' | 'b' | 'c'>('a');
     return (
-      <Tabs tabs={[{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }, { id: 'c', label: 'C' }]} active={active} onChange={setActive}>
+      <Tabs
+        tabs={[
+          { id: 'a', label: 'A' },
+          { id: 'b', label: 'B' },
+          { id: 'c', label: 'C' },
+        ]}
+        active={active}
+        onChange={setActive}
+      >
         <p>panel {active}</p>
       </Tabs>
     );

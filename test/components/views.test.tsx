@@ -9,9 +9,9 @@ import { RoutesTab } from '@/entrypoints/popup/views/RoutesTab';
 import { SearchTab } from '@/entrypoints/popup/views/SearchTab';
 import { StuckTab } from '@/entrypoints/popup/views/StuckTab';
 import { SvcApi } from '@/lib/api/api';
-import { type Simulator, startSimulator } from '../simulator/server';
 import { snapshotAt } from '../simulator/lifecycle';
 import { TERMINAL } from '../simulator/queries';
+import { type Simulator, startSimulator } from '../simulator/server';
 
 let sim: Simulator;
 let api: SvcApi;
@@ -55,7 +55,9 @@ describe('HistoryTab', () => {
   });
 
   it('says so when nothing matches', async () => {
-    render(<HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[`0x${'4'.repeat(40)}`]} onOpen={noop} onTrack={noop} />);
+    render(
+      <HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[`0x${'4'.repeat(40)}`]} onOpen={noop} onTrack={noop} />,
+    );
     await waitFor(() => expect(rowsIn('Intent history')).toHaveLength(20));
     fireEvent.click(screen.getByRole('button', { name: /0x4444/ }));
     expect(await screen.findByText('No intents match these filters.')).toBeTruthy();
@@ -72,9 +74,18 @@ describe('HistoryTab', () => {
   it('marks tracked rows and tracks with one click', async () => {
     const first = byIdDesc()[0]!.intentId;
     const tracked: string[] = [];
-    render(<HistoryTab api={api} now={Date.now()} trackedIds={new Set([first])} myAddresses={[]} onOpen={noop} onTrack={(id) => tracked.push(id)} />);
+    render(
+      <HistoryTab
+        api={api}
+        now={Date.now()}
+        trackedIds={new Set([first])}
+        myAddresses={[]}
+        onOpen={noop}
+        onTrack={(id) => tracked.push(id)}
+      />,
+    );
     await waitFor(() => expect(rowsIn('Intent history')).toHaveLength(20));
-    expect((screen.getByRole('button', { name: `Track intent ${first}` }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: `Tracked intent ${first}` }) as HTMLButtonElement).disabled).toBe(true);
     const second = byIdDesc()[1]!.intentId;
     fireEvent.click(screen.getByRole('button', { name: `Track intent ${second}` }));
     expect(tracked).toEqual([second]);

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type BrowserContext, type Locator, type Page, type Worker, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page, type Worker } from 'playwright-core';
 
 /** The Chromium binary (Debian's package). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -75,7 +75,8 @@ export async function stopWorker(ext: ExtensionBrowser): Promise<void> {
   const cdp = await ext.context.newCDPSession(page);
   const stopped = new Promise<void>((resolve) => {
     cdp.on('ServiceWorker.workerVersionUpdated', (event: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
-      if (event.versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${ext.extensionId}/`) && v.runningStatus === 'stopped')) resolve();
+      if (event.versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${ext.extensionId}/`) && v.runningStatus === 'stopped'))
+        resolve();
     });
   });
   await cdp.send('ServiceWorker.enable');
@@ -175,7 +176,9 @@ export class PopupPage {
     return this.row(intentId).locator('.chip').first();
   }
   async openReceipt(intentId: string) {
-    await this.row(intentId).getByRole('button', { name: `Open receipt of intent ${intentId}` }).click();
+    await this.row(intentId)
+      .getByRole('button', { name: `Open receipt of intent ${intentId}` })
+      .click();
     await this.page.getByRole('heading', { name: /Receipt/ }).waitFor();
   }
   leg(kind: 'deposit' | 'origin' | 'destination' | 'refund'): Locator {

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {
-  type ExtensionBrowser,
-  PopupPage,
   configure,
+  type ExtensionBrowser,
   killBrowser,
   launchExtension,
   notificationIdsFor,
+  PopupPage,
   readTracked,
   removeProfile,
   spawnPlainChromium,
@@ -134,7 +134,9 @@ describe('worker and browser lifetime', () => {
         })
         .toBeGreaterThan(0);
       const first = requestsFor(intentId).find((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt')!;
-      await expect.poll(() => requestsFor(intentId).find((r) => r.start === first.start)?.end, { timeout: 60_000, interval: 1000 }).toBeDefined();
+      await expect
+        .poll(() => requestsFor(intentId).find((r) => r.start === first.start)?.end, { timeout: 60_000, interval: 1000 })
+        .toBeDefined();
       const finished = requestsFor(intentId).find((r) => r.start === first.start)!;
       expect(finished.outcome).toBe('answered');
       expect(finished.end! - finished.start).toBeGreaterThanOrEqual(44_500);

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../simulator/server';
 import { snapshotAt } from '../simulator/lifecycle';
-import { type ExtensionBrowser, OptionsPage, PopupPage, configure, launchExtension, notificationIdsFor, removeProfile } from './fixtures';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { configure, type ExtensionBrowser, launchExtension, notificationIdsFor, OptionsPage, PopupPage, removeProfile } from './fixtures';
 
 let sim: Simulator;
 let ext: ExtensionBrowser;
@@ -23,7 +23,10 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const badge = async () => (await ext.worker()).evaluate(() => (chrome as unknown as { action: { getBadgeText(d: object): Promise<string> } }).action.getBadgeText({}));
+const badge = async () =>
+  (await ext.worker()).evaluate(() =>
+    (chrome as unknown as { action: { getBadgeText(d: object): Promise<string> } }).action.getBadgeText({}),
+  );
 
 describe('one-click tracking and housekeeping', () => {
   it('"Track intent" on a selected transaction hash tracks its intent', async () => {
@@ -35,7 +38,10 @@ describe('one-click tracking and housekeeping', () => {
     const hash = (snapshotAt(target, now).receipt as { destinationTransaction: { txnHash: string } }).destinationTransaction.txnHash;
     const popup = await PopupPage.open(ext);
     // The menu's click handler runs trackSelection on the selected text; the same action is reachable by message.
-    const reply = await popup.page.evaluate((text) => chrome.runtime.sendMessage({ type: 'track-text', text }), `Bridged in tx ${hash} yesterday`);
+    const reply = await popup.page.evaluate(
+      (text) => chrome.runtime.sendMessage({ type: 'track-text', text }),
+      `Bridged in tx ${hash} yesterday`,
+    );
     expect(reply).toMatchObject({ ok: true, intentId: target.intentId });
     await popup.page.reload();
     await expect.poll(() => popup.row(target.intentId).count()).toBe(1);
@@ -50,11 +56,17 @@ describe('one-click tracking and housekeeping', () => {
     await options.page.getByRole('checkbox', { name: owner }).check();
     await options.save(sim.url, sim.accessKey);
     await options.page.close();
-    await expect.poll(async () => (await PopupPage.open(ext).then(async (p) => {
-      const n = await p.row(intentId).count();
-      await p.close();
-      return n;
-    })), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          await PopupPage.open(ext).then(async (p) => {
+            const n = await p.row(intentId).count();
+            await p.close();
+            return n;
+          }),
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 30_000 }).toHaveLength(1);
 
     // Badge: a failing intent shows a red count until the popup is opened.
@@ -73,7 +85,10 @@ describe('one-click tracking and housekeeping', () => {
     const popup = await PopupPage.open(ext);
     await popup.page.locator('li[data-intent-id]').first().waitFor();
     const rows = await popup.page.locator('li[data-intent-id]').count();
-    const [download] = await Promise.all([popup.page.waitForEvent('download'), popup.page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      popup.page.waitForEvent('download'),
+      popup.page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('svc-intents.csv');
     const text = readFileSync((await download.path())!, 'utf8');
     const lines = text.trim().split('\r\n');

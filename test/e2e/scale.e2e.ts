@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry, Simulator } from '../simulator/server';
 import { startSimulator } from '../simulator/server';
 import {
-  type ExtensionBrowser,
-  PopupPage,
   configure,
   countNotificationCreates,
   createdNotifications,
+  type ExtensionBrowser,
   intentsOfNotificationId,
   launchExtension,
   notificationIdsFor,
+  PopupPage,
   removeProfile,
 } from './fixtures';
 
@@ -51,12 +51,21 @@ function peakConcurrency(log: RequestLogEntry[]): number {
 describe('tracker at scale and under faults', () => {
   it('rides out a burst of 500/429/reset/malformed answers, shows the back-off, then notifies once', async () => {
     const intentId = sim.createIntent('success', 3000);
-    for (const fault of [{ kind: 'http500' }, { kind: 'reset' }, { kind: 'malformed' }, { kind: 'http500' }, { kind: 'rate-limit', retryAfterSeconds: 2 }, { kind: 'html502' }] as const) {
+    for (const fault of [
+      { kind: 'http500' },
+      { kind: 'reset' },
+      { kind: 'malformed' },
+      { kind: 'http500' },
+      { kind: 'rate-limit', retryAfterSeconds: 2 },
+      { kind: 'html502' },
+    ] as const) {
       sim.injectFault(fault, 'WaitIntentReceipt');
     }
     const popup = await PopupPage.open(ext);
     await popup.track(intentId);
-    await expect.poll(() => popup.row(intentId).textContent(), { timeout: 20_000 }).toMatch(/Having trouble reaching the service|rate-limiting/);
+    await expect
+      .poll(() => popup.row(intentId).textContent(), { timeout: 20_000 })
+      .toMatch(/Having trouble reaching the service|rate-limiting/);
     await popup.close();
     await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 90_000, interval: 500 }).toHaveLength(1);
     const receipt = await PopupPage.open(ext, `#intent=${intentId}`);
@@ -92,7 +101,11 @@ describe('tracker at scale and under faults', () => {
     await expect.poll(count, { timeout: 150_000, interval: 2000 }).toBe(200);
     await new Promise((r) => setTimeout(r, 3000));
     const notified = await notifiedIntents();
-    for (const id of ids) expect(notified.filter((n) => n === id), id).toHaveLength(1);
+    for (const id of ids)
+      expect(
+        notified.filter((n) => n === id),
+        id,
+      ).toHaveLength(1);
     expect(notified).toHaveLength(200);
     // Grouping made far fewer toasts than intents.
     expect((await createdNotifications(ext)).length).toBeLessThan(200);

@@ -5,7 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { type ExtensionBrowser, OptionsPage, PopupPage, configure, launchExtension, notificationIdsFor, readTracked, removeProfile } from './fixtures';
+import {
+  configure,
+  type ExtensionBrowser,
+  launchExtension,
+  notificationIdsFor,
+  OptionsPage,
+  PopupPage,
+  readTracked,
+  removeProfile,
+} from './fixtures';
 
 let sim: Simulator;
 let ext: ExtensionBrowser;
@@ -26,7 +35,6 @@ async function waitForNotification(intentId: string): Promise<string[]> {
   await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
   return notificationIdsFor(ext, intentId);
 }
-
 
 describe('tracking an intent', () => {
   it('Test connection tells OK, a rejected key, and an origin-restricted key apart', async () => {
@@ -84,7 +92,8 @@ describe('tracking an intent', () => {
     expect(await waitForNotification(intentId)).toHaveLength(1);
     expect((await readTracked(ext, intentId))?.notified).toEqual({
       title: `Intent failed · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
-      message: 'Arbitrum One → Optimism: 1.50 ETH → 1.49625 WETH\nReason: execution reverted: insufficient output amount (slippage 0.50% exceeded)',
+      message:
+        'Arbitrum One → Optimism: 1.50 ETH → 1.49625 WETH\nReason: execution reverted: insufficient output amount (slippage 0.50% exceeded)',
     });
     const view = await PopupPage.open(ext, `#intent=${intentId}`);
     await expect.poll(() => view.page.locator('#receipt-title .chip').textContent()).toBe('Failed');

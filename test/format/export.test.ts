@@ -28,8 +28,17 @@ describe('export', () => {
   it('writes CSV rows with raw and display amounts, quoting what needs it', () => {
     const lines = exportCsv([intent]).split('\r\n');
     expect(lines[0]!.split(',').slice(0, 11)).toEqual([
-      'intentId', 'status', 'tracking', 'originChainId', 'destinationChainId', 'originToken', 'originAmountRaw', 'originAmount',
-      'destinationToken', 'destinationAmountRaw', 'destinationAmount',
+      'intentId',
+      'status',
+      'tracking',
+      'originChainId',
+      'destinationChainId',
+      'originToken',
+      'originAmountRaw',
+      'originAmount',
+      'destinationToken',
+      'destinationAmountRaw',
+      'destinationAmount',
     ]);
     expect(lines[1]).toContain('0xabc,FAILED,final,1,10,WETH,1234567890123456789012,1234.56789012,USDC,2500000,2.50,');
     expect(lines[1]).toContain('"reverted, ""slippage"""');

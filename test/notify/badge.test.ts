@@ -18,7 +18,10 @@ describe('badgeFor', () => {
     expect(badgeFor([], {}).text).toBe('');
   });
   it('shows unseen failures in red until seen', () => {
-    expect(badgeFor([t(1, 'tracking'), t(2, 'final', 'FAILED'), t(3, 'final', 'FAILED')], {})).toMatchObject({ text: '2', color: '#b42318' });
+    expect(badgeFor([t(1, 'tracking'), t(2, 'final', 'FAILED'), t(3, 'final', 'FAILED')], {})).toMatchObject({
+      text: '2',
+      color: '#b42318',
+    });
     expect(badgeFor([t(1, 'tracking'), t(2, 'final', 'FAILED', true)], {})).toMatchObject({ text: '1', color: '#3b5bdb' });
   });
   it('shows "!" while the key is rejected', () => {

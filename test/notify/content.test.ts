@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { notificationContent } from '@/lib/notify/content';
 import { intentIdOfNotification } from '@/lib/notify/browser';
+import { notificationContent } from '@/lib/notify/content';
 import type { TrackedIntent } from '@/lib/store';
 
 const ID = `0x${'ab'.repeat(32)}`;

@@ -12,7 +12,12 @@ describe('historyRequest', () => {
     expect(two.byStatus).toBeUndefined();
   });
   it('maps chains, token and owner', () => {
-    expect(historyRequest({ statuses: [], range: 'any', originChainId: 1, destinationChainId: 10, tokenAddress: '0xt', ownerAddress: '0xo' }, NOW)).toMatchObject({
+    expect(
+      historyRequest(
+        { statuses: [], range: 'any', originChainId: 1, destinationChainId: 10, tokenAddress: '0xt', ownerAddress: '0xo' },
+        NOW,
+      ),
+    ).toMatchObject({
       originChainId: 1,
       destinationChainId: 10,
       originTokenAddress: '0xt',
@@ -34,13 +39,28 @@ describe('historyRequest', () => {
 describe('searchRequests', () => {
   it('understands a hash, an address and free text', () => {
     const h = `0x${'A'.repeat(64)}`;
-    expect(searchRequests(h)).toEqual({ kind: 'hash', requests: [{ byIntentId: h.toLowerCase() }, { byTransactionHash: h.toLowerCase() }] });
+    expect(searchRequests(h)).toEqual({
+      kind: 'hash',
+      requests: [{ byIntentId: h.toLowerCase() }, { byTransactionHash: h.toLowerCase() }],
+    });
     const a = `0x${'b'.repeat(40)}`;
-    expect(searchRequests(` ${a} `)?.requests).toEqual([{ byOwnerAddress: a }, { byOriginIntentAddress: a }, { byDestinationIntentAddress: a }]);
+    expect(searchRequests(` ${a} `)?.requests).toEqual([
+      { byOwnerAddress: a },
+      { byOriginIntentAddress: a },
+      { byDestinationIntentAddress: a },
+    ]);
     expect(searchRequests('relay')).toEqual({ kind: 'text', requests: [{ byQueryString: 'relay' }] });
     expect(searchRequests('   ')).toBeUndefined();
   });
   it('merges results once each, newest first', () => {
-    expect(mergeById([[{ intentId: 'a', id: 1 }], [{ intentId: 'b', id: 3 }, { intentId: 'a', id: 1 }]]).map((x) => x.intentId)).toEqual(['b', 'a']);
+    expect(
+      mergeById([
+        [{ intentId: 'a', id: 1 }],
+        [
+          { intentId: 'b', id: 3 },
+          { intentId: 'a', id: 1 },
+        ],
+      ]).map((x) => x.intentId),
+    ).toEqual(['b', 'a']);
   });
 });

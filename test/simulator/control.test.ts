@@ -50,7 +50,7 @@ describe('control API', () => {
     expect(JSON.parse(held.text).done).toBe(false);
     expect(Date.now() - t0).toBeLessThan(2000);
 
-    const log = JSON.parse((await (await fetch(`${sim.url}/control/requests`)).text())) as Array<{ operation: string; status: number }>;
+    const log = JSON.parse(await (await fetch(`${sim.url}/control/requests`)).text()) as Array<{ operation: string; status: number }>;
     expect(log.map((e) => e.status)).toEqual([200, 502, 502, 200, 200, 429, 200, 200]);
   });
 

@@ -6,8 +6,8 @@
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { type Leg, type SimIntent, addressOf, hexOf, staticStep } from './lifecycle';
-import { CATALOGUE, SIM_CHAINS, type SimToken, convertRaw } from './tokens';
+import { addressOf, hexOf, type Leg, type SimIntent, staticStep } from './lifecycle';
+import { CATALOGUE, convertRaw, SIM_CHAINS, type SimToken } from './tokens';
 
 /** Size and shape of the data set. */
 export const DATASET = {

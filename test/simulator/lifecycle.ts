@@ -92,7 +92,12 @@ export const SCRIPTS: Record<'success' | 'failure' | 'refund' | 'stuck', Step[]>
     { intent: 'COMMITTED' },
     { intent: 'EXECUTING', deposit: { status: 'PENDING', mined: false } },
     { intent: 'EXECUTING', deposit: ok, origin: { status: 'REVERTED', mined: true, reason: true } },
-    { intent: 'EXECUTING', deposit: ok, origin: { status: 'REVERTED', mined: true, reason: true }, refund: { status: 'PENDING', mined: false } },
+    {
+      intent: 'EXECUTING',
+      deposit: ok,
+      origin: { status: 'REVERTED', mined: true, reason: true },
+      refund: { status: 'PENDING', mined: false },
+    },
     { intent: 'REFUNDED', deposit: ok, origin: { status: 'REVERTED', mined: true, reason: true }, refund: ok },
   ],
   stuck: [
@@ -247,8 +252,9 @@ export function snapshotAt(intent: SimIntent, now: number): Snapshot {
 /** Transaction hashes of every leg the intent has at `now` (placeholders excluded). */
 export function hashesAt(intent: SimIntent, now: number): string[] {
   const snap = snapshotAt(intent, now).receipt;
-  return LEGS.map((l) => (snap[`${l}Transaction`] as { txnHash?: string } | undefined)?.txnHash)
-    .filter((h): h is string => !!h && !/0{10,}$/.test(h));
+  return LEGS.map((l) => (snap[`${l}Transaction`] as { txnHash?: string } | undefined)?.txnHash).filter(
+    (h): h is string => !!h && !/0{10,}$/.test(h),
+  );
 }
 
 /**
@@ -277,14 +283,28 @@ export function buildIntent(intent: SimIntent, status: string): Record<string, u
     nativeTokenSymbol: 'ETH',
     totalFeeAmount: '420000000000000',
     totalFeeUsd: '1.34',
-    metaTxnFeeDetails: { metaTxnId: hexOf(intent.intentId, 'meta', chainId).slice(0, 32), estimatedGasLimit: 300_000, feeNative: 360_000_000_000_000 },
+    metaTxnFeeDetails: {
+      metaTxnId: hexOf(intent.intentId, 'meta', chainId).slice(0, 32),
+      estimatedGasLimit: 300_000,
+      feeNative: 360_000_000_000_000,
+    },
     metaTxnGasQuote: '0x',
     nativeTokenPriceUsd: 3200,
   });
   const impact = (v: number) => ({ priceImpact: v, priceImpactUsd: Math.round(v * fromUsd) / 100 });
   const calls = (chainId: number) => ({
     chainId,
-    calls: [{ to: intentAddress, value: '0', data: `0x${hexOf(intent.intentId, 'call', chainId).slice(0, 16)}`, gasLimit: 200_000, delegateCall: false, onlyFallback: false, behaviorOnError: 1 }],
+    calls: [
+      {
+        to: intentAddress,
+        value: '0',
+        data: `0x${hexOf(intent.intentId, 'call', chainId).slice(0, 16)}`,
+        gasLimit: 200_000,
+        delegateCall: false,
+        onlyFallback: false,
+        behaviorOnError: 1,
+      },
+    ],
     space: 0,
     nonce: intent.numericId,
   });
@@ -311,10 +331,32 @@ export function buildIntent(intent: SimIntent, status: string): Record<string, u
     destinationTokenAddress: d.address,
     originIntentAddress: intentAddress,
     salt: intent.numericId * 7919,
-    depositTransaction: { toAddress: intentAddress, tokenAddress: o.address, amount: intent.originAmount, chainId: o.chainId, to: o.address, data: '0x', value: '0', decimals: o.decimals },
+    depositTransaction: {
+      toAddress: intentAddress,
+      tokenAddress: o.address,
+      amount: intent.originAmount,
+      chainId: o.chainId,
+      to: o.address,
+      data: '0x',
+      value: '0',
+      decimals: o.decimals,
+    },
     originCalls: calls(o.chainId),
-    originPrecondition: { type: 'erc20-balance', chainId: o.chainId, ownerAddress: intentAddress, tokenAddress: o.address, minAmount: intent.originAmount },
-    originMetaTxn: { id: hexOf(intent.intentId, 'origin-meta').slice(0, 32), chainId: o.chainId, walletAddress: intentAddress, contract: intentAddress, input: '0x', bridgeGas: '0' },
+    originPrecondition: {
+      type: 'erc20-balance',
+      chainId: o.chainId,
+      ownerAddress: intentAddress,
+      tokenAddress: o.address,
+      minAmount: intent.originAmount,
+    },
+    originMetaTxn: {
+      id: hexOf(intent.intentId, 'origin-meta').slice(0, 32),
+      chainId: o.chainId,
+      walletAddress: intentAddress,
+      contract: intentAddress,
+      input: '0x',
+      bridgeGas: '0',
+    },
     quote: {
       routeProviders: ['RELAY'],
       routeProvidersRequestIds: [hexOf(intent.intentId, 'relay').slice(0, 24)],
@@ -379,12 +421,34 @@ export function buildIntent(intent: SimIntent, status: string): Record<string, u
     destinationIntentAddress: intentAddress,
     passthrough: false,
     destinationCalls: calls(d.chainId),
-    destinationPrecondition: { type: 'erc20-balance', chainId: d.chainId, ownerAddress: intent.ownerAddress, tokenAddress: d.address, minAmount: minOut },
-    destinationMetaTxn: { id: hexOf(intent.intentId, 'dest-meta').slice(0, 32), chainId: d.chainId, walletAddress: intentAddress, contract: intentAddress, input: '0x', bridgeGas: '0' },
+    destinationPrecondition: {
+      type: 'erc20-balance',
+      chainId: d.chainId,
+      ownerAddress: intent.ownerAddress,
+      tokenAddress: d.address,
+      minAmount: minOut,
+    },
+    destinationMetaTxn: {
+      id: hexOf(intent.intentId, 'dest-meta').slice(0, 32),
+      chainId: d.chainId,
+      walletAddress: intentAddress,
+      contract: intentAddress,
+      input: '0x',
+      bridgeGas: '0',
+    },
     gasFeeOptions: {
       gasEstimate: { totalGas: 350_000, gasPrice: '1200000000', nativeCost: '420000000000000', nativeCostUsd: 1.34 },
       feeOptions: [
-        { tokenAddress: o.address, tokenSymbol: o.symbol, tokenDecimals: o.decimals, amount: '3000', amountUsd: 0.003, feeCollectorAddress: addressOf('collector'), is2612: true, isPassthroughEligible: false },
+        {
+          tokenAddress: o.address,
+          tokenSymbol: o.symbol,
+          tokenDecimals: o.decimals,
+          amount: '3000',
+          amountUsd: 0.003,
+          feeCollectorAddress: addressOf('collector'),
+          is2612: true,
+          isPassthroughEligible: false,
+        },
       ],
       expiresAt: iso(intent.createdAt + 10 * 60_000),
       feeCollectorAddress: addressOf('collector'),

@@ -9,7 +9,7 @@
  * on the last page. Ids and creation times are unique, so no intent is skipped or repeated across pages, even while
  * new intents arrive (they sort before the first page in DESC order).
  */
-import { type SimIntent, hashesAt, intentAddressOf, intentAt, snapshotAt } from './lifecycle';
+import { hashesAt, intentAddressOf, intentAt, type SimIntent, snapshotAt } from './lifecycle';
 import { usdOf } from './tokens';
 
 /** Largest page GetIntentHistory returns. */
@@ -67,11 +67,12 @@ export function intentHistory(all: SimIntent[], now: number, req: Json): Json {
   const after = num(page.after, 'page.after');
   const before = num(page.before, 'page.before');
 
-  const statuses = Array.isArray(req.byStatuses) && req.byStatuses.length > 0
-    ? (req.byStatuses as unknown[]).map(String)
-    : typeof req.byStatus === 'string' && req.byStatus !== ''
-      ? [req.byStatus]
-      : undefined;
+  const statuses =
+    Array.isArray(req.byStatuses) && req.byStatuses.length > 0
+      ? (req.byStatuses as unknown[]).map(String)
+      : typeof req.byStatus === 'string' && req.byStatus !== ''
+        ? [req.byStatus]
+        : undefined;
   const fromTime = num(req.fromTime, 'fromTime');
   const toTime = num(req.toTime, 'toTime');
   const byProjectId = num(req.byProjectId, 'byProjectId');

@@ -9,8 +9,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless } from 'lossless-json';
-import { SCRIPTS, type SimIntent, addressOf, buildIntent, hexOf } from './lifecycle';
-import { CATALOGUE, type SimToken, convertRaw, findToken } from './tokens';
+import { addressOf, buildIntent, hexOf, SCRIPTS, type SimIntent } from './lifecycle';
+import { CATALOGUE, convertRaw, findToken, type SimToken } from './tokens';
 
 /** An error the server maps to its webrpc body. */
 export class ServiceError extends Error {
@@ -38,7 +38,8 @@ const tokenOrFail = (chainId: unknown, address: unknown, what: string): SimToken
 
 const rawOrFail = (v: unknown, name: string): bigint => {
   const text = typeof v === 'number' ? String(v) : v;
-  if (typeof text !== 'string' || !/^\d+$/.test(text) || BigInt(text) === 0n) throw new ServiceError('InvalidArgument', `${name} must be a positive integer amount`);
+  if (typeof text !== 'string' || !/^\d+$/.test(text) || BigInt(text) === 0n)
+    throw new ServiceError('InvalidArgument', `${name} must be a positive integer amount`);
   return BigInt(text);
 };
 
@@ -54,7 +55,7 @@ export function quoteIntent(req: Json, now: number, nextId: () => number, store:
   let destinationAmount: bigint;
   if (tradeType === 'EXACT_OUTPUT') {
     destinationAmount = rawOrFail(req.destinationTokenAmount, 'destinationTokenAmount');
-    originAmount = convertRaw(destinationAmount, destination, origin) * 10_030n / 10_000n + 1n;
+    originAmount = (convertRaw(destinationAmount, destination, origin) * 10_030n) / 10_000n + 1n;
   } else if (tradeType === 'EXACT_INPUT') {
     originAmount = rawOrFail(req.originTokenAmount, 'originTokenAmount');
     destinationAmount = convertRaw(originAmount, origin, destination, 30);
@@ -115,7 +116,8 @@ export function commitIntent(rawBody: string, intents: Map<string, SimIntent>, n
   if (stored.committedAt !== undefined) throw new ServiceError('IntentStatus', 'intent is already COMMITTED');
   const diff = firstDifference(sent, losslessValue(stored.quotedWire));
   if (diff) throw new ServiceError('InvalidArgument', `intent was modified after the quote: ${diff} differs`);
-  if (now > Date.parse(String((JSON.parse(stored.quotedWire) as Json).expiresAt))) throw new ServiceError('QuoteExpired', 'the quote expired');
+  if (now > Date.parse(String((JSON.parse(stored.quotedWire) as Json).expiresAt)))
+    throw new ServiceError('QuoteExpired', 'the quote expired');
   stored.committedAt = now;
   stored.script = [{ intent: 'COMMITTED' }];
   stored.startedAt = now;
@@ -144,7 +146,11 @@ export function tokenPrices(req: Json, now: number): Json {
   return {
     tokenPrices: (req.tokens as Json[]).map((t) => {
       const found = typeof t.chainId === 'number' && typeof t.tokenAddress === 'string' ? findToken(t.chainId, t.tokenAddress) : undefined;
-      return { token: { chainId: t.chainId, tokenAddress: t.tokenAddress }, ...(found ? { priceUsd: found.priceUsd } : {}), updatedAt: new Date(now).toISOString() };
+      return {
+        token: { chainId: t.chainId, tokenAddress: t.tokenAddress },
+        ...(found ? { priceUsd: found.priceUsd } : {}),
+        updatedAt: new Date(now).toISOString(),
+      };
     }),
   };
 }
@@ -171,7 +177,9 @@ export function exactOutputRoutes(req: Json): Json {
     .filter((t) => typeof req.ownerAddress !== 'string' || ownerHolds(req.ownerAddress, t))
     .sort((a, b) =>
       a.featured !== b.featured
-        ? a.featured ? -1 : 1
+        ? a.featured
+          ? -1
+          : 1
         : a.featured && a.featureIndex !== b.featureIndex
           ? a.featureIndex - b.featureIndex
           : a.symbol.localeCompare(b.symbol) || a.chainId - b.chainId,

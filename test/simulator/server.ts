@@ -21,9 +21,9 @@ import { EventEmitter } from 'node:events';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { DATASET, generateDataset } from './dataset';
-import { SCENARIOS, SCRIPTS, type Scenario, type SimIntent, addressOf, hexOf, intentAt, nextStepAt, snapshotAt } from './lifecycle';
-import { QueryError, intentHistory, searchIntents } from './queries';
-import { ServiceError, commitIntent, exactOutputRoutes, executeIntent, quoteIntent, tokenPrices } from './quotes';
+import { addressOf, hexOf, intentAt, nextStepAt, SCENARIOS, SCRIPTS, type Scenario, type SimIntent, snapshotAt } from './lifecycle';
+import { intentHistory, QueryError, searchIntents } from './queries';
+import { commitIntent, exactOutputRoutes, executeIntent, quoteIntent, ServiceError, tokenPrices } from './quotes';
 import { tokenBySymbol } from './tokens';
 
 /** Options of {@link startSimulator}. */
@@ -176,7 +176,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
-  await app.register(cors, { origin: true, methods: ['POST'], allowedHeaders: ['Content-Type', 'X-Access-Key'], exposedHeaders: ['Webrpc'] });
+  await app.register(cors, {
+    origin: true,
+    methods: ['POST'],
+    allowedHeaders: ['Content-Type', 'X-Access-Key'],
+    exposedHeaders: ['Webrpc'],
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
@@ -338,7 +343,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ownerAddress?: string;
     };
     const scenario = (body.scenario ?? 'success') as Scenario;
-    if (!SCENARIOS.includes(scenario)) return reply.code(400).send({ error: `unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}` });
+    if (!SCENARIOS.includes(scenario))
+      return reply.code(400).send({ error: `unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}` });
     return { intentId: createIntent(scenario, body.stepMs, body.ownerAddress) };
   });
   app.get('/control/requests', async () => log);
@@ -360,7 +366,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults.length = 0;
     return { queued: 0 };
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, new RpcError('WebrpcBadRoute', `no route for ${request.method} ${request.url}`)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new RpcError('WebrpcBadRoute', `no route for ${request.method} ${request.url}`)),
+  );
 
   const injectFault = (fault: Fault, operation?: string, count = 1) => {
     for (let i = 0; i < count; i++) faults.push({ operation, fault });

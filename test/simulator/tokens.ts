@@ -20,7 +20,15 @@ export interface SimToken {
 
 const NATIVE = '0x0000000000000000000000000000000000000000';
 
-const t = (chainId: number, address: string, symbol: string, name: string, decimals: number, priceUsd: number, featureIndex = 0): SimToken => ({
+const t = (
+  chainId: number,
+  address: string,
+  symbol: string,
+  name: string,
+  decimals: number,
+  priceUsd: number,
+  featureIndex = 0,
+): SimToken => ({
   chainId,
   address,
   symbol,

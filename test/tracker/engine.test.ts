@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
 import type { IntentStore } from '@/lib/store';
-import { Tracker, type TrackerDeps, backoffDelay } from '@/lib/tracker/engine';
-import { RecordingNotifier, ScriptedTransport, VirtualClock, freshStore, receipt, settle } from './fakes';
+import { backoffDelay, Tracker, type TrackerDeps } from '@/lib/tracker/engine';
+import { freshStore, RecordingNotifier, receipt, ScriptedTransport, settle, VirtualClock } from './fakes';
 
 const ID = `0x${'1'.repeat(64)}`;
 const ID2 = `0x${'2'.repeat(64)}`;
@@ -23,7 +23,13 @@ function setup(overrides: Partial<TrackerDeps> = {}, store: IntentStore = freshS
 }
 
 const serviceError = (errorName: string, code: number, httpStatus: number, retryAfterSeconds?: number) =>
-  new SvcServiceError('WaitIntentReceipt', { errorName, code, msg: errorName, httpStatus, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
+  new SvcServiceError('WaitIntentReceipt', {
+    errorName,
+    code,
+    msg: errorName,
+    httpStatus,
+    ...(retryAfterSeconds ? { retryAfterSeconds } : {}),
+  });
 
 describe('Tracker', () => {
   it('passes receiptStates back as lastReceiptStates and persists every answer', async () => {
@@ -211,7 +217,8 @@ describe('Tracker', () => {
   it('marks an intent COMMITTED past the 10-minute window as expired', async () => {
     const { tracker, transport, store, clock } = setup();
     const committed = { ...receipt(ID, 'COMMITTED'), createdAt: new Date(clock.now()).toISOString() };
-    for (let i = 0; i < 300; i++) transport.script(ID, { intentReceipt: committed, receiptStates: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'], done: false });
+    for (let i = 0; i < 300; i++)
+      transport.script(ID, { intentReceipt: committed, receiptStates: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'], done: false });
     await tracker.track(ID);
     await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('COMMITTED'));
     await clock.advance(12 * 60_000);
@@ -239,7 +246,10 @@ describe('Tracker', () => {
     const ids = Array.from({ length: 10 }, (_, i) => `0x${i.toString(16).padStart(64, 'a')}`);
     for (const id of ids) {
       // Each wait holds for a while, then answers done.
-      transport.script(id, () => new Promise((r) => setTimeout(() => r({ intentReceipt: receipt(id, 'SUCCEEDED'), receiptStates: [], done: true }), 20)));
+      transport.script(
+        id,
+        () => new Promise((r) => setTimeout(() => r({ intentReceipt: receipt(id, 'SUCCEEDED'), receiptStates: [], done: true }), 20)),
+      );
       await tracker.track(id);
     }
     await vi.waitFor(async () => expect((await store.list()).every((t) => t.phase === 'final')).toBe(true));
@@ -270,7 +280,10 @@ describe('stuck watchdog', () => {
     (notifier as unknown as { showStuck: (i: { intentId: string }, m: number) => Promise<void> }).showStuck = async (i, m) => {
       stuck.push([i.intentId, m]);
     };
-    const executing = { ...receipt(ID, 'EXECUTING'), summary: { ...receipt(ID, 'EXECUTING').summary, startedAt: new Date(clock.now()).toISOString() } };
+    const executing = {
+      ...receipt(ID, 'EXECUTING'),
+      summary: { ...receipt(ID, 'EXECUTING').summary, startedAt: new Date(clock.now()).toISOString() },
+    };
     for (let i = 0; i < 100; i++) transport.script(ID, { intentReceipt: executing, receiptStates: ['PENDING'], done: false });
     await tracker.track(ID, { estimatedDuration: 600 });
     await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('EXECUTING'));

@@ -3,8 +3,8 @@
  */
 import { createStore } from 'idb-keyval';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
-import { createIntentStore } from '@/lib/store';
 import type { TrackedIntent } from '@/lib/store';
+import { createIntentStore } from '@/lib/store';
 import type { Clock, Notifier, ReceiptTransport } from '@/lib/tracker/engine';
 
 let dbCounter = 0;
@@ -61,7 +61,11 @@ export function receipt(intentId: string, status: string, reason?: string): Inte
     status,
     originChainId: 42161,
     destinationChainId: 8453,
-    originTransaction: { chainId: 42161, status: status === 'FAILED' ? 'FAILED' : 'SUCCEEDED', ...(reason ? { statusReason: reason } : {}) },
+    originTransaction: {
+      chainId: 42161,
+      status: status === 'FAILED' ? 'FAILED' : 'SUCCEEDED',
+      ...(reason ? { statusReason: reason } : {}),
+    },
     summary: {
       originTokenAmount: '250000000',
       originTokenMetadata: { symbol: 'USDC', decimals: 6 },
@@ -85,13 +89,7 @@ export class ScriptedTransport implements ReceiptTransport {
   script(intentId: string, ...steps: Array<WaitIntentReceiptResponse | Error | Handler>) {
     const q = this.queues.get(intentId) ?? [];
     for (const step of steps) {
-      q.push(
-        typeof step === 'function'
-          ? step
-          : step instanceof Error
-            ? () => Promise.reject(step)
-            : () => Promise.resolve(step),
-      );
+      q.push(typeof step === 'function' ? step : step instanceof Error ? () => Promise.reject(step) : () => Promise.resolve(step));
     }
     this.queues.set(intentId, q);
   }

@@ -71,7 +71,10 @@ const lifecycle = fc
       const last = i === delays.length - 1;
       steps.push({
         status: last ? end : 'EXECUTING',
-        states: last && end !== 'EXECUTING' ? [end === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', 'UNKNOWN', 'UNKNOWN'] : ['PENDING', `S${i}`, 'UNKNOWN'],
+        states:
+          last && end !== 'EXECUTING'
+            ? [end === 'SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', 'UNKNOWN', 'UNKNOWN']
+            : ['PENDING', `S${i}`, 'UNKNOWN'],
         after: d,
       });
     });
@@ -80,7 +83,10 @@ const lifecycle = fc
 
 const scenario = fc.record({
   intents: fc.array(lifecycle, { minLength: 1, maxLength: 8 }),
-  faults: fc.array(fc.constantFrom<Fault>('ok', 'ok', 'ok', '500', 'reset', 'malformed', 'timeout', '429'), { minLength: 1, maxLength: 40 }),
+  faults: fc.array(fc.constantFrom<Fault>('ok', 'ok', 'ok', '500', 'reset', 'malformed', 'timeout', '429'), {
+    minLength: 1,
+    maxLength: 40,
+  }),
   restarts: fc.array(fc.integer({ min: 1_000, max: 600_000 }), { maxLength: 4 }),
   serverWaitMs: fc.constantFrom(0, 2_000, 20_000),
   /** Kill the worker right after the first notification it shows, before it can record it as shown. */
@@ -98,7 +104,10 @@ async function runSchedule(s: Scenario) {
   // Absolute step times per intent.
   const timeline = s.intents.map((steps) => {
     let t = 0;
-    return steps.map((st) => ({ ...st, at: (t += st.after) }));
+    return steps.map((st) => {
+      t += st.after;
+      return { ...st, at: t };
+    });
   });
   const stepAt = (i: number, now: number) => [...timeline[i]!].reverse().find((st) => st.at <= now)!;
   const nextChange = (i: number, now: number) => timeline[i]!.find((st) => st.at > now)?.at;
@@ -116,40 +125,54 @@ async function runSchedule(s: Scenario) {
   /** Everything one engine instance touches; `dead` makes it inert, as a killed worker is. */
   const generation = () => {
     let dead = false;
-    const hang = <T,>(): Promise<T> => new Promise<T>(() => {});
-    const guard = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => (...a: A): Promise<R> => (dead ? hang<R>() : f(...a).then((r) => (dead ? hang<R>() : r)));
+    const hang = <T>(): Promise<T> => new Promise<T>(() => {});
+    const guard =
+      <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+      (...a: A): Promise<R> =>
+        dead ? hang<R>() : f(...a).then((r) => (dead ? hang<R>() : r));
     const transport: ReceiptTransport = {
-      waitIntentReceipt: guard(async (req: WaitIntentReceiptRequest, opts?: { signal?: AbortSignal }): Promise<WaitIntentReceiptResponse> => {
-        const i = ids.indexOf(req.intentId);
-        const fault = s.faults[call++] ?? 'ok';
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
-        try {
-          await clock.sleep(10, opts?.signal);
-          if (opts?.signal?.aborted) throw new Error('aborted');
-          if (fault === '500') throw new SvcServiceError('WaitIntentReceipt', { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
-          if (fault === 'reset') throw new SvcNetworkError('WaitIntentReceipt', 'http://sim', 'reset');
-          if (fault === 'malformed') throw new SvcBadBodyError('WaitIntentReceipt', 200, 'a body that is not JSON', '{');
-          if (fault === '429') throw new SvcServiceError('WaitIntentReceipt', { errorName: 'RateLimited', code: 1007, msg: 'x', httpStatus: 429, retryAfterSeconds: 3 });
-          if (fault === 'timeout') {
-            await clock.sleep(150_000, opts?.signal);
-            throw new SvcTimeoutError('WaitIntentReceipt', 150_000);
-          }
-          const deadline = clock.now() + s.serverWaitMs;
-          for (;;) {
-            const st = stepAt(i, clock.now());
-            const last = req.lastReceiptStates ?? [];
-            const changed = st.states.length !== last.length || st.states.some((x, k) => x !== last[k]);
-            const done = st.status === 'SUCCEEDED' || st.status === 'FAILED';
-            if (changed || done || clock.now() >= deadline) return { intentReceipt: receiptOf(i, clock.now()), receiptStates: st.states, done };
-            const next = nextChange(i, clock.now());
-            await clock.sleep(Math.min(next ?? Number.POSITIVE_INFINITY, deadline) - clock.now(), opts?.signal);
+      waitIntentReceipt: guard(
+        async (req: WaitIntentReceiptRequest, opts?: { signal?: AbortSignal }): Promise<WaitIntentReceiptResponse> => {
+          const i = ids.indexOf(req.intentId);
+          const fault = s.faults[call++] ?? 'ok';
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          try {
+            await clock.sleep(10, opts?.signal);
             if (opts?.signal?.aborted) throw new Error('aborted');
+            if (fault === '500')
+              throw new SvcServiceError('WaitIntentReceipt', { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
+            if (fault === 'reset') throw new SvcNetworkError('WaitIntentReceipt', 'http://sim', 'reset');
+            if (fault === 'malformed') throw new SvcBadBodyError('WaitIntentReceipt', 200, 'a body that is not JSON', '{');
+            if (fault === '429')
+              throw new SvcServiceError('WaitIntentReceipt', {
+                errorName: 'RateLimited',
+                code: 1007,
+                msg: 'x',
+                httpStatus: 429,
+                retryAfterSeconds: 3,
+              });
+            if (fault === 'timeout') {
+              await clock.sleep(150_000, opts?.signal);
+              throw new SvcTimeoutError('WaitIntentReceipt', 150_000);
+            }
+            const deadline = clock.now() + s.serverWaitMs;
+            for (;;) {
+              const st = stepAt(i, clock.now());
+              const last = req.lastReceiptStates ?? [];
+              const changed = st.states.length !== last.length || st.states.some((x, k) => x !== last[k]);
+              const done = st.status === 'SUCCEEDED' || st.status === 'FAILED';
+              if (changed || done || clock.now() >= deadline)
+                return { intentReceipt: receiptOf(i, clock.now()), receiptStates: st.states, done };
+              const next = nextChange(i, clock.now());
+              await clock.sleep(Math.min(next ?? Number.POSITIVE_INFINITY, deadline) - clock.now(), opts?.signal);
+              if (opts?.signal?.aborted) throw new Error('aborted');
+            }
+          } finally {
+            inFlight--;
           }
-        } finally {
-          inFlight--;
-        }
-      }),
+        },
+      ),
       getIntentReceipt: guard(async (req: { intentId: string }, opts?: { signal?: AbortSignal }) => {
         const i = ids.indexOf(req.intentId);
         inFlight++;
@@ -158,7 +181,8 @@ async function runSchedule(s: Scenario) {
           await clock.sleep(10, opts?.signal);
           if (opts?.signal?.aborted) throw new Error('aborted');
           const fault = s.faults[call++] ?? 'ok';
-          if (fault === '500') throw new SvcServiceError('GetIntentReceipt', { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
+          if (fault === '500')
+            throw new SvcServiceError('GetIntentReceipt', { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
           return { intentReceipt: receiptOf(i, clock.now()) };
         } finally {
           inFlight--;
@@ -170,7 +194,8 @@ async function runSchedule(s: Scenario) {
         const i = ids.indexOf(intent.intentId);
         if (!FINAL.includes(stepAt(i, clock.now()).status)) violations.push(`${intent.intentId} notified before it was final`);
         const record = store.map.get(intent.intentId);
-        if (record?.phase !== 'final' || record.notification !== 'pending') violations.push(`${intent.intentId} notified before its final state was written`);
+        if (record?.phase !== 'final' || record.notification !== 'pending')
+          violations.push(`${intent.intentId} notified before its final state was written`);
         shown.set(intent.intentId, (shown.get(intent.intentId) ?? 0) + 1);
         onScreen.add(intent.intentId);
         if (s.crashOnShow && !crashed) {
@@ -190,7 +215,15 @@ async function runSchedule(s: Scenario) {
       remove: guard((id: string) => store.remove(id)),
     } as IntentStore;
     const stateStore = { get: guard(() => state.get()), set: guard((st: TrackerState) => state.set(st)) } as TrackerStateStore;
-    const tracker = new Tracker({ store: memory, stateStore, clock, notifier, transport: async () => transport, random: () => 0.5, backoffCapMs: 20_000 });
+    const tracker = new Tracker({
+      store: memory,
+      stateStore,
+      clock,
+      notifier,
+      transport: async () => transport,
+      random: () => 0.5,
+      backoffCapMs: 20_000,
+    });
     return {
       tracker,
       kill: () => {

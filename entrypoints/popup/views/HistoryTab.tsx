@@ -4,9 +4,9 @@ import { HistoryFiltersForm } from '@/components/HistoryFiltersForm';
 import { HistoryRow } from '@/components/HistoryRow';
 import type { LookupApi } from '@/lib/api/history';
 import type { IntentHistory, Page } from '@/lib/api/operations';
-import { type ErrorMessage, describeError } from '@/lib/format/errors';
+import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { usdOfRaw } from '@/lib/format/usd';
-import { type HistoryFilters, NO_FILTERS, historyRequest } from '@/lib/query/history';
+import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history';
 import { openSettings } from '../shared';
 
 const priceKey = (chainId: number | null | undefined, address: string | null | undefined) => `${chainId}:${(address ?? '').toLowerCase()}`;
@@ -34,7 +34,9 @@ export function HistoryTab(props: {
     setError(undefined);
     try {
       const request = historyRequest(filters, Date.now());
-      const page = reset ? request.page : { ...request.page, ...Object.fromEntries(Object.entries(next ?? {}).filter(([, v]) => v !== null)) };
+      const page = reset
+        ? request.page
+        : { ...request.page, ...Object.fromEntries(Object.entries(next ?? {}).filter(([, v]) => v !== null)) };
       const res = await props.api.getIntentHistory({ ...request, page });
       if (mine !== generation.current) return;
       setRows((old) => (reset ? res.intents : [...old, ...res.intents.filter((r) => !old.some((o) => o.intentId === r.intentId))]));
@@ -68,8 +70,6 @@ export function HistoryTab(props: {
       // USD is shown only when known.
     }
   };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload when the filters change
   useEffect(() => {
     void load(true);
   }, [filters, props.api]);
@@ -100,7 +100,11 @@ export function HistoryTab(props: {
           ))}
         </ul>
       )}
-      {loading && <p class="muted" role="status">Loading…</p>}
+      {loading && (
+        <p class="muted" role="status">
+          Loading…
+        </p>
+      )}
       {!loading && next && !error && (
         <button type="button" class="secondary wide" onClick={() => void load(false)}>
           Load more

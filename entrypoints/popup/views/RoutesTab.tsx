@@ -4,8 +4,8 @@ import { RouteList } from '@/components/RouteList';
 import type { LookupApi } from '@/lib/api/history';
 import type { TokenInfo } from '@/lib/api/operations';
 import { CHAINS } from '@/lib/format/chains';
-import { type ErrorMessage, describeError } from '@/lib/format/errors';
-import { KNOWN_TOKENS, isAddress } from '@/lib/format/tokens';
+import { describeError, type ErrorMessage } from '@/lib/format/errors';
+import { isAddress, KNOWN_TOKENS } from '@/lib/format/tokens';
 import { openSettings } from '../shared';
 
 const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), name: c.name }));
@@ -82,7 +82,10 @@ export function RoutesTab(props: { api: LookupApi }) {
           </label>
           <label>
             Token to receive
-            <select value={tokenChoice === 'paste' ? 'paste' : destinationToken} onChange={(e) => setTokenChoice((e.target as HTMLSelectElement).value)}>
+            <select
+              value={tokenChoice === 'paste' ? 'paste' : destinationToken}
+              onChange={(e) => setTokenChoice((e.target as HTMLSelectElement).value)}
+            >
               {onChain.map((t) => (
                 <option key={t.address} value={t.address}>
                   {t.symbol}
@@ -95,7 +98,13 @@ export function RoutesTab(props: { api: LookupApi }) {
         {tokenChoice === 'paste' && (
           <label>
             Token address
-            <input type="text" spellcheck={false} placeholder="0x…" value={pasted} onInput={(e) => setPasted((e.target as HTMLInputElement).value)} />
+            <input
+              type="text"
+              spellcheck={false}
+              placeholder="0x…"
+              value={pasted}
+              onInput={(e) => setPasted((e.target as HTMLInputElement).value)}
+            />
           </label>
         )}
         <details>
@@ -119,11 +128,23 @@ export function RoutesTab(props: { api: LookupApi }) {
           </label>
           <label>
             Pay with token (address)
-            <input type="text" spellcheck={false} placeholder="0x…" value={originToken} onInput={(e) => setOriginToken((e.target as HTMLInputElement).value)} />
+            <input
+              type="text"
+              spellcheck={false}
+              placeholder="0x…"
+              value={originToken}
+              onInput={(e) => setOriginToken((e.target as HTMLInputElement).value)}
+            />
           </label>
           <label>
             Owner address
-            <input type="text" spellcheck={false} placeholder="0x…" value={owner} onInput={(e) => setOwner((e.target as HTMLInputElement).value)} />
+            <input
+              type="text"
+              spellcheck={false}
+              placeholder="0x…"
+              value={owner}
+              onInput={(e) => setOwner((e.target as HTMLInputElement).value)}
+            />
           </label>
         </details>
         <button type="submit" class="wide" disabled={loading}>
@@ -131,7 +152,11 @@ export function RoutesTab(props: { api: LookupApi }) {
         </button>
       </form>
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} />}
-      {loading && <p class="muted" role="status">Looking for routes…</p>}
+      {loading && (
+        <p class="muted" role="status">
+          Looking for routes…
+        </p>
+      )}
       {!loading && tokens && tokens.length === 0 && <p class="muted">No route found for this token with these filters.</p>}
       {!loading && tokens && tokens.length > 0 && <RouteList tokens={tokens} />}
     </section>

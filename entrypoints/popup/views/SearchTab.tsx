@@ -3,12 +3,17 @@ import { ErrorNotice } from '@/components/ErrorNotice';
 import { IntentResult } from '@/components/IntentResult';
 import type { LookupApi } from '@/lib/api/history';
 import type { Intent } from '@/lib/api/operations';
-import { type ErrorMessage, describeError } from '@/lib/format/errors';
+import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { mergeById, searchRequests } from '@/lib/query/search';
 import { openSettings } from '../shared';
 
 /** Search tab: one box for an intentId, a transaction hash, an address or free text (SearchIntents). */
-export function SearchTab(props: { api: LookupApi; trackedIds: Set<string>; onOpen: (intentId: string) => void; onTrack: (intentId: string) => void }) {
+export function SearchTab(props: {
+  api: LookupApi;
+  trackedIds: Set<string>;
+  onOpen: (intentId: string) => void;
+  onTrack: (intentId: string) => void;
+}) {
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Intent[] | undefined>();
   const [loading, setLoading] = useState(false);
@@ -59,7 +64,11 @@ export function SearchTab(props: { api: LookupApi; trackedIds: Set<string>; onOp
         </div>
       </form>
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} />}
-      {loading && <p class="muted" role="status">Searching…</p>}
+      {loading && (
+        <p class="muted" role="status">
+          Searching…
+        </p>
+      )}
       {!loading && results && results.length === 0 && <p class="muted">No intent matches “{query.trim()}”.</p>}
       {!loading && results && results.length > 0 && (
         <>

@@ -35,7 +35,7 @@ export function TrackedTab(props: {
   return (
     <>
       {props.suggestion && (
-        <div class="suggestion" role="group" aria-label="Clipboard suggestion">
+        <fieldset class="suggestion" aria-label="Clipboard suggestion">
           <span>
             Your clipboard holds intent <span class="mono">{shortId(props.suggestion)}</span>.
           </span>
@@ -45,7 +45,7 @@ export function TrackedTab(props: {
           <button type="button" class="small secondary" onClick={props.onDismissSuggestion} aria-label="Dismiss the clipboard suggestion">
             No thanks
           </button>
-        </div>
+        </fieldset>
       )}
       <TrackForm onTrack={props.onTrack} onTrackClipboard={props.onTrackClipboard} message={props.message} busy={props.busy} />
       <section aria-labelledby="tracked-title">
@@ -68,10 +68,18 @@ export function TrackedTab(props: {
               ))}
             </ul>
             <div class="actions housekeeping">
-              <button type="button" class="small secondary" onClick={() => download('svc-intents.json', exportJson(props.intents!), 'application/json')}>
+              <button
+                type="button"
+                class="small secondary"
+                onClick={() => download('svc-intents.json', exportJson(props.intents!), 'application/json')}
+              >
                 Export JSON
               </button>
-              <button type="button" class="small secondary" onClick={() => download('svc-intents.csv', exportCsv(props.intents!), 'text/csv')}>
+              <button
+                type="button"
+                class="small secondary"
+                onClick={() => download('svc-intents.csv', exportCsv(props.intents!), 'text/csv')}
+              >
                 Export CSV
               </button>
               {props.intents.some((i) => i.phase === 'final') && (

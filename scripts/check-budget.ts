@@ -1,0 +1,36 @@
+/**
+ * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 25 KB gzip, the
+ * background worker ≤ 40 KB gzip, the Chrome zip ≤ 150 KB. Prints the figures; exits 1 above budget.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const DIR = '.output/chrome-mv3';
+const KB = 1024;
+const gz = (file: string) => gzipSync(readFileSync(join(DIR, file)), { level: 9 }).length;
+
+/** The scripts an HTML page of the build loads (entry and preloaded chunks). */
+function pageScripts(html: string): string[] {
+  const text = readFileSync(join(DIR, html), 'utf8');
+  return [...text.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/?([^"]+\.js)"/g)].map((m) => m[1]!);
+}
+
+const popupFiles = pageScripts('popup.html');
+const popup = popupFiles.reduce((sum, f) => sum + gz(f), 0);
+const background = gz('background.js');
+const zip = readdirSync('.output').find((f) => f.endsWith('-chrome.zip'));
+const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
+
+const rows: Array<[string, number, number]> = [
+  [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 25 * KB],
+  ['background JS, gzip', background, 40 * KB],
+  [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 150 * KB],
+];
+let failed = false;
+for (const [name, size, budget] of rows) {
+  const ok = size <= budget;
+  failed ||= !ok;
+  console.log(`${ok ? 'ok  ' : 'OVER'} ${name}: ${(size / KB).toFixed(1)} KB of ${(budget / KB).toFixed(0)} KB`);
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,87 @@
+/**
+ * Accessibility: axe-core on the popup (each tab, and a receipt) and on the options page, in Chromium with the
+ * simulator's data. No serious or critical violation is allowed.
+ */
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { configure, type ExtensionBrowser, launchExtension, OptionsPage, PopupPage, removeProfile } from './fixtures';
+
+const axeSource = readAxe();
+function readAxe(): string {
+  const require = createRequire(import.meta.url);
+  return (require('axe-core') as { source: string }).source;
+}
+
+let sim: Simulator;
+let ext: ExtensionBrowser;
+beforeAll(async () => {
+  sim = await startSimulator({ stepMs: 500 });
+  ext = await launchExtension();
+  await configure(ext, sim.url, sim.accessKey);
+});
+afterAll(async () => {
+  await ext?.close();
+  if (ext) removeProfile(ext.userDataDir);
+  await sim?.close();
+});
+
+/** Serious and critical axe violations on the page as it is now: "rule: target" strings. */
+async function violations(page: Page): Promise<string[]> {
+  // page.evaluate goes through DevTools, so the extension page's CSP does not block it.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+describe('accessibility (axe-core)', () => {
+  it('popup: every tab and a receipt, in light and dark', async () => {
+    const intentId = sim.createIntent('failure', 300);
+    const popup = await PopupPage.open(ext);
+    await popup.track(intentId);
+    await expect.poll(() => popup.statusChip(intentId).textContent(), { timeout: 10_000 }).toBe('Failed');
+    for (const scheme of ['light', 'dark'] as const) {
+      await popup.page.emulateMedia({ colorScheme: scheme });
+      expect(await violations(popup.page), `tracked (${scheme})`).toEqual([]);
+      for (const tab of ['History', 'Search', 'Stuck funds', 'Routes']) {
+        await popup.page.getByRole('tab', { name: tab }).click();
+        if (tab === 'History' || tab === 'Stuck funds') await popup.page.locator('li[data-intent-id]').first().waitFor();
+        if (tab === 'Search') {
+          await popup.page.getByLabel('Search intents').fill('0x');
+          await popup.page.getByRole('button', { name: 'Search', exact: true }).click();
+          await popup.page.locator('li[data-intent-id]').first().waitFor();
+        }
+        if (tab === 'Routes') {
+          await popup.page.getByRole('button', { name: 'Find routes' }).click();
+          await popup.page.locator('.route').first().waitFor();
+        }
+        expect(await violations(popup.page), `${tab} (${scheme})`).toEqual([]);
+      }
+      await popup.page.getByRole('tab', { name: 'Tracked' }).click();
+    }
+    await popup.openReceipt(intentId);
+    expect(await violations(popup.page), 'receipt').toEqual([]);
+    await popup.close();
+  });
+
+  it('options page', async () => {
+    const options = await OptionsPage.open(ext);
+    await options.page.getByLabel('Service URL').waitFor();
+    expect(await violations(options.page)).toEqual([]);
+    await options.page.emulateMedia({ colorScheme: 'dark' });
+    expect(await violations(options.page)).toEqual([]);
+    await options.page.close();
+  });
+});
