@@ -51,6 +51,9 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
+/** Largest response body accepted (characters); a larger one is refused with SvcBadBodyError. */
+export const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
 /** Longest body kept in error snippets (characters). */
 const SNIPPET_CHARS = 200;
 
@@ -162,6 +165,8 @@ export class SvcClient {
           signal,
           credentials: 'omit',
           referrerPolicy: 'no-referrer',
+          // A redirect would carry X-Access-Key to another origin: refuse it.
+          redirect: 'error',
         });
       } catch (err) {
         if (signal.aborted) throw cancelled();
@@ -181,6 +186,14 @@ export class SvcClient {
       clearTimeout(timer);
     }
     const snippet = redact(text.slice(0, SNIPPET_CHARS), this.#accessKey);
+    if (text.length > MAX_BODY_CHARS) {
+      throw new SvcBadBodyError(
+        operation,
+        response.status,
+        `a body of ${(text.length / 2 ** 20).toFixed(1)} MB, more than the ${MAX_BODY_CHARS / 2 ** 20} MB accepted`,
+        snippet,
+      );
+    }
     const contentType = response.headers.get('content-type') ?? '';
     let body: unknown;
     try {

@@ -108,7 +108,10 @@ export class SvcBadBodyError extends SvcApiError {
   readonly httpStatus: number;
   readonly snippet: string;
   constructor(operation: string, httpStatus: number, what: string, snippet: string) {
-    super(operation, `${operation}: HTTP ${httpStatus} with ${what} — this does not look like the Svc service`);
+    super(
+      operation,
+      `${operation}: HTTP ${httpStatus} with ${what}${what.startsWith('a body of') ? '' : ' — this does not look like the Svc service'}`,
+    );
     this.httpStatus = httpStatus;
     this.snippet = snippet;
   }

@@ -17,11 +17,11 @@ const MAX_DECIMALS = 77;
 
 /**
  * Formats a raw amount for display, e.g. ("250000000", 6) → "250.00", ("7845000000000000000", 18) → "7.845".
- * Returns undefined when the amount is not a base-10 integer or `decimals` is missing or out of 0..77, so the
- * caller can show "unknown amount" instead of a wrong number.
+ * Returns undefined when the amount is not a non-negative base-10 integer or `decimals` is missing or out of
+ * 0..77, so the caller can show "unknown amount" instead of a wrong number.
  */
 export function formatTokenAmount(raw: string | null | undefined, decimals: number | null | undefined): string | undefined {
-  if (raw === null || raw === undefined || !/^-?\d+$/.test(raw)) return undefined;
+  if (raw === null || raw === undefined || !/^\d{1,90}$/.test(raw)) return undefined;
   if (decimals === null || decimals === undefined || !Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) {
     return undefined;
   }

@@ -7,6 +7,9 @@ import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { mergeById, searchRequests } from '@/lib/query/search';
 import { openSettings } from '../shared';
 
+/** Most results rendered at once (SearchIntents is not paginated and can be large). */
+export const MAX_SHOWN = 200;
+
 /** Search tab: one box for an intentId, a transaction hash, an address or free text (SearchIntents). */
 export function SearchTab(props: {
   api: LookupApi;
@@ -74,9 +77,10 @@ export function SearchTab(props: {
         <>
           <p class="muted" role="status">
             {results.length === 1 ? '1 intent' : `${results.length} intents`}
+            {results.length > MAX_SHOWN ? ` — showing the newest ${MAX_SHOWN}; narrow the search to see others` : ''}
           </p>
           <ul class="intent-list" aria-label="Search results">
-            {results.map((i) => (
+            {results.slice(0, MAX_SHOWN).map((i) => (
               <IntentResult
                 key={i.intentId}
                 intent={i}
