@@ -3,8 +3,7 @@ import { CHAINS } from '@/lib/format/chains';
 import { statusLabel } from '@/lib/format/intent';
 import { KNOWN_TOKENS } from '@/lib/format/tokens';
 import type { HistoryFilters, TimeRange } from '@/lib/query/history';
-
-const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), name: c.name }));
+import { ChainSelect } from './ChainSelect';
 
 /**
  * The History filters: statuses (several at once), origin and destination chain, origin token, owner address (with
@@ -13,7 +12,6 @@ const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), 
 export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses: string[]; onChange: (f: HistoryFilters) => void }) {
   const f = props.filters;
   const set = (patch: Partial<HistoryFilters>) => props.onChange({ ...f, ...patch });
-  const num = (v: string) => (v === '' ? undefined : Number(v));
   return (
     <details class="filters" open={f.statuses.length > 0 || f.range !== 'any'}>
       <summary>Filters</summary>
@@ -33,31 +31,13 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         ))}
       </fieldset>
       <div class="grid2">
-        <label>
-          From chain
-          <select value={f.originChainId ?? ''} onChange={(e) => set({ originChainId: num((e.target as HTMLSelectElement).value) })}>
-            <option value="">Any</option>
-            {chainOptions.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          To chain
-          <select
-            value={f.destinationChainId ?? ''}
-            onChange={(e) => set({ destinationChainId: num((e.target as HTMLSelectElement).value) })}
-          >
-            <option value="">Any</option>
-            {chainOptions.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChainSelect label="From chain" anyLabel="Any" value={f.originChainId} onChange={(originChainId) => set({ originChainId })} />
+        <ChainSelect
+          label="To chain"
+          anyLabel="Any"
+          value={f.destinationChainId}
+          onChange={(destinationChainId) => set({ destinationChainId })}
+        />
         <label>
           Token sent
           <select value={f.tokenAddress ?? ''} onChange={(e) => set({ tokenAddress: (e.target as HTMLSelectElement).value || undefined })}>

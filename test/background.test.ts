@@ -70,17 +70,13 @@ describe('background services with the simulator', () => {
 
   it('tracks every intent of a selected transaction hash, and a selected intentId', async () => {
     const { startSimulator } = await import('./simulator/server');
-    const { snapshotAt } = await import('./simulator/lifecycle');
+    const { intentWithDestinationHash } = await import('./simulator/find');
     const sim = await startSimulator();
     const bg = createBackground(fakeBrowser as never);
     try {
       await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
-      const now = sim.now();
-      const target = sim.intents().find((i) => {
-        const d = (snapshotAt(i, now).receipt as { destinationTransaction?: { txnHash: string } }).destinationTransaction;
-        return d && !/0{10,}$/.test(d.txnHash);
-      })!;
-      const hash = (snapshotAt(target, now).receipt as { destinationTransaction: { txnHash: string } }).destinationTransaction.txnHash;
+      const { intentId: targetId, hash } = intentWithDestinationHash(sim);
+      const target = { intentId: targetId };
       expect(await bg.trackSelection(`tx: ${hash}`)).toMatchObject({ ok: true, intentId: target.intentId });
       expect((await bg.intents.get(target.intentId))?.source).toBe('menu');
       const other = sim.intents()[3]!.intentId;

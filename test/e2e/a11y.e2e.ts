@@ -4,9 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { configure, type ExtensionBrowser, launchExtension, OptionsPage, PopupPage, removeProfile } from './fixtures';
+import { describe, expect, it } from 'vitest';
+import { OptionsPage, PopupPage, useConfiguredExtension } from './fixtures';
 
 const axeSource = readAxe();
 function readAxe(): string {
@@ -14,18 +13,7 @@ function readAxe(): string {
   return (require('axe-core') as { source: string }).source;
 }
 
-let sim: Simulator;
-let ext: ExtensionBrowser;
-beforeAll(async () => {
-  sim = await startSimulator({ stepMs: 500 });
-  ext = await launchExtension();
-  await configure(ext, sim.url, sim.accessKey);
-});
-afterAll(async () => {
-  await ext?.close();
-  if (ext) removeProfile(ext.userDataDir);
-  await sim?.close();
-});
+const ctx = useConfiguredExtension({ stepMs: 500 });
 
 /** Serious and critical axe violations on the page as it is now: "rule: target" strings. */
 async function violations(page: Page): Promise<string[]> {
@@ -48,8 +36,8 @@ async function violations(page: Page): Promise<string[]> {
 
 describe('accessibility (axe-core)', () => {
   it('popup: every tab and a receipt, in light and dark', async () => {
-    const intentId = sim.createIntent('failure', 300);
-    const popup = await PopupPage.open(ext);
+    const intentId = ctx.sim.createIntent('failure', 300);
+    const popup = await PopupPage.open(ctx.ext);
     await popup.track(intentId);
     await expect.poll(() => popup.statusChip(intentId).textContent(), { timeout: 10_000 }).toBe('Failed');
     for (const scheme of ['light', 'dark'] as const) {
@@ -77,7 +65,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('options page', async () => {
-    const options = await OptionsPage.open(ext);
+    const options = await OptionsPage.open(ctx.ext);
     await options.page.getByLabel('Service URL').waitFor();
     expect(await violations(options.page)).toEqual([]);
     await options.page.emulateMedia({ colorScheme: 'dark' });

@@ -3,10 +3,12 @@
  * service worker, stop the worker, read notifications; page objects for the options page and the popup.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page, type Worker } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server';
 
 /** The Chromium binary (Debian's package). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -259,4 +261,24 @@ export async function countNotificationCreates(ext: ExtensionBrowser): Promise<v
 export async function createdNotifications(ext: ExtensionBrowser): Promise<string[]> {
   const worker = await ext.worker();
   return worker.evaluate(() => (globalThis as unknown as { __created?: string[] }).__created ?? []);
+}
+
+/**
+ * Registers beforeAll/afterAll that start a simulator and a browser with the extension configured for it (through
+ * the options page), and tear both down. Read `ctx.sim` and `ctx.ext` inside tests.
+ */
+export function useConfiguredExtension(options: SimulatorOptions = {}): { sim: Simulator; ext: ExtensionBrowser } {
+  const ctx = {} as { sim: Simulator; ext: ExtensionBrowser };
+  beforeAll(async () => {
+    mkdirSync('.output/e2e', { recursive: true });
+    ctx.sim = await startSimulator(options);
+    ctx.ext = await launchExtension();
+    await configure(ctx.ext, ctx.sim.url, ctx.sim.accessKey);
+  });
+  afterAll(async () => {
+    await ctx.ext?.close();
+    if (ctx.ext) removeProfile(ctx.ext.userDataDir);
+    await ctx.sim?.close();
+  });
+  return ctx;
 }

@@ -2,28 +2,14 @@
  * The popup as a place to look anything up, in Chromium against the simulator's data set: history paging and
  * filters, search by a destination-leg hash, stuck funds, and routes.
  */
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { intentWithDestinationHash } from '../simulator/find';
 import { snapshotAt } from '../simulator/lifecycle';
 import { TERMINAL } from '../simulator/queries';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { configure, type ExtensionBrowser, launchExtension, PopupPage, removeProfile } from './fixtures';
+import { PopupPage, useConfiguredExtension } from './fixtures';
 
-let sim: Simulator;
-let ext: ExtensionBrowser;
+const ctx = useConfiguredExtension();
 let popup: PopupPage;
-
-beforeAll(async () => {
-  mkdirSync('.output/e2e', { recursive: true });
-  sim = await startSimulator();
-  ext = await launchExtension();
-  await configure(ext, sim.url, sim.accessKey);
-});
-afterAll(async () => {
-  await ext?.close();
-  if (ext) removeProfile(ext.userDataDir);
-  await sim?.close();
-});
 
 const ids = async (list: string) =>
   popup.page
@@ -34,16 +20,16 @@ const ids = async (list: string) =>
 describe('looking things up in the popup', () => {
   it("pages through all of one owner's history and sees every intent exactly once", async () => {
     const owners = new Map<string, number>();
-    for (const i of sim.intents()) owners.set(i.ownerAddress, (owners.get(i.ownerAddress) ?? 0) + 1);
+    for (const i of ctx.sim.intents()) owners.set(i.ownerAddress, (owners.get(i.ownerAddress) ?? 0) + 1);
     const [owner] = [...owners.entries()].sort((a, b) => b[1] - a[1])[0]!;
-    const expected = sim
+    const expected = ctx.sim
       .intents()
       .filter((i) => i.ownerAddress === owner)
       .sort((a, b) => b.numericId - a.numericId)
       .map((i) => i.intentId);
     expect(expected.length).toBeGreaterThan(20);
 
-    popup = await PopupPage.open(ext);
+    popup = await PopupPage.open(ctx.ext);
     await popup.page.getByRole('tab', { name: 'History' }).click();
     await popup.page.getByText('Filters', { exact: true }).click();
     await popup.page.getByLabel('Owner address').fill(owner);
@@ -69,8 +55,8 @@ describe('looking things up in the popup', () => {
     await popup.page.getByRole('button', { name: 'Clear filters' }).click();
     await popup.page.getByRole('checkbox', { name: 'Failed' }).check();
     await popup.page.getByRole('checkbox', { name: 'Refunded' }).check();
-    const now = sim.now();
-    const want = sim
+    const now = ctx.sim.now();
+    const want = ctx.sim
       .intents()
       .filter((i) => ['FAILED', 'REFUNDED'].includes(snapshotAt(i, now).status))
       .sort((a, b) => b.numericId - a.numericId)
@@ -81,12 +67,8 @@ describe('looking things up in the popup', () => {
   });
 
   it('finds an intent by the hash of its destination leg and shows its quote summary', async () => {
-    const now = sim.now();
-    const target = sim.intents().find((i) => {
-      const d = (snapshotAt(i, now).receipt as { destinationTransaction?: { txnHash: string } }).destinationTransaction;
-      return d && !/0{10,}$/.test(d.txnHash);
-    })!;
-    const hash = (snapshotAt(target, now).receipt as { destinationTransaction: { txnHash: string } }).destinationTransaction.txnHash;
+    const { intentId: targetId, hash } = intentWithDestinationHash(ctx.sim);
+    const target = { intentId: targetId };
     await popup.page.getByRole('tab', { name: 'Search' }).click();
     await popup.page.getByLabel('Search intents').fill(hash);
     await popup.page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -103,8 +85,8 @@ describe('looking things up in the popup', () => {
   });
 
   it('lists exactly the recoverable intents under Stuck funds', async () => {
-    const now = sim.now();
-    const want = sim
+    const now = ctx.sim.now();
+    const want = ctx.sim
       .intents()
       .filter((i) => i.balance && TERMINAL.includes(snapshotAt(i, now).status))
       .sort((a, b) => b.numericId - a.numericId)

@@ -3,34 +3,18 @@
  * WaitIntentReceipt with the back-off shown in the popup, then one notification; and 200 intents finishing at
  * random times, each notified exactly once with never more than 4 tracker requests in flight.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestLogEntry, Simulator } from '../simulator/server';
-import { startSimulator } from '../simulator/server';
+import { describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../simulator/server';
 import {
-  configure,
   countNotificationCreates,
   createdNotifications,
-  type ExtensionBrowser,
   intentsOfNotificationId,
-  launchExtension,
   notificationIdsFor,
   PopupPage,
-  removeProfile,
+  useConfiguredExtension,
 } from './fixtures';
 
-let sim: Simulator;
-let ext: ExtensionBrowser;
-
-beforeAll(async () => {
-  sim = await startSimulator({ dataset: false, waitTimeoutMs: 20_000 });
-  ext = await launchExtension();
-  await configure(ext, sim.url, sim.accessKey);
-});
-afterAll(async () => {
-  await ext?.close();
-  if (ext) removeProfile(ext.userDataDir);
-  await sim?.close();
-});
+const ctx = useConfiguredExtension({ dataset: false, waitTimeoutMs: 20_000 });
 
 /** Most requests that overlapped in time (open requests count as still running). */
 function peakConcurrency(log: RequestLogEntry[]): number {
@@ -50,7 +34,7 @@ function peakConcurrency(log: RequestLogEntry[]): number {
 
 describe('tracker at scale and under faults', () => {
   it('rides out a burst of 500/429/reset/malformed answers, shows the back-off, then notifies once', async () => {
-    const intentId = sim.createIntent('success', 3000);
+    const intentId = ctx.sim.createIntent('success', 3000);
     for (const fault of [
       { kind: 'http500' },
       { kind: 'reset' },
@@ -59,31 +43,31 @@ describe('tracker at scale and under faults', () => {
       { kind: 'rate-limit', retryAfterSeconds: 2 },
       { kind: 'html502' },
     ] as const) {
-      sim.injectFault(fault, 'WaitIntentReceipt');
+      ctx.sim.injectFault(fault, 'WaitIntentReceipt');
     }
-    const popup = await PopupPage.open(ext);
+    const popup = await PopupPage.open(ctx.ext);
     await popup.track(intentId);
     await expect
       .poll(() => popup.row(intentId).textContent(), { timeout: 20_000 })
       .toMatch(/Having trouble reaching the service|rate-limiting/);
     await popup.close();
-    await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 90_000, interval: 500 }).toHaveLength(1);
-    const receipt = await PopupPage.open(ext, `#intent=${intentId}`);
+    await expect.poll(() => notificationIdsFor(ctx.ext, intentId), { timeout: 90_000, interval: 500 }).toHaveLength(1);
+    const receipt = await PopupPage.open(ctx.ext, `#intent=${intentId}`);
     await expect.poll(() => receipt.page.locator('#receipt-title .chip').textContent()).toBe('Succeeded');
     expect(await receipt.page.locator('.health').count()).toBe(0);
     await receipt.close();
-    expect(await notificationIdsFor(ext, intentId)).toHaveLength(1);
+    expect(await notificationIdsFor(ctx.ext, intentId)).toHaveLength(1);
   });
 
   it('notifies 200 intents finishing at random times exactly once each, never over 4 requests in flight', async () => {
-    await countNotificationCreates(ext);
+    await countNotificationCreates(ctx.ext);
     const since = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < 200; i++) {
       // Steps of 2–12 s: the success script ends after 4 steps (8–48 s), the failure one after 3.
-      ids.push(sim.createIntent(i % 5 === 0 ? 'failure' : 'success', 2000 + Math.floor(Math.random() * 10_000)));
+      ids.push(ctx.sim.createIntent(i % 5 === 0 ? 'failure' : 'success', 2000 + Math.floor(Math.random() * 10_000)));
     }
-    const popup = await PopupPage.open(ext);
+    const popup = await PopupPage.open(ctx.ext);
     const replies = await popup.page.evaluate(async (list) => {
       const out: unknown[] = [];
       for (const intentId of list) out.push(await chrome.runtime.sendMessage({ type: 'track', intentId }));
@@ -93,7 +77,7 @@ describe('tracker at scale and under faults', () => {
     await popup.close();
 
     // Intents that finish together share one summary notification: count intents, not toasts.
-    const notifiedIntents = async () => (await createdNotifications(ext)).flatMap(intentsOfNotificationId);
+    const notifiedIntents = async () => (await createdNotifications(ctx.ext)).flatMap(intentsOfNotificationId);
     const count = async () => {
       const notified = new Set(await notifiedIntents());
       return ids.filter((id) => notified.has(id)).length;
@@ -108,9 +92,9 @@ describe('tracker at scale and under faults', () => {
       ).toHaveLength(1);
     expect(notified).toHaveLength(200);
     // Grouping made far fewer toasts than intents.
-    expect((await createdNotifications(ext)).length).toBeLessThan(200);
+    expect((await createdNotifications(ctx.ext)).length).toBeLessThan(200);
 
-    const log = sim.requests().filter((e) => e.start >= since);
+    const log = ctx.sim.requests().filter((e) => e.start >= since);
     expect(peakConcurrency(log)).toBeLessThanOrEqual(4);
   });
 });

@@ -3,56 +3,34 @@
  * options page, track from the popup (typed and from the clipboard), get exactly one desktop notification when the
  * intent ends, and read the receipt with every leg.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../simulator/server';
-import {
-  configure,
-  type ExtensionBrowser,
-  launchExtension,
-  notificationIdsFor,
-  OptionsPage,
-  PopupPage,
-  readTracked,
-  removeProfile,
-} from './fixtures';
+import { describe, expect, it } from 'vitest';
+import { notificationIdsFor, OptionsPage, PopupPage, readTracked, useConfiguredExtension } from './fixtures';
 
-let sim: Simulator;
-let ext: ExtensionBrowser;
-
-beforeAll(async () => {
-  sim = await startSimulator({ stepMs: 1200 });
-  ext = await launchExtension();
-  await configure(ext, sim.url, sim.accessKey);
-});
-afterAll(async () => {
-  await ext?.close();
-  if (ext) removeProfile(ext.userDataDir);
-  await sim?.close();
-});
+const ctx = useConfiguredExtension({ stepMs: 1200 });
 
 /** Waits until the worker holds a notification for the intent, then returns its ids. */
 async function waitForNotification(intentId: string): Promise<string[]> {
-  await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
-  return notificationIdsFor(ext, intentId);
+  await expect.poll(() => notificationIdsFor(ctx.ext, intentId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
+  return notificationIdsFor(ctx.ext, intentId);
 }
 
 describe('tracking an intent', () => {
   it('Test connection tells OK, a rejected key, and an origin-restricted key apart', async () => {
-    const options = await OptionsPage.open(ext);
-    await options.fill(sim.url, sim.accessKey);
+    const options = await OptionsPage.open(ctx.ext);
+    await options.fill(ctx.sim.url, ctx.sim.accessKey);
     expect(await options.testConnection()).toMatch(/^Connected/);
-    await options.fill(sim.url, 'wrong-key');
+    await options.fill(ctx.sim.url, 'wrong-key');
     expect(await options.testConnection()).toContain('rejected the access key (AccessKeyNotFound, 1101)');
-    await options.fill(sim.url, sim.restrictedAccessKey);
+    await options.fill(ctx.sim.url, ctx.sim.restrictedAccessKey);
     expect(await options.testConnection()).toContain('not allowed from this extension');
-    await options.fill('http://127.0.0.1:1', sim.accessKey);
+    await options.fill('http://127.0.0.1:1', ctx.sim.accessKey);
     expect(await options.testConnection()).toMatch(/^Not reachable/);
     await options.page.close();
   });
 
   it('tracks a typed intentId, notifies once on SUCCEEDED, and shows every leg', async () => {
-    const intentId = sim.createIntent('success');
-    const popup = await PopupPage.open(ext);
+    const intentId = ctx.sim.createIntent('success');
+    const popup = await PopupPage.open(ctx.ext);
     await popup.track(intentId);
     await expect.poll(() => popup.row(intentId).count()).toBe(1);
     await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
@@ -60,12 +38,12 @@ describe('tracking an intent', () => {
 
     expect(await waitForNotification(intentId)).toHaveLength(1);
     // What the notification said (recorded with the intent when it was shown).
-    expect((await readTracked(ext, intentId))?.notified).toEqual({
+    expect((await readTracked(ctx.ext, intentId))?.notified).toEqual({
       title: `Intent succeeded · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
       message: 'Arbitrum One → Base: 250.00 USDC → 249.10 USDC',
     });
 
-    const again = await PopupPage.open(ext);
+    const again = await PopupPage.open(ctx.ext);
     await expect.poll(() => again.statusChip(intentId).textContent()).toBe('Succeeded');
     await expect.poll(() => again.row(intentId).textContent()).toContain('Arbitrum One → Base · 250.00 USDC');
     await again.openReceipt(intentId);
@@ -81,8 +59,8 @@ describe('tracking an intent', () => {
   });
 
   it('tracks from the clipboard, notifies once on FAILED with the reason, and shows it on the origin leg', async () => {
-    const intentId = sim.createIntent('failure');
-    const popup = await PopupPage.open(ext);
+    const intentId = ctx.sim.createIntent('failure');
+    const popup = await PopupPage.open(ctx.ext);
     await popup.page.bringToFront();
     await popup.page.evaluate((text) => navigator.clipboard.writeText(text), `intent: ${intentId}\n`);
     await popup.trackFromClipboard();
@@ -90,12 +68,12 @@ describe('tracking an intent', () => {
     await popup.close();
 
     expect(await waitForNotification(intentId)).toHaveLength(1);
-    expect((await readTracked(ext, intentId))?.notified).toEqual({
+    expect((await readTracked(ctx.ext, intentId))?.notified).toEqual({
       title: `Intent failed · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
       message:
         'Arbitrum One → Optimism: 1.50 ETH → 1.49625 WETH\nReason: execution reverted: insufficient output amount (slippage 0.50% exceeded)',
     });
-    const view = await PopupPage.open(ext, `#intent=${intentId}`);
+    const view = await PopupPage.open(ctx.ext, `#intent=${intentId}`);
     await expect.poll(() => view.page.locator('#receipt-title .chip').textContent()).toBe('Failed');
     await expect.poll(() => view.leg('origin').locator('.chip').textContent()).toBe('Failed');
     expect(await view.leg('origin').textContent()).toContain('insufficient output amount');
@@ -105,7 +83,7 @@ describe('tracking an intent', () => {
   });
 
   it('says so when the clipboard holds no intentId, and tracks nothing', async () => {
-    const popup = await PopupPage.open(ext);
+    const popup = await PopupPage.open(ctx.ext);
     await popup.page.bringToFront();
     await popup.page.evaluate(() => navigator.clipboard.writeText('just some words'));
     const before = await popup.page.locator('li[data-intent-id]').count();
@@ -117,10 +95,10 @@ describe('tracking an intent', () => {
 
   it('says an unknown intentId is not known to the service yet, and keeps it (back-off, not a busy loop)', async () => {
     const unknown = `0x${'e'.repeat(64)}`;
-    const popup = await PopupPage.open(ext);
+    const popup = await PopupPage.open(ctx.ext);
     await popup.track(unknown);
     await expect.poll(() => popup.row(unknown).textContent(), { timeout: 15_000 }).toContain('Not known to the service yet');
-    const calls = () => sim.requests().filter((r) => r.intentId === unknown).length;
+    const calls = () => ctx.sim.requests().filter((r) => r.intentId === unknown).length;
     const before = calls();
     await new Promise((r) => setTimeout(r, 3000));
     expect(calls()).toBe(before);

@@ -1,14 +1,12 @@
 import { useState } from 'preact/hooks';
+import { ChainSelect } from '@/components/ChainSelect';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { RouteList } from '@/components/RouteList';
 import type { LookupApi } from '@/lib/api/history';
 import type { TokenInfo } from '@/lib/api/operations';
-import { CHAINS } from '@/lib/format/chains';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { isAddress, KNOWN_TOKENS } from '@/lib/format/tokens';
 import { openSettings } from '../shared';
-
-const chainOptions = Object.entries(CHAINS).map(([id, c]) => ({ id: Number(id), name: c.name }));
 
 /** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
 export function RoutesTab(props: { api: LookupApi }) {
@@ -64,22 +62,14 @@ export function RoutesTab(props: { api: LookupApi }) {
         }}
       >
         <div class="grid2">
-          <label>
-            Receive on
-            <select
-              value={destinationChainId}
-              onChange={(e) => {
-                setDestinationChainId(Number((e.target as HTMLSelectElement).value));
-                setTokenChoice('');
-              }}
-            >
-              {chainOptions.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChainSelect
+            label="Receive on"
+            value={destinationChainId}
+            onChange={(chainId) => {
+              setDestinationChainId(chainId ?? 8453);
+              setTokenChoice('');
+            }}
+          />
           <label>
             Token to receive
             <select
@@ -109,23 +99,7 @@ export function RoutesTab(props: { api: LookupApi }) {
         )}
         <details>
           <summary>Narrow down (optional)</summary>
-          <label>
-            Pay from chain
-            <select
-              value={originChainId ?? ''}
-              onChange={(e) => {
-                const v = (e.target as HTMLSelectElement).value;
-                setOriginChainId(v === '' ? undefined : Number(v));
-              }}
-            >
-              <option value="">Any</option>
-              {chainOptions.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChainSelect label="Pay from chain" anyLabel="Any" value={originChainId} onChange={setOriginChainId} />
           <label>
             Pay with token (address)
             <input
