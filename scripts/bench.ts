@@ -9,13 +9,13 @@
  * Not part of `npm test`. Takes about 15 minutes. `BENCH_QUICK=1` runs a short version (for trying it out).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { SvcClient } from '../lib/api/client';
 import { realClock } from '../lib/background';
 import { Tracker } from '../lib/tracker/engine';
-import { configure, launchExtension, PopupPage, removeProfile } from '../test/e2e/fixtures';
+import { configure, intentsOfNotificationId, launchExtension, PopupPage, removeProfile } from '../test/e2e/fixtures';
 import type { RequestLogEntry } from '../test/simulator/server';
 import { MemoryStateStore, MemoryStore } from '../test/tracker/memory-store';
 
@@ -27,8 +27,10 @@ process.env.SVC_EXTENSION_DIR = '.output/bench-chrome-mv3';
 const SPREAD_MS = QUICK ? 20_000 : 60_000;
 const TAIL_MS = QUICK ? 15_000 : 30_000;
 const IDLE_MS = QUICK ? 15_000 : 40_000;
-const SIZES = QUICK ? [1, 20] : [1, 100, 500];
-const BROWSER_SIZES = QUICK ? [1] : [1, 100];
+const PARTS = (process.env.BENCH_PARTS ?? 'node,browser').split(',');
+const SIZES = PARTS.includes('node') ? (QUICK ? [1, 20] : [1, 100, 500]) : [];
+const BROWSER_SIZES = PARTS.includes('browser') ? (QUICK ? [1] : [1, 100]) : [];
+const OUT = QUICK ? 'bench/results.quick.json' : 'bench/results.json';
 
 type Kind = 'tracker' | 'baseline';
 interface Figures {
@@ -43,6 +45,23 @@ interface Figures {
   cpuMs: number | null;
 }
 
+const chromium = (() => {
+  try {
+    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
+const machine = {
+  date: new Date().toISOString(),
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  os: `${os.type()} ${os.release()}`,
+  node: process.version,
+  chromium,
+  settings: { spreadMs: SPREAD_MS, tailMs: TAIL_MS, idleMs: IDLE_MS, serverWaitMs: 20_000, quick: QUICK },
+};
 // ---- simulator (child process) ----
 const child = spawn('node', ['--import', 'tsx', 'test/simulator/cli.ts', '--port', '0', '--wait-timeout-ms', '20000'], {
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -220,21 +239,23 @@ async function runBrowser(n: number): Promise<Figures> {
     let shown: Array<[string, number]> = [];
     while (Date.now() < deadline) {
       shown = await worker.evaluate(() => (globalThis as unknown as { __shown: Array<[string, number]> }).__shown);
-      if (shown.length >= n) break;
+      if (shown.flatMap(([id]) => intentsOfNotificationId(id)).length >= n) break;
       await sleep(500);
     }
     const to = Date.now();
     const latencies: number[] = [];
+    // A summary notification stands for several intents: each one's latency is the summary's time.
     for (const [nid, at] of shown) {
-      const intentId = nid.split(':')[1]!;
-      const { intentReceipt } = await client.getIntentReceipt({ intentId });
-      latencies.push(at - finishedAt(intentReceipt));
+      for (const intentId of intentsOfNotificationId(nid)) {
+        const { intentReceipt } = await client.getIntentReceipt({ intentId });
+        latencies.push(at - finishedAt(intentReceipt));
+      }
     }
     const log = await requestsBetween(from, to);
     return {
       kind: 'tracker (browser)',
       intents: n,
-      notified: shown.length,
+      notified: latencies.length,
       latencyMs: percentiles(latencies),
       requestsPerMinute: Math.round((log.length / (to - from)) * 60_000),
       idleRequestsPerMinute: null,
@@ -248,43 +269,39 @@ async function runBrowser(n: number): Promise<Figures> {
   }
 }
 
+// Results are written after every configuration; with BENCH_PARTS, the other parts' figures are kept.
+const earlier: Figures[] =
+  existsSync(OUT) && PARTS.length < 2 ? (JSON.parse(readFileSync(OUT, 'utf8')) as { results: Figures[] }).results : [];
 const results: Figures[] = [];
+const save = () => {
+  const merged = [...earlier.filter((e) => !results.some((r) => r.kind === e.kind && r.intents === e.intents)), ...results].sort(
+    (a, b) =>
+      Number(a.kind.includes('browser')) - Number(b.kind.includes('browser')) || a.intents - b.intents || a.kind.localeCompare(b.kind),
+  );
+  mkdirSync('bench', { recursive: true });
+  writeFileSync(OUT, `${JSON.stringify({ machine, results: merged }, null, 2)}\n`);
+  return merged;
+};
 try {
   for (const n of SIZES) {
     for (const kind of ['tracker', 'baseline'] as const) {
       console.error(`bench: ${kind}, ${n} intents…`);
       results.push(await runNode(kind, n));
       console.error(JSON.stringify(results[results.length - 1]));
+      save();
     }
   }
   for (const n of BROWSER_SIZES) {
     console.error(`bench: tracker in Chromium, ${n} intents…`);
     results.push(await runBrowser(n));
     console.error(JSON.stringify(results[results.length - 1]));
+    save();
   }
 } finally {
   child.kill('SIGTERM');
 }
 
-const chromium = (() => {
-  try {
-    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-})();
-const machine = {
-  date: new Date().toISOString(),
-  cpu: os.cpus()[0]?.model ?? 'unknown',
-  cores: os.cpus().length,
-  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-  os: `${os.type()} ${os.release()}`,
-  node: process.version,
-  chromium,
-  settings: { spreadMs: SPREAD_MS, tailMs: TAIL_MS, idleMs: IDLE_MS, serverWaitMs: 20_000, quick: QUICK },
-};
-mkdirSync('bench', { recursive: true });
-writeFileSync(QUICK ? 'bench/results.quick.json' : 'bench/results.json', `${JSON.stringify({ machine, results }, null, 2)}\n`);
+const all = save();
 
 const f = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(v));
 console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, node ${machine.node}, ${chromium}`);
@@ -292,7 +309,7 @@ console.log(
   '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of results) {
+for (const r of all) {
   console.log(
     `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} |`,
   );

@@ -42,6 +42,52 @@ describe('background services (fakeBrowser)', () => {
     bg.tracker.stop();
   });
 
+  it('opens the receipt named in the omnibox, and says so when the text holds no intentId', async () => {
+    const bg = createBackground(fakeBrowser as never);
+    await bg.openFromOmnibox(`  ${ID} `);
+    const tabs = await fakeBrowser.tabs.query({});
+    expect(tabs.some((t) => t.url?.endsWith(`/popup.html#intent=${ID}`))).toBe(true);
+    await bg.openFromOmnibox('hello');
+    const infos = Object.values(
+      (fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }).getAllCreateOptions(),
+    );
+    expect(infos.map((i) => i.message)).toEqual(['“hello” is not an intent ID.']);
+    bg.tracker.stop();
+  });
+
+  it('clears finished intents and keeps the ones in flight', async () => {
+    const bg = createBackground(fakeBrowser as never);
+    const base = { addedAt: 1, lastStates: [], notification: 'shown' as const };
+    await bg.intents.put({ ...base, intentId: `0x${'1'.repeat(64)}`, phase: 'final', status: 'SUCCEEDED' });
+    await bg.intents.put({ ...base, intentId: `0x${'2'.repeat(64)}`, phase: 'final', status: 'FAILED' });
+    await bg.intents.put({ ...base, intentId: `0x${'3'.repeat(64)}`, phase: 'tracking', notification: 'none' });
+    expect(await bg.handleMessage({ type: 'clear-finished' })).toEqual({ ok: true });
+    expect((await bg.intents.list()).map((t) => t.intentId)).toEqual([`0x${'3'.repeat(64)}`]);
+    bg.tracker.stop();
+  });
+
+  it('keeps at most 200 finished intents, pruning the oldest when a new one is tracked', async () => {
+    const bg = createBackground(fakeBrowser as never);
+    for (let i = 0; i < 205; i++) {
+      await bg.intents.put({
+        intentId: `0x${i.toString(16).padStart(64, '0')}`,
+        addedAt: i,
+        notifiedAt: 1000 + i,
+        lastStates: [],
+        phase: 'final',
+        status: 'SUCCEEDED',
+        notification: 'shown',
+      });
+    }
+    await bg.tracker.resume();
+    expect(await bg.handleMessage({ type: 'track', intentId: ID })).toMatchObject({ ok: true, added: true });
+    await vi.waitFor(async () => expect((await bg.intents.list()).filter((t) => t.phase === 'final')).toHaveLength(200));
+    const kept = new Set((await bg.intents.list()).map((t) => t.intentId));
+    for (let i = 0; i < 5; i++) expect(kept.has(`0x${i.toString(16).padStart(64, '0')}`)).toBe(false);
+    expect(kept.has(ID)).toBe(true);
+    bg.tracker.stop();
+  });
+
   it('opens the receipt of the intent behind a clicked notification', async () => {
     const bg = createBackground(fakeBrowser as never);
     await bg.openNotification(`svc-intent:${ID}:123`);
