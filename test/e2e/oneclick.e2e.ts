@@ -10,6 +10,13 @@ import { notificationIdsFor, OptionsPage, PopupPage, useConfiguredExtension } fr
 
 const ctx = useConfiguredExtension({ stepMs: 1500 });
 
+/** The badge background as [r, g, b, a]; the extension uses red (180, 35, 24) for unseen failures. */
+const badgeColor = async () =>
+  (await ctx.ext.worker()).evaluate(() =>
+    (chrome as unknown as { action: { getBadgeBackgroundColor(d: object): Promise<number[]> } }).action.getBadgeBackgroundColor({}),
+  );
+const RED = [180, 35, 24, 255];
+
 const badge = async () =>
   (await ctx.ext.worker()).evaluate(() =>
     (chrome as unknown as { action: { getBadgeText(d: object): Promise<string> } }).action.getBadgeText({}),
@@ -75,8 +82,10 @@ describe('one-click tracking and housekeeping', () => {
     await popup.close();
     await expect.poll(() => notificationIdsFor(ctx.ext, failing), { timeout: 20_000 }).toHaveLength(1);
     await expect.poll(badge, { timeout: 5_000 }).toBe('1');
+    await expect.poll(badgeColor, { timeout: 5_000 }).toEqual(RED);
     const seen = await PopupPage.open(ctx.ext);
-    await expect.poll(badge, { timeout: 5_000 }).not.toBe('1');
+    // Seen: the red failure count gives way to the blue count of intents in flight (or nothing).
+    await expect.poll(badgeColor, { timeout: 5_000 }).not.toEqual(RED);
     await seen.close();
   });
 
