@@ -2,7 +2,7 @@ import { formatRelative } from '@/lib/format/time';
 import type { TrackedIntent } from '@/lib/store';
 
 /**
- * What the tracker is doing for an intent: stopped (not found, key rejected), backing off after an error (with the
+ * What the tracker is doing for an intent: stopped (not found, expired), not known to the service yet, backing off after an error (with the
  * error and when it retries), or nothing when all is well.
  */
 export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent; now: number; compact?: boolean }) {
@@ -17,7 +17,6 @@ export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent
       </span>
     );
   }
-  if (intent.phase === 'paused') return <span class="health health-bad">Paused: {err?.message ?? 'the access key was rejected.'}</span>;
   if (!err || intent.phase === 'final') return null;
   const retry = intent.retry ? ` Retrying ${formatRelative(intent.retry.nextAt, now)}.` : '';
   return (

@@ -37,10 +37,10 @@ export const DEFAULT_NOTIFY: NotifySettings = { succeeded: true, failed: true, r
  * - `tracking`: WaitIntentReceipt loop running (or backing off after an error);
  * - `final`: the intent reached a final status; no more calls;
  * - `not-found`: the service kept answering NotFound (8000) for the whole grace period; stopped until the user retries;
- * - `expired`: COMMITTED for longer than the 10-minute execution window (spec §3); stopped;
- * - `paused`: kept for records written by older versions (a rejected key now pauses the whole tracker).
+ * - `expired`: COMMITTED for longer than the 10-minute execution window (spec §3); stopped.
+ * A rejected key pauses the whole tracker instead (see TrackerState).
  */
-export type TrackingPhase = 'tracking' | 'final' | 'not-found' | 'expired' | 'paused';
+export type TrackingPhase = 'tracking' | 'final' | 'not-found' | 'expired';
 
 /**
  * Notification state, written in the same record as the status so that it survives worker restarts:

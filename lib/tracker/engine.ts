@@ -206,7 +206,7 @@ export class Tracker {
     const now = this.#deps.clock.now();
     const intent = await this.#write(intentId, (current) => {
       if (current) {
-        return current.phase === 'not-found' || current.phase === 'expired' || current.phase === 'paused'
+        return current.phase === 'not-found' || current.phase === 'expired'
           ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now }
           : undefined;
       }
