@@ -15,7 +15,15 @@ import { createInterface } from 'node:readline';
 import { SvcClient } from '../lib/api/client';
 import { realClock } from '../lib/background';
 import { Tracker } from '../lib/tracker/engine';
-import { configure, intentsOfNotificationId, launchExtension, PopupPage, removeProfile } from '../test/e2e/fixtures';
+import {
+  configure,
+  countNotificationCreates,
+  createdNotificationTimes,
+  intentsOfNotificationId,
+  launchExtension,
+  PopupPage,
+  removeProfile,
+} from '../test/e2e/fixtures';
 import type { RequestLogEntry } from '../test/simulator/server';
 import { MemoryStateStore, MemoryStore } from '../test/tracker/memory-store';
 
@@ -216,17 +224,7 @@ async function runBrowser(n: number): Promise<Figures> {
   const ext = await launchExtension();
   try {
     await configure(ext, url, accessKey);
-    const worker = await ext.worker();
-    await worker.evaluate(() => {
-      const g = globalThis as unknown as { __shown: Array<[string, number]> };
-      g.__shown = [];
-      const api = (globalThis as unknown as { chrome: { notifications: { create: (...a: unknown[]) => unknown } } }).chrome.notifications;
-      const original = api.create;
-      api.create = (...args: unknown[]) => {
-        g.__shown.push([String(args[0]), Date.now()]);
-        return original.apply(api, args);
-      };
-    });
+    await countNotificationCreates(ext);
     const ids = await createFinishing(n);
     const from = Date.now();
     const popup = await PopupPage.open(ext);
@@ -238,7 +236,7 @@ async function runBrowser(n: number): Promise<Figures> {
     const deadline = from + SPREAD_MS + 5_000 + TAIL_MS;
     let shown: Array<[string, number]> = [];
     while (Date.now() < deadline) {
-      shown = await worker.evaluate(() => (globalThis as unknown as { __shown: Array<[string, number]> }).__shown);
+      shown = await createdNotificationTimes(ext);
       if (shown.flatMap(([id]) => intentsOfNotificationId(id)).length >= n) break;
       await sleep(500);
     }

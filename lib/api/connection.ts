@@ -46,7 +46,7 @@ export function classifyConnectionError(err: unknown, baseUrl: string): Connecti
     };
   }
   if (err instanceof SvcServiceError) {
-    if (err.code <= 0 && (err.code === -2 || err.code === -3)) {
+    if (err.code === -2 || err.code === -3) {
       return {
         kind: 'not-service',
         message: `${baseUrl} answered, but has no Svc service at /rpc/Svc (${err.errorName}). Check the base URL.`,

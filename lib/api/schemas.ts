@@ -18,7 +18,6 @@ export {
   LEG_KINDS,
   type LegKind,
   legOf,
-  TERMINAL_INTENT_STATUSES,
   TRANSACTION_STATUSES,
   type TransactionStatus,
 } from './types';

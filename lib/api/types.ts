@@ -34,8 +34,6 @@ export type KnownTransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 /** TransactionStatus as received: a known name or any other string (kept, shown as it is). */
 export type TransactionStatus = KnownTransactionStatus | (string & {});
 
-/** Intent statuses after which WaitIntentReceipt answers `done: true` (spec §3): the notifying outcomes. */
-export const TERMINAL_INTENT_STATUSES: readonly IntentStatus[] = ['SUCCEEDED', 'FAILED'];
 /**
  * Intent statuses the official client also treats as final (wire notes): no more progress is expected, so the
  * tracker stops waiting on them.

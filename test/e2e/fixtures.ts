@@ -238,29 +238,34 @@ export async function readTracked(ext: ExtensionBrowser, intentId: string): Prom
 }
 
 /**
- * Counts notifications as the extension creates them, by wrapping `chrome.notifications.create` in the running
- * worker (the browser may close old notifications on its own, so `getAll` alone undercounts over minutes).
- * Lost when the worker restarts. Read the counts with {@link createdNotifications}.
+ * Records notifications as the extension creates them — id and time (ms) — by wrapping
+ * `chrome.notifications.create` in the running worker (the browser may close old notifications on its own, so
+ * `getAll` alone undercounts over minutes). Lost when the worker restarts. Read with {@link createdNotifications}.
  */
 export async function countNotificationCreates(ext: ExtensionBrowser): Promise<void> {
   const worker = await ext.worker();
   await worker.evaluate(() => {
-    const g = globalThis as unknown as { __created?: string[] };
+    const g = globalThis as unknown as { __created?: Array<[string, number]> };
     if (g.__created) return;
     g.__created = [];
     const api = chrome.notifications as unknown as { create: (...args: unknown[]) => unknown };
     const original = api.create;
     api.create = (...args: unknown[]) => {
-      g.__created!.push(String(args[0]));
+      g.__created!.push([String(args[0]), Date.now()]);
       return original.apply(api, args);
     };
   });
 }
 
+/** Notifications created since {@link countNotificationCreates}: [id, time in ms]. */
+export async function createdNotificationTimes(ext: ExtensionBrowser): Promise<Array<[string, number]>> {
+  const worker = await ext.worker();
+  return worker.evaluate(() => (globalThis as unknown as { __created?: Array<[string, number]> }).__created ?? []);
+}
+
 /** Notification ids created since {@link countNotificationCreates}. */
 export async function createdNotifications(ext: ExtensionBrowser): Promise<string[]> {
-  const worker = await ext.worker();
-  return worker.evaluate(() => (globalThis as unknown as { __created?: string[] }).__created ?? []);
+  return (await createdNotificationTimes(ext)).map(([id]) => id);
 }
 
 /**

@@ -105,8 +105,3 @@ export function generateDataset(seed: number = DATASET.seed): SimIntent[] {
   }
   return out;
 }
-
-/** Owner addresses of the data set. */
-export function datasetOwners(seed: number = DATASET.seed): string[] {
-  return Array.from({ length: DATASET.owners }, (_, i) => addressOf(seed, 'owner', i));
-}

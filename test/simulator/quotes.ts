@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseLossless } from 'lossless-json';
-import { addressOf, buildIntent, hexOf, SCRIPTS, type SimIntent } from './lifecycle';
+import { buildIntent, hexOf, SCRIPTS, type SimIntent } from './lifecycle';
 import { CATALOGUE, convertRaw, findToken, type SimToken } from './tokens';
 
 /** An error the server maps to its webrpc body. */
@@ -197,5 +197,3 @@ export function exactOutputRoutes(req: Json): Json {
     }));
   return { tokens };
 }
-
-export { addressOf };
