@@ -18,6 +18,7 @@ import {
   createReceiptCache,
   createSettingsStore,
   createTrackerStateStore,
+  createWatchedCheckpoints,
   type IntentStore,
   type SettingsStore,
   type TrackedIntent,
@@ -89,6 +90,7 @@ export function createBackground(browser: Browser): BackgroundServices {
   const settings = createSettingsStore();
   const receipts = createReceiptCache();
   const stateStore = createTrackerStateStore();
+  const watched = createWatchedCheckpoints();
   const firefox = import.meta.env?.BROWSER === 'firefox';
   let client: { key: string; client: SvcApi } | undefined;
   let lastWatchCheck = 0;
@@ -220,8 +222,7 @@ export function createBackground(browser: Browser): BackgroundServices {
     const addresses = s?.autoTrackAddresses ?? [];
     const c = await currentClient();
     if (!c || addresses.length === 0) return 0;
-    const state = (await stateStore.get()) ?? {};
-    const checkedAt = { ...(state.watchedCheckedAt ?? {}) };
+    const checkedAt = await watched.get();
     let added = 0;
     for (const address of addresses) {
       // The first check looks back one hour; later ones from the previous check (a minute of overlap).
@@ -246,7 +247,7 @@ export function createBackground(browser: Browser): BackgroundServices {
         // try again at the next check
       }
     }
-    await stateStore.set({ ...((await stateStore.get()) ?? {}), watchedCheckedAt: checkedAt });
+    await watched.set(checkedAt);
     return added;
   }
 

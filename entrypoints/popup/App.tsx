@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
@@ -58,8 +58,14 @@ export function App() {
   const [trackerState, setTrackerState] = useState<TrackerState>({});
   const [suggestion, setSuggestion] = useState<string | undefined>();
 
+  // Reloads may overlap (one per change message) and finish out of order: a reload's result is applied only when
+  // no reload started after it has been applied already, so an older picture of the store never replaces a newer one.
+  const reloads = useRef({ started: 0, applied: 0 });
   const reload = useCallback(async () => {
+    const seq = ++reloads.current.started;
     const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get()]);
+    if (seq < reloads.current.applied) return;
+    reloads.current.applied = seq;
     setIntents(list);
     setTrackerState(state ?? {});
     setNow(Date.now());

@@ -2,7 +2,7 @@
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
  * so that loops of different intents never overwrite each other; `update` is atomic for one key.
  */
-import { createStore, del, delMany, entries, get, set, type UseStore, update } from 'idb-keyval';
+import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas';
 import type { Settings, TrackedIntent, TrackerState } from './types';
 
@@ -29,7 +29,7 @@ export interface SettingsStore {
   set(settings: Settings): Promise<void>;
 }
 
-/** Read/write access to the tracker-wide state. */
+/** Read/write access to the tracker-wide state. Only the tracker writes it. */
 export interface TrackerStateStore {
   get(): Promise<TrackerState | undefined>;
   set(state: TrackerState): Promise<void>;
@@ -40,6 +40,23 @@ export function createTrackerStateStore(db: UseStore = createStore(DB_NAMES.sett
   return {
     get: () => get<TrackerState>('tracker-state', db),
     set: (state) => set('tracker-state', state, db),
+  };
+}
+
+/**
+ * When each watched address was last checked for new intents: address → Unix seconds. Kept under its own key so
+ * that the tracker's state writes and the watched-address check never overwrite each other.
+ */
+export interface WatchedCheckpoints {
+  get(): Promise<Record<string, number>>;
+  set(checkedAt: Record<string, number>): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed watched-address checkpoints (kept beside the settings). */
+export function createWatchedCheckpoints(db: UseStore = createStore(DB_NAMES.settings, 'settings')): WatchedCheckpoints {
+  return {
+    get: async () => (await get<Record<string, number>>('watched-checked-at', db)) ?? {},
+    set: (checkedAt) => set('watched-checked-at', checkedAt, db),
   };
 }
 
@@ -88,19 +105,29 @@ export function createIntentStore(db: UseStore = createStore(DB_NAMES.intents, '
         .sort((a, b) => b.addedAt - a.addedAt);
     },
     put: (intent) => set(intent.intentId, intent, db),
-    async update(intentId, fn) {
-      let written: TrackedIntent | undefined;
-      await update<TrackedIntent | undefined>(
-        intentId,
-        (current) => {
-          const next = fn(current);
-          written = next ?? current;
-          return written;
-        },
-        db,
-      );
-      return written;
-    },
+    update: (intentId, fn) =>
+      // One readwrite transaction: read, decide, and write only when `fn` returns a record (idb-keyval's own
+      // `update` would store `undefined` under the key when there is nothing to write). `fn` runs in the request's
+      // success callback, where the transaction is certainly still active.
+      db(
+        'readwrite',
+        (store) =>
+          new Promise<TrackedIntent | undefined>((resolve, reject) => {
+            const request = store.get(intentId) as IDBRequest<TrackedIntent | undefined>;
+            request.onerror = () => reject(request.error);
+            request.onsuccess = () => {
+              try {
+                const current = request.result ?? undefined;
+                const next = fn(current);
+                if (next === undefined) return resolve(current);
+                store.put(next, intentId);
+                promisifyRequest(store.transaction).then(() => resolve(next), reject);
+              } catch (err) {
+                reject(err);
+              }
+            };
+          }),
+      ),
     remove: (intentId) => del(intentId, db),
   };
 }

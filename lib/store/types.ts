@@ -105,6 +105,4 @@ export interface TrackerState {
   pausedUntil?: number;
   pauseReason?: string;
   keyRejected?: TrackingError;
-  /** Last time (Unix seconds) each watched address was checked for new intents. */
-  watchedCheckedAt?: Record<string, number>;
 }

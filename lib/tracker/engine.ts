@@ -33,7 +33,7 @@
  * The final status and `notification: 'pending'` are written in one record update; the notification is then shown
  * with an id derived from the intentId and the record moves to `shown`. A worker that dies between the two finds the
  * record `pending` on start-up and asks the notifier whether that notification is already on screen before showing
- * it. Nothing that matters is held only in memory: the in-memory mirror of the store is rebuilt by `resume()`.
+ * it. Nothing that matters is held only in memory: a new engine (a new worker) loads its mirror from the store.
  */
 import type { CallOptions, HistoryLiteRequest } from '../api/client';
 import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited, SvcApiError } from '../api/errors';
@@ -148,7 +148,7 @@ export class Tracker {
     >
   > &
     TrackerDeps;
-  /** In-memory mirror of the store (rebuilt by resume); every write goes to the store first. */
+  /** In-memory mirror of the store (loaded once, see #load); every write goes to the store first. */
   readonly #intents = new Map<string, TrackedIntent>();
   /** Requests in flight, by intentId (the sweeper's batch uses the key ''). */
   readonly #inFlight = new Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>();
@@ -254,12 +254,11 @@ export class Tracker {
   }
 
   /**
-   * Start-up and wake-ups: reloads the store, shows notifications left `pending` by a previous worker, and
-   * schedules checks. Safe to call any number of times (alarms, messages, start-up events).
+   * Start-up and wake-ups: loads the store (first call), shows notifications left `pending` by a previous worker,
+   * and schedules checks. Safe to call any number of times (alarms, messages, start-up events).
    */
   async resume(): Promise<void> {
     if (this.#stopped) return;
-    this.#loaded = undefined;
     await this.#load();
     for (const intent of this.#intents.values()) if (intent.notification === 'pending') void this.#deliver(intent.intentId);
     this.#kick();
@@ -285,13 +284,21 @@ export class Tracker {
 
   // ---- internals ----
 
+  /**
+   * Loads the mirror from the store once per engine. It is never rebuilt over itself: every later change goes
+   * through #write, and a second picture of the store read while writes were under way could be older than what
+   * the mirror already holds (an intent tracked meanwhile would drop out of the schedule). A failed load is retried
+   * by the next call.
+   */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
       const [all, state] = await Promise.all([this.#deps.store.list(), this.#deps.stateStore?.get()]);
-      this.#intents.clear();
       for (const t of all) this.#intents.set(t.intentId, t);
       if (state) this.#state = state;
-    })();
+    })().catch((err: unknown) => {
+      this.#loaded = undefined;
+      throw err;
+    });
     return this.#loaded;
   }
 

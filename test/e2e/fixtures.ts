@@ -287,3 +287,38 @@ export function useConfiguredExtension(options: SimulatorOptions = {}): { sim: S
   });
   return ctx;
 }
+
+/**
+ * Waits until the browser holds exactly one notification for the intent and resolves with its ids. On time-out it
+ * fails with what is needed to tell why: the intent's stored record, the tracker state and the simulator's log of
+ * calls about the intent (when `sim` is given).
+ */
+export async function waitForNotification(
+  ext: ExtensionBrowser,
+  intentId: string,
+  options: { timeoutMs: number; intervalMs?: number; sim?: Simulator },
+): Promise<string[]> {
+  const deadline = Date.now() + options.timeoutMs;
+  let ids: string[] = [];
+  for (;;) {
+    ids = await notificationIdsFor(ext, intentId).catch(() => []);
+    if (ids.length === 1) return ids;
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
+  }
+  const record = await readTracked(ext, intentId).catch((err: unknown) => `unreadable: ${String(err)}`);
+  const { receipt: _receipt, ...recordWithoutReceipt } = typeof record === 'object' && record ? record : { receipt: undefined };
+  const calls = options.sim
+    ?.requests()
+    .filter((r) => r.intentId === intentId)
+    .slice(-8)
+    .map((r) => `${r.operation} ${r.start}→${r.end ?? '…'} ${r.status ?? ''} ${r.outcome ?? ''}`);
+  throw new Error(
+    [
+      `expected 1 notification for ${intentId} within ${options.timeoutMs} ms, found ${ids.length} (${ids.join(', ')})`,
+      `stored record: ${typeof record === 'object' && record ? JSON.stringify(recordWithoutReceipt) : String(record)}`,
+      ...(calls ? [`simulator calls (last 8): ${calls.join(' | ') || 'none'}`] : []),
+      `now: ${Date.now()}`,
+    ].join('\n'),
+  );
+}

@@ -17,6 +17,7 @@ import {
   spawnPlainChromium,
   stopWorker,
   tempProfile,
+  waitForNotification,
 } from './fixtures';
 
 let sim: Simulator;
@@ -59,7 +60,7 @@ describe('worker and browser lifetime', () => {
 
       // Opening the popup wakes the worker, which resumes the loop and learns the intent is done.
       const again = await PopupPage.open(ext);
-      await expect.poll(() => notificationIdsFor(ext, intentId), { timeout: 20_000 }).toHaveLength(1);
+      await waitForNotification(ext, intentId, { timeoutMs: 20_000, sim });
       await expect.poll(() => again.statusChip(intentId).textContent()).toBe('Succeeded');
       expect(await (await ext.worker()).evaluate(() => (globalThis as Record<string, unknown>).__e2eMarker)).toBeUndefined();
       await again.close();
@@ -86,7 +87,7 @@ describe('worker and browser lifetime', () => {
       await configure(ext, sim.url, sim.accessKey);
       const popup = await PopupPage.open(ext);
       await popup.track(done);
-      await expect.poll(() => notificationIdsFor(ext, done), { timeout: 20_000 }).toHaveLength(1);
+      await waitForNotification(ext, done, { timeoutMs: 20_000, sim });
       await popup.track(later);
       await expect.poll(() => popup.statusChip(later).textContent()).toMatch(/Committed|Executing/);
     } finally {
@@ -98,7 +99,7 @@ describe('worker and browser lifetime', () => {
 
     ext = await launchExtension(profile);
     try {
-      await expect.poll(() => notificationIdsFor(ext, later), { timeout: 45_000, interval: 500 }).toHaveLength(1);
+      await waitForNotification(ext, later, { timeoutMs: 45_000, intervalMs: 500, sim });
       expect((await readTracked(ext, later))?.status).toBe('FAILED');
       await sleep(1500);
       expect(await notificationIdsFor(ext, done)).toHaveLength(0);

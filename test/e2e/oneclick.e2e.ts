@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { intentWithDestinationHash } from '../simulator/find';
-import { notificationIdsFor, OptionsPage, PopupPage, useConfiguredExtension } from './fixtures';
+import { OptionsPage, PopupPage, useConfiguredExtension, waitForNotification } from './fixtures';
 
 const ctx = useConfiguredExtension({ stepMs: 1500 });
 
@@ -73,14 +73,14 @@ describe('one-click tracking and housekeeping', () => {
         { timeout: 20_000 },
       )
       .toBe(1);
-    await expect.poll(() => notificationIdsFor(ctx.ext, intentId), { timeout: 30_000 }).toHaveLength(1);
+    await waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000, sim: ctx.sim });
 
     // Badge: a failing intent shows a red count until the popup is opened.
     const failing = ctx.sim.createIntent('failure', 500);
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(failing);
     await popup.close();
-    await expect.poll(() => notificationIdsFor(ctx.ext, failing), { timeout: 20_000 }).toHaveLength(1);
+    await waitForNotification(ctx.ext, failing, { timeoutMs: 20_000, sim: ctx.sim });
     await expect.poll(badge, { timeout: 5_000 }).toBe('1');
     await expect.poll(badgeColor, { timeout: 5_000 }).toEqual(RED);
     const seen = await PopupPage.open(ctx.ext);

@@ -12,6 +12,7 @@ import {
   notificationIdsFor,
   PopupPage,
   useConfiguredExtension,
+  waitForNotification,
 } from './fixtures';
 
 const ctx = useConfiguredExtension({ dataset: false, waitTimeoutMs: 20_000 });
@@ -51,7 +52,7 @@ describe('tracker at scale and under faults', () => {
       .poll(() => popup.row(intentId).textContent(), { timeout: 20_000 })
       .toMatch(/Having trouble reaching the service|rate-limiting/);
     await popup.close();
-    await expect.poll(() => notificationIdsFor(ctx.ext, intentId), { timeout: 90_000, interval: 500 }).toHaveLength(1);
+    await waitForNotification(ctx.ext, intentId, { timeoutMs: 90_000, intervalMs: 500, sim: ctx.sim });
     const receipt = await PopupPage.open(ctx.ext, `#intent=${intentId}`);
     await expect.poll(() => receipt.page.locator('#receipt-title .chip').textContent()).toBe('Succeeded');
     expect(await receipt.page.locator('.health').count()).toBe(0);

@@ -4,15 +4,12 @@
  * intent ends, and read the receipt with every leg.
  */
 import { describe, expect, it } from 'vitest';
-import { notificationIdsFor, OptionsPage, PopupPage, readTracked, useConfiguredExtension } from './fixtures';
+import { OptionsPage, PopupPage, readTracked, useConfiguredExtension, waitForNotification } from './fixtures';
 
 const ctx = useConfiguredExtension({ stepMs: 1200 });
 
 /** Waits until the worker holds a notification for the intent, then returns its ids. */
-async function waitForNotification(intentId: string): Promise<string[]> {
-  await expect.poll(() => notificationIdsFor(ctx.ext, intentId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
-  return notificationIdsFor(ctx.ext, intentId);
-}
+const notified = (intentId: string) => waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000, sim: ctx.sim });
 
 describe('tracking an intent', () => {
   it('Test connection tells OK, a rejected key, and an origin-restricted key apart', async () => {
@@ -36,7 +33,7 @@ describe('tracking an intent', () => {
     await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
     await popup.close();
 
-    expect(await waitForNotification(intentId)).toHaveLength(1);
+    expect(await notified(intentId)).toHaveLength(1);
     // What the notification said (recorded with the intent when it was shown).
     expect((await readTracked(ctx.ext, intentId))?.notified).toEqual({
       title: `Intent succeeded · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
@@ -67,7 +64,7 @@ describe('tracking an intent', () => {
     await expect.poll(() => popup.row(intentId).count()).toBe(1);
     await popup.close();
 
-    expect(await waitForNotification(intentId)).toHaveLength(1);
+    expect(await notified(intentId)).toHaveLength(1);
     expect((await readTracked(ctx.ext, intentId))?.notified).toEqual({
       title: `Intent failed · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
       message:

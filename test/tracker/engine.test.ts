@@ -263,6 +263,87 @@ describe('Tracker', () => {
   });
 });
 
+describe('overlapping start-ups', () => {
+  // A worker woken by a message resumes twice at once (its own start-up and the popup's "resume"); a slow first
+  // load must not put back an older picture of the store over what the tracker wrote since.
+  it('a slow earlier load does not drop an intent tracked after a later one', async () => {
+    const store = freshStore();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let gets = 0;
+    const stateStore = {
+      async get() {
+        if (++gets === 1) await gate;
+        return undefined;
+      },
+      async set() {},
+    };
+    const scripted = new ScriptedTransport();
+    let armed = false;
+    // The earlier load finishes while the pump after `track` is still reading the settings.
+    const transport = async () => {
+      if (armed) {
+        armed = false;
+        release();
+        await settle();
+      }
+      return scripted;
+    };
+    const { tracker, notifier } = setup({ stateStore, transport }, store);
+    scripted.script(
+      ID,
+      { intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: ['PENDING'], done: false },
+      { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: ['SUCCEEDED'], done: true },
+    );
+    void tracker.resume();
+    await settle();
+    void tracker.resume();
+    await settle();
+    armed = true;
+    const tracked = tracker.track(ID);
+    await settle();
+    release();
+    await tracked;
+    await vi.waitFor(async () => expect((await store.get(ID))?.notification).toBe('shown'));
+    expect(scripted.callsFor(ID)).toHaveLength(2);
+    expect(notifier.shown.map((i) => i.intentId)).toEqual([ID]);
+    tracker.stop();
+  });
+
+  it('a slow earlier load does not bring back an intent removed since', async () => {
+    const store = freshStore();
+    await store.put({ intentId: ID2, addedAt: 1, lastStates: [], phase: 'tracking', notification: 'none' });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let gets = 0;
+    const stateStore = {
+      async get() {
+        if (++gets === 1) await gate;
+        return undefined;
+      },
+      async set() {},
+    };
+    // No answers scripted: every check hangs until aborted, as a long-poll does.
+    const { tracker, transport } = setup({ stateStore }, store);
+    void tracker.resume();
+    await settle();
+    void tracker.resume();
+    await settle();
+    release();
+    await vi.waitFor(() => expect(transport.callsFor(ID2)).toHaveLength(1));
+    await tracker.remove(ID2);
+    await tracker.retryNow();
+    await settle();
+    expect(transport.callsFor(ID2)).toHaveLength(1);
+    expect(await store.list()).toEqual([]);
+    tracker.stop();
+  });
+});
+
 describe('backoffDelay', () => {
   it('grows exponentially up to the cap, never below 250 ms or Retry-After', () => {
     expect(backoffDelay(1, 1, 1000, 60_000)).toBe(1000);

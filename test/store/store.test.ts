@@ -1,0 +1,74 @@
+/**
+ * The IndexedDB stores (fake-indexeddb): atomic read-modify-write of one intent, nothing written when there is
+ * nothing to write, and the tracker state and the watched-address checkpoints kept apart.
+ */
+import { createStore, keys } from 'idb-keyval';
+import { describe, expect, it } from 'vitest';
+import { createIntentStore, createTrackerStateStore, createWatchedCheckpoints, type TrackedIntent } from '@/lib/store';
+
+let n = 0;
+const fresh = (name: string) => createStore(`store-test-${name}-${++n}-${Math.random()}`, 'kv');
+const ID = `0x${'a'.repeat(64)}`;
+const record = (over: Partial<TrackedIntent> = {}): TrackedIntent => ({
+  intentId: ID,
+  addedAt: 1,
+  lastStates: [],
+  phase: 'tracking',
+  notification: 'none',
+  ...over,
+});
+
+describe('intent store', () => {
+  it('update writes what the function returns and resolves with it', async () => {
+    const store = createIntentStore(fresh('intents'));
+    const written = await store.update(ID, (c) => (c ? undefined : record({ status: 'COMMITTED' })));
+    expect(written).toEqual(record({ status: 'COMMITTED' }));
+    expect(await store.get(ID)).toEqual(record({ status: 'COMMITTED' }));
+  });
+
+  it('update writes nothing when the function returns undefined (no empty key left behind)', async () => {
+    const db = fresh('intents');
+    const store = createIntentStore(db);
+    expect(await store.update(ID, () => undefined)).toBeUndefined();
+    expect(await keys(db)).toEqual([]);
+    await store.put(record({ status: 'EXECUTING' }));
+    expect(await store.update(ID, () => undefined)).toEqual(record({ status: 'EXECUTING' }));
+    expect(await store.get(ID)).toEqual(record({ status: 'EXECUTING' }));
+  });
+
+  it('concurrent updates of one intent each see the previous one (none is lost)', async () => {
+    const store = createIntentStore(fresh('intents'));
+    await store.put(record({ lastStates: [] }));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.update(ID, (c) => (c ? { ...c, lastStates: [...c.lastStates, String(i)] } : undefined))),
+    );
+    const states = (await store.get(ID))?.lastStates ?? [];
+    expect([...states].sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => String(i)));
+  });
+
+  it('an error thrown by the function rejects and leaves the record as it was', async () => {
+    const store = createIntentStore(fresh('intents'));
+    await store.put(record({ status: 'EXECUTING' }));
+    await expect(
+      store.update(ID, () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await store.get(ID)).toEqual(record({ status: 'EXECUTING' }));
+  });
+});
+
+describe('tracker state and watched-address checkpoints', () => {
+  it('live under separate keys of the settings database, so neither write overwrites the other', async () => {
+    const db = fresh('settings');
+    const state = createTrackerStateStore(db);
+    const watched = createWatchedCheckpoints(db);
+    expect(await watched.get()).toEqual({});
+    await watched.set({ '0xabc': 1_700_000_000 });
+    await state.set({ pausedUntil: 5 });
+    await state.set({});
+    expect(await watched.get()).toEqual({ '0xabc': 1_700_000_000 });
+    await watched.set({ '0xabc': 1_700_000_060 });
+    expect(await state.get()).toEqual({});
+  });
+});
