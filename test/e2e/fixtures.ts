@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page, type Worker } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach, onTestFailed } from 'vitest';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../simulator/server';
 
 /** The Chromium binary (Debian's package). */
@@ -49,7 +49,12 @@ export interface ExtensionBrowser {
    */
   worker(): Promise<Worker>;
   close(): Promise<void>;
+  /** What happened inside, for failure reports: `<ms since epoch> <event>` (worker start/stop, console lines). */
+  log: string[];
 }
+
+/** Every browser launched by this test file, for {@link reportFailures}. */
+const launched: ExtensionBrowser[] = [];
 
 /** Launches Chromium with the extension through Playwright (DevTools protocol attached); headless unless told. */
 export async function launchExtension(userDataDir = tempProfile(), headless = true): Promise<ExtensionBrowser> {
@@ -59,12 +64,55 @@ export async function launchExtension(userDataDir = tempProfile(), headless = tr
     headless,
     args: chromiumArgs(),
   });
+  const log: string[] = [];
+  const note = (line: string) => log.push(`${Date.now()} ${line}`);
+  const watchWorker = (w: Worker) => {
+    note(`worker started ${w.url()}`);
+    w.on('console', (m) => note(`worker ${m.type()}: ${m.text()}`));
+    w.on('close', () => note('worker stopped'));
+  };
+  for (const w of context.serviceWorkers()) watchWorker(w);
+  context.on('serviceworker', watchWorker);
+  const watchPage = (p: Page) =>
+    p.on('console', (m) => note(`page ${new URL(p.url() || 'about:blank').pathname} ${m.type()}: ${m.text()}`));
+  for (const p of context.pages()) watchPage(p);
+  context.on('page', watchPage);
   const worker = async () => {
     const live = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
     return live ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   };
   const extensionId = new URL((await worker()).url()).host;
-  return { context, extensionId, userDataDir, worker, close: () => context.close() };
+  const ext = { context, extensionId, userDataDir, worker, close: () => context.close(), log };
+  launched.push(ext);
+  return ext;
+}
+
+/**
+ * Registers a hook that, when a test of this file fails, prints what the browsers and the simulator saw during it:
+ * the browsers' worker and page log, and the simulator's calls (operation, intent, times relative to the test's
+ * start, status, outcome).
+ */
+export function reportFailures(sim: () => Simulator | undefined): void {
+  beforeEach(() => {
+    const since = Date.now();
+    onTestFailed(() => {
+      const rel = (t: number | undefined) => (t === undefined ? '…' : `${((t - since) / 1000).toFixed(1)}s`);
+      const lines = ['--- failure report (times from the start of the test) ---'];
+      for (const ext of launched) {
+        for (const entry of ext.log) {
+          const at = Number(entry.slice(0, entry.indexOf(' ')));
+          if (at >= since) lines.push(`[browser ${ext.extensionId.slice(0, 6)}] ${rel(at)} ${entry.slice(entry.indexOf(' ') + 1)}`);
+        }
+      }
+      for (const r of sim()?.requests() ?? []) {
+        if (r.start < since) continue;
+        lines.push(
+          `[simulator] ${rel(r.start)}→${rel(r.end)} ${r.operation} ${r.intentId?.slice(0, 10) ?? ''} ${r.status ?? ''} ${r.outcome ?? ''}`,
+        );
+      }
+      console.error(lines.slice(0, 400).join('\n'));
+    });
+  });
 }
 
 /**
@@ -280,6 +328,7 @@ export function useConfiguredExtension(options: SimulatorOptions = {}): { sim: S
     ctx.ext = await launchExtension();
     await configure(ctx.ext, ctx.sim.url, ctx.sim.accessKey);
   });
+  reportFailures(() => ctx.sim);
   afterAll(async () => {
     await ctx.ext?.close();
     if (ctx.ext) removeProfile(ctx.ext.userDataDir);

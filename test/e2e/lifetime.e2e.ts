@@ -14,6 +14,7 @@ import {
   PopupPage,
   readTracked,
   removeProfile,
+  reportFailures,
   spawnPlainChromium,
   stopWorker,
   tempProfile,
@@ -26,6 +27,7 @@ const profiles: string[] = [];
 beforeAll(async () => {
   sim = await startSimulator({ stepMs: 1500 });
 });
+reportFailures(() => sim);
 afterAll(async () => {
   await sim?.close();
   for (const p of profiles) removeProfile(p);
