@@ -109,6 +109,7 @@ export function reportFailures(sim: () => Simulator | undefined): void {
         lines.push(
           `[simulator] ${rel(r.start)}→${rel(r.end)} ${r.operation} ${r.intentId?.slice(0, 10) ?? ''} ${r.status ?? ''} ${r.outcome ?? ''}`,
         );
+        for (const t of r.trace ?? []) lines.push(`[simulator]     ${t}`);
       }
       console.error(lines.slice(0, 400).join('\n'));
     });

@@ -55,6 +55,8 @@ export interface RequestLogEntry {
   status?: number;
   /** `answered`: the response was written; `closed`: the client went away before it. */
   outcome?: 'answered' | 'closed';
+  /** WaitIntentReceipt only: one line per turn of the wait (ms since start, step, what it decided), at most 20. */
+  trace?: string[];
 }
 
 /**
@@ -225,6 +227,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return intent;
   };
 
+  /** The log entry of each request being answered (for the wait's trace). */
+  const entryOf = new WeakMap<FastifyReply, RequestLogEntry>();
+
   /** True once the client went away (the response closed before it was written). */
   const gone = (reply: FastifyReply) => reply.raw.destroyed || (reply.raw.closed && !reply.raw.writableFinished);
 
@@ -273,15 +278,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     async WaitIntentReceipt(body, reply) {
       const intent = intentOf(body);
       const last = Array.isArray(body.lastReceiptStates) ? body.lastReceiptStates.map(String) : [];
-      const deadline = Date.now() + waitTimeoutMs;
+      const started = Date.now();
+      const deadline = started + waitTimeoutMs;
+      const entry = entryOf.get(reply);
+      const trace = (line: string) => {
+        if (!entry) return;
+        entry.trace ??= [];
+        if (entry.trace.length < 20) entry.trace.push(`${Date.now() - started}ms ${line}`);
+      };
       for (;;) {
         const snap = snapshotAt(intent, now());
         const changed = snap.states.length !== last.length || snap.states.some((s, i) => s !== last[i]);
         if (snap.done || changed || Date.now() >= deadline || gone(reply)) {
+          trace(`answer ${snap.status} [${snap.states}] done=${snap.done} changed=${changed} gone=${gone(reply)}`);
           return { intentReceipt: snap.receipt, receiptStates: snap.states, done: snap.done };
         }
         const next = nextStepAt(intent, now());
-        await pause(Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now(), deadline - Date.now()), reply);
+        const ms = Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now(), deadline - Date.now());
+        trace(`hold ${snap.status} [${snap.states}] ${Math.round(ms)}ms`);
+        await pause(ms, reply);
       }
     },
   };
@@ -290,6 +305,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const operation = (request.params as { operation: string }).operation;
     const entry: RequestLogEntry = { operation, start: Date.now() };
     log.push(entry);
+    entryOf.set(reply, entry);
     reply.raw.on('close', () => {
       entry.end = Date.now();
       entry.status = reply.statusCode;
@@ -390,7 +406,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     createIntent,
     intents: () => [...intents.values()],
     now,
-    requests: () => log.map((e) => ({ ...e })),
+    requests: () => log.map((e) => ({ ...e, ...(e.trace ? { trace: [...e.trace] } : {}) })),
     setWaitTimeout: (ms) => {
       waitTimeoutMs = ms;
     },
