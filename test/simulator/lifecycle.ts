@@ -136,6 +136,22 @@ export function nextStepAt(intent: SimIntent, now: number): number | undefined {
   return intent.startedAt + (Math.max(0, step) + 1) * intent.stepMs;
 }
 
+/** One turn of WaitIntentReceipt: answer now, or hold until `until` (the next step; undefined once the script is over). */
+export type WaitTurn = { answer: Snapshot } | { hold: Snapshot; until: number | undefined };
+
+/**
+ * Decides one turn of WaitIntentReceipt at simulated time `t` (ms): answer when the intent is done or its leg
+ * states differ from `lastStates`, else hold until the next step. Both halves read the same `t`: computed from two
+ * clock readings, a step boundary falling between them made the wait hold to its deadline although the intent had
+ * just reached its final step.
+ */
+export function waitTurn(intent: SimIntent, lastStates: readonly string[], t: number): WaitTurn {
+  const snap = snapshotAt(intent, t);
+  const changed = snap.states.length !== lastStates.length || snap.states.some((s, i) => s !== lastStates[i]);
+  if (snap.done || changed) return { answer: snap };
+  return { hold: snap, until: nextStepAt(intent, t) };
+}
+
 /** What the wait operation compares and answers with. */
 export interface Snapshot {
   receipt: Record<string, unknown>;

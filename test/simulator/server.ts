@@ -21,7 +21,7 @@ import { EventEmitter } from 'node:events';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { DATASET, generateDataset } from './dataset';
-import { addressOf, hexOf, intentAt, nextStepAt, SCENARIOS, SCRIPTS, type Scenario, type SimIntent, snapshotAt } from './lifecycle';
+import { addressOf, hexOf, intentAt, SCENARIOS, SCRIPTS, type Scenario, type SimIntent, snapshotAt, waitTurn } from './lifecycle';
 import { intentHistory, QueryError, searchIntents } from './queries';
 import { commitIntent, exactOutputRoutes, executeIntent, quoteIntent, ServiceError, tokenPrices } from './quotes';
 import { tokenBySymbol } from './tokens';
@@ -287,15 +287,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         if (entry.trace.length < 20) entry.trace.push(`${Date.now() - started}ms ${line}`);
       };
       for (;;) {
-        const snap = snapshotAt(intent, now());
-        const changed = snap.states.length !== last.length || snap.states.some((s, i) => s !== last[i]);
-        if (snap.done || changed || Date.now() >= deadline || gone(reply)) {
-          trace(`answer ${snap.status} [${snap.states}] done=${snap.done} changed=${changed} gone=${gone(reply)}`);
+        const t = now();
+        const turn = waitTurn(intent, last, t);
+        if ('answer' in turn || Date.now() >= deadline || gone(reply)) {
+          const snap = 'answer' in turn ? turn.answer : turn.hold;
+          trace(`answer ${snap.status} [${snap.states}] done=${snap.done} gone=${gone(reply)}`);
           return { intentReceipt: snap.receipt, receiptStates: snap.states, done: snap.done };
         }
-        const next = nextStepAt(intent, now());
-        const ms = Math.min(next === undefined ? Number.POSITIVE_INFINITY : next - now(), deadline - Date.now());
-        trace(`hold ${snap.status} [${snap.states}] ${Math.round(ms)}ms`);
+        const ms = Math.min(turn.until === undefined ? Number.POSITIVE_INFINITY : turn.until - t, deadline - Date.now());
+        trace(`hold ${turn.hold.status} [${turn.hold.states}] ${Math.round(ms)}ms`);
         await pause(ms, reply);
       }
     },
