@@ -10,8 +10,9 @@
  * Control API (no access key):
  * - `POST /control/intents {"scenario", "stepMs"?: number, "ownerAddress"?: string}` → `{"intentId"}`; scenarios:
  *   success, failure, refund, slow, stuck (stays EXECUTING), not-found-until-later (NotFound for two steps)
- * - `GET /control/requests` → the RPC log: `{operation, intentId, start, end, status, outcome}` (times in ms since
- *   the epoch; outcome `answered` or `closed` when the client closed the connection before the answer)
+ * - `GET /control/requests` → the RPC log: `{operation, intentId, start, end, status, outcome, trace}` (times in ms
+ *   since the epoch; outcome `answered` or `closed` when the client closed the connection before the answer; trace:
+ *   the turns of a WaitIntentReceipt, what it held for and what it answered)
  * - `POST /control/clock {"advanceMs": number}` → `{"now"}`: moves the simulated clock forward
  * - `POST /control/wait-timeout {"ms": number}` → sets the WaitIntentReceipt wait time-out
  * - `POST /control/faults {"operation"?: string, "fault": Fault, "count"?: number}` → queues `count` (default 1)
