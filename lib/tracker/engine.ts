@@ -12,13 +12,15 @@
  *   change soon, ranked: never checked yet → EXECUTING → COMMITTED → others, then most recently changed or added.
  *   A long-poll that comes back unchanged sooner than `minWaitCycleMs` (5 s) waits out the rest of that time, so a
  *   server with a zero wait time-out cannot make the tracker spin.
- * - **Sweeper slot** (1): one request every `sweepIntervalMs` (5 s; 1 s after a batch that found finished intents)
- *   for the other ("cold") intents: an intent never
+ * - **Sweeper slot** (1): one request every `sweepIntervalMs` (5 s) for the other ("cold") intents: an intent never
  *   checked yet first (GetIntentReceipt, at once), otherwise — when there are two or more cold intents and the
  *   transport can — one page (100 rows) of GetIntentHistory for the notifying final statuses created since the
  *   oldest cold intent, which detects every cold intent that finished; otherwise GetIntentReceipt for the cold intent
  *   checked longest ago. So a cold intent waits at most `N_cold × 5 s` between individual checks, and its final
- *   status is seen within one history cycle (≤ `maxBatchPages` × 5 s) when batching is available.
+ *   status is seen within one history cycle (≤ `maxBatchPages` pages, 5 s apart) when batching is available.
+ *   **Busy pace**: for 2 intervals after a page that found finished intents, the pages of a cycle follow one another
+ *   at once and cycles start 1 s apart, so a burst of finishing intents is seen within about a second plus one cycle
+ *   (≤ `maxBatchPages` requests). Only the sweeper's one slot is used, so the bound on connections holds.
  * - When idle (nothing changes) the tracker sends at most 3 × 60 / max(server wait, 5 s) + 12 requests a minute:
  *   ≤ 21/min with the service's usual 20 s wait, ≤ 48/min with a zero wait.
  *
@@ -157,6 +159,8 @@ export class Tracker {
   #nextSweepAt = 0;
   #batchCursor: number | undefined;
   #batchPages = 0;
+  /** Until then (ms) the sweeper runs at its busy pace: a batch recently found finished intents. */
+  #busyUntil = 0;
   #state: TrackerState = {};
   #loaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
@@ -552,10 +556,15 @@ export class Tracker {
         await this.#record(row.intentId, row.receipt, undefined, false, undefined);
         found++;
       }
-      // Things are finishing: look again sooner (busy periods only; idle stays at the slow pace).
-      if (found > 0) this.#nextSweepAt = Math.min(this.#nextSweepAt, this.#deps.clock.now() + Math.round(this.#deps.sweepIntervalMs / 5));
-      // A batch answered: the cold intents it covered count as checked.
+      // Things are finishing (a batch found some in the last 2 intervals): the rest of this cycle's pages follow at
+      // once and the next cycle starts 1/5 of the interval later. Idle stays at the slow pace.
       const now = this.#deps.clock.now();
+      if (found > 0) this.#busyUntil = now + 2 * this.#deps.sweepIntervalMs;
+      if (now < this.#busyUntil) {
+        const gap = this.#batchCursor !== undefined ? 0 : Math.round(this.#deps.sweepIntervalMs / 5);
+        this.#nextSweepAt = Math.min(this.#nextSweepAt, now + gap);
+      }
+      // A batch answered: the cold intents it covered count as checked.
       for (const t of cold) {
         const current = this.#intents.get(t.intentId);
         if (current?.phase === 'tracking') this.#intents.set(t.intentId, { ...current, lastCheckedAt: now });

@@ -263,6 +263,57 @@ describe('Tracker', () => {
   });
 });
 
+describe('history sweeps', () => {
+  it('while intents are finishing, the pages of a history cycle follow at once; idle, they are 5 s apart', async () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `0x${String(i + 3).repeat(64)}`);
+    const withCreated = (id: string, status: string) => ({ ...receipt(id, status), createdAt: new Date(900_000).toISOString() });
+    const scripted = new ScriptedTransport();
+    for (const id of ids) scripted.script(id, { intentReceipt: withCreated(id, 'EXECUTING'), receiptStates: ['PENDING'], done: false });
+    const pages: Array<{ at: number; after?: number }> = [];
+    // Page 1 (no cursor) finishes the next cold intent still tracked, page 2 (after: 1) finishes nothing.
+    let finishing: string[] = [];
+    const transport = Object.assign(scripted, {
+      async getIntentHistoryLite(req: { page?: { after?: number } }) {
+        pages.push({ at: clock.now(), ...(req.page?.after !== undefined ? { after: req.page.after } : {}) });
+        if (req.page?.after === undefined) {
+          const row = finishing.shift();
+          return {
+            intents: row ? [{ intentId: row, status: 'SUCCEEDED', receipt: withCreated(row, 'SUCCEEDED') }] : [],
+            nextPage: { after: 1, more: true },
+          };
+        }
+        return { intents: [], nextPage: { more: false } };
+      },
+    });
+    const { tracker, clock } = setup({ transport: async () => transport, minWaitCycleMs: 600_000 });
+    for (const id of ids) await tracker.track(id);
+    await clock.advance(1);
+    // Every intent has been read once; 3 hold the long-poll slots, 5 are cold.
+    await vi.waitFor(() => expect(scripted.calls.length).toBeGreaterThanOrEqual(8));
+    // The hot ones are waiting in a second long-poll; the cold ones were read once.
+    const cold = ids.filter((id) => scripted.callsFor(id).length === 1);
+    expect(cold).toHaveLength(5);
+    finishing = cold.slice(0, 2);
+
+    pages.length = 0;
+    await clock.advance(6_000);
+    // Busy: page 1 found one, so page 2 came at the same moment.
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages[1]!.after).toBe(1);
+    expect(pages[1]!.at).toBe(pages[0]!.at);
+
+    await clock.advance(30_000);
+    finishing = [];
+    pages.length = 0;
+    await clock.advance(60_000);
+    // Idle again: one request per 5 s.
+    const gaps = pages.slice(1).map((p, i) => p.at - pages[i]!.at);
+    expect(gaps.length).toBeGreaterThan(5);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(5_000);
+    tracker.stop();
+  });
+});
+
 describe('overlapping start-ups', () => {
   // A worker woken by a message resumes twice at once (its own start-up and the popup's "resume"); a slow first
   // load must not put back an older picture of the store over what the tracker wrote since.
