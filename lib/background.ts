@@ -111,7 +111,7 @@ export function createBackground(browser: Browser): BackgroundServices {
   }
 
   async function updateBadge(): Promise<void> {
-    const view = badgeFor(await intents.list(), (await stateStore.get()) ?? {});
+    const view = badgeFor(await tracker.list(), tracker.state);
     await browser.action.setBadgeText({ text: view.text });
     await browser.action.setBadgeBackgroundColor({ color: view.color });
     await browser.action.setTitle({ title: view.title });
@@ -163,7 +163,7 @@ export function createBackground(browser: Browser): BackgroundServices {
 
   /** Forgets the oldest finished intents beyond {@link MAX_FINISHED}. */
   async function pruneFinished(): Promise<void> {
-    const finished = (await intents.list())
+    const finished = (await tracker.list())
       .filter((t) => t.phase === 'final')
       .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
     for (const t of finished.slice(MAX_FINISHED)) await tracker.remove(t.intentId);
@@ -285,15 +285,12 @@ export function createBackground(browser: Browser): BackgroundServices {
       }
       case 'track-text':
         return trackSelection(request.text);
-      case 'seen': {
-        for (const t of await intents.list()) {
-          if (t.phase === 'final' && !t.seen) await intents.update(t.intentId, (c) => (c ? { ...c, seen: true } : undefined));
-        }
+      case 'seen':
+        await tracker.markSeen();
         await updateBadge();
         return { ok: true };
-      }
       case 'clear-finished': {
-        for (const t of await intents.list()) if (t.phase === 'final') await tracker.remove(t.intentId);
+        for (const t of await tracker.list()) if (t.phase === 'final') await tracker.remove(t.intentId);
         return { ok: true };
       }
       case 'lookup': {

@@ -24,7 +24,7 @@ import {
   PopupPage,
   removeProfile,
 } from '../test/e2e/fixtures';
-import type { RequestLogEntry } from '../test/simulator/server';
+import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
 import { MemoryStateStore, MemoryStore } from '../test/tracker/memory-store';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -109,21 +109,6 @@ async function createIdle(n: number): Promise<string[]> {
 
 const requestsBetween = async (from: number, to: number) =>
   (await control<RequestLogEntry[]>('/control/requests')).filter((e) => e.start >= from && e.start < to);
-
-function peak(log: RequestLogEntry[]): number {
-  const ev = log.flatMap((e) => [
-    { t: e.start, d: 1 },
-    { t: e.end ?? Number.POSITIVE_INFINITY, d: -1 },
-  ]);
-  ev.sort((a, b) => a.t - b.t || a.d - b.d);
-  let now = 0;
-  let max = 0;
-  for (const e of ev) {
-    now += e.d;
-    max = Math.max(max, now);
-  }
-  return max;
-}
 
 function percentiles(values: number[]) {
   if (values.length === 0) return null;
@@ -214,7 +199,7 @@ async function runNode(kind: Kind, n: number): Promise<Figures> {
     requestsPerMinute: Math.round((log.length / (to - from)) * 60_000),
     idleRequestsPerMinute: Math.round(idle * 10) / 10,
     idleRequestsPerMinutePerIntent: Math.round((idle / n) * 100) / 100,
-    peakConcurrentRequests: peak(log),
+    peakConcurrentRequests: peakConcurrency(log),
     cpuMs: Math.round((cpuUsed.user + cpuUsed.system) / 1000),
   };
 }
@@ -258,7 +243,7 @@ async function runBrowser(n: number): Promise<Figures> {
       requestsPerMinute: Math.round((log.length / (to - from)) * 60_000),
       idleRequestsPerMinute: null,
       idleRequestsPerMinutePerIntent: null,
-      peakConcurrentRequests: peak(log),
+      peakConcurrentRequests: peakConcurrency(log),
       cpuMs: null,
     };
   } finally {

@@ -268,6 +268,27 @@ export class Tracker {
     this.#kick();
   }
 
+  /** Every tracked intent as the tracker holds it (the store's content, without reading it), newest added first. */
+  async list(): Promise<TrackedIntent[]> {
+    await this.#load();
+    return [...this.#intents.values()].sort((a, b) => b.addedAt - a.addedAt);
+  }
+
+  /**
+   * Marks every finished intent as seen by the user (the popup was opened), without telling listeners: only the
+   * badge depends on it. Resolves with how many were marked.
+   */
+  async markSeen(): Promise<number> {
+    await this.#load();
+    let marked = 0;
+    for (const t of [...this.#intents.values()]) {
+      if (t.phase !== 'final' || t.seen) continue;
+      await this.#write(t.intentId, (c) => (c?.phase === 'final' && !c.seen ? { ...c, seen: true } : undefined), { quiet: true });
+      marked++;
+    }
+    return marked;
+  }
+
   /** Gets one intent's receipt now (GetIntentReceipt) through the sweeper slot and records it. */
   async refresh(intentId: string): Promise<TrackedIntent | undefined> {
     await this.#load();
@@ -306,10 +327,11 @@ export class Tracker {
     return this.#loaded;
   }
 
-  /** Writes one record through the store (atomic), mirrors it, and tells listeners. */
+  /** Writes one record through the store (atomic), mirrors it, and tells listeners (unless `quiet`). */
   async #write(
     intentId: string,
     fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined,
+    options: { quiet?: boolean } = {},
   ): Promise<TrackedIntent | undefined> {
     let changed = false;
     const written = await this.#deps.store.update(intentId, (current) => {
@@ -318,7 +340,7 @@ export class Tracker {
       return next;
     });
     if (written && changed) this.#intents.set(intentId, written);
-    if (changed) this.#deps.onChange?.(intentId);
+    if (changed && !options.quiet) this.#deps.onChange?.(intentId);
     return written;
   }
 
@@ -682,7 +704,7 @@ export class Tracker {
     if (this.#delivering.has(intentId)) return;
     this.#delivering.add(intentId);
     try {
-      const intent = await this.#deps.store.get(intentId);
+      const intent = this.#intents.get(intentId);
       if (intent?.notification !== 'pending') return;
       const content = (await this.#deps.notifier.exists(intentId)) ? undefined : await this.#deps.notifier.show(intent);
       await this.#write(intentId, (t) =>

@@ -340,13 +340,12 @@ export function useConfiguredExtension(options: SimulatorOptions = {}): { sim: S
 
 /**
  * Waits until the browser holds exactly one notification for the intent and resolves with its ids. On time-out it
- * fails with what is needed to tell why: the intent's stored record, the tracker state and the simulator's log of
- * calls about the intent (when `sim` is given).
+ * fails with the intent's stored record (without its receipt); {@link reportFailures} adds the simulator's calls.
  */
 export async function waitForNotification(
   ext: ExtensionBrowser,
   intentId: string,
-  options: { timeoutMs: number; intervalMs?: number; sim?: Simulator },
+  options: { timeoutMs: number; intervalMs?: number },
 ): Promise<string[]> {
   const deadline = Date.now() + options.timeoutMs;
   let ids: string[] = [];
@@ -356,19 +355,11 @@ export async function waitForNotification(
     if (Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
   }
-  const record = await readTracked(ext, intentId).catch((err: unknown) => `unreadable: ${String(err)}`);
-  const { receipt: _receipt, ...recordWithoutReceipt } = typeof record === 'object' && record ? record : { receipt: undefined };
-  const calls = options.sim
-    ?.requests()
-    .filter((r) => r.intentId === intentId)
-    .slice(-8)
-    .map((r) => `${r.operation} ${r.start}→${r.end ?? '…'} ${r.status ?? ''} ${r.outcome ?? ''}`);
+  const record = await readTracked(ext, intentId).then(
+    (r) => JSON.stringify(r, (key, value) => (key === 'receipt' ? undefined : value)),
+    (err: unknown) => `unreadable: ${String(err)}`,
+  );
   throw new Error(
-    [
-      `expected 1 notification for ${intentId} within ${options.timeoutMs} ms, found ${ids.length} (${ids.join(', ')})`,
-      `stored record: ${typeof record === 'object' && record ? JSON.stringify(recordWithoutReceipt) : String(record)}`,
-      ...(calls ? [`simulator calls (last 8): ${calls.join(' | ') || 'none'}`] : []),
-      `now: ${Date.now()}`,
-    ].join('\n'),
+    `expected 1 notification for ${intentId} within ${options.timeoutMs} ms, found ${ids.length} (${ids.join(', ')})\nstored record: ${record}`,
   );
 }

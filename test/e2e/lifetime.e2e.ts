@@ -62,7 +62,7 @@ describe('worker and browser lifetime', () => {
 
       // Opening the popup wakes the worker, which resumes the loop and learns the intent is done.
       const again = await PopupPage.open(ext);
-      await waitForNotification(ext, intentId, { timeoutMs: 20_000, sim });
+      await waitForNotification(ext, intentId, { timeoutMs: 20_000 });
       await expect.poll(() => again.statusChip(intentId).textContent()).toBe('Succeeded');
       expect(await (await ext.worker()).evaluate(() => (globalThis as Record<string, unknown>).__e2eMarker)).toBeUndefined();
       await again.close();
@@ -89,7 +89,7 @@ describe('worker and browser lifetime', () => {
       await configure(ext, sim.url, sim.accessKey);
       const popup = await PopupPage.open(ext);
       await popup.track(done);
-      await waitForNotification(ext, done, { timeoutMs: 20_000, sim });
+      await waitForNotification(ext, done, { timeoutMs: 20_000 });
       await popup.track(later);
       await expect.poll(() => popup.statusChip(later).textContent()).toMatch(/Committed|Executing/);
     } finally {
@@ -101,7 +101,7 @@ describe('worker and browser lifetime', () => {
 
     ext = await launchExtension(profile);
     try {
-      await waitForNotification(ext, later, { timeoutMs: 45_000, intervalMs: 500, sim });
+      await waitForNotification(ext, later, { timeoutMs: 45_000, intervalMs: 500 });
       expect((await readTracked(ext, later))?.status).toBe('FAILED');
       await sleep(1500);
       expect(await notificationIdsFor(ext, done)).toHaveLength(0);

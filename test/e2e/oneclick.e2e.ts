@@ -73,14 +73,14 @@ describe('one-click tracking and housekeeping', () => {
         { timeout: 20_000 },
       )
       .toBe(1);
-    await waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000, sim: ctx.sim });
+    await waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000 });
 
     // Badge: a failing intent shows a red count until the popup is opened.
     const failing = ctx.sim.createIntent('failure', 500);
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(failing);
     await popup.close();
-    await waitForNotification(ctx.ext, failing, { timeoutMs: 20_000, sim: ctx.sim });
+    await waitForNotification(ctx.ext, failing, { timeoutMs: 20_000 });
     await expect.poll(badge, { timeout: 5_000 }).toBe('1');
     await expect.poll(badgeColor, { timeout: 5_000 }).toEqual(RED);
     const seen = await PopupPage.open(ctx.ext);

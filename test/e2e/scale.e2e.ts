@@ -4,7 +4,7 @@
  * random times, each notified exactly once with never more than 4 tracker requests in flight.
  */
 import { describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../simulator/server';
+import { peakConcurrency } from '../simulator/server';
 import {
   countNotificationCreates,
   createdNotifications,
@@ -16,22 +16,6 @@ import {
 } from './fixtures';
 
 const ctx = useConfiguredExtension({ dataset: false, waitTimeoutMs: 20_000 });
-
-/** Most requests that overlapped in time (open requests count as still running). */
-function peakConcurrency(log: RequestLogEntry[]): number {
-  const events = log.flatMap((e) => [
-    { t: e.start, d: 1 },
-    { t: e.end ?? Number.POSITIVE_INFINITY, d: -1 },
-  ]);
-  events.sort((a, b) => a.t - b.t || a.d - b.d);
-  let now = 0;
-  let peak = 0;
-  for (const e of events) {
-    now += e.d;
-    peak = Math.max(peak, now);
-  }
-  return peak;
-}
 
 describe('tracker at scale and under faults', () => {
   it('rides out a burst of 500/429/reset/malformed answers, shows the back-off, then notifies once', async () => {
@@ -52,7 +36,7 @@ describe('tracker at scale and under faults', () => {
       .poll(() => popup.row(intentId).textContent(), { timeout: 20_000 })
       .toMatch(/Having trouble reaching the service|rate-limiting/);
     await popup.close();
-    await waitForNotification(ctx.ext, intentId, { timeoutMs: 90_000, intervalMs: 500, sim: ctx.sim });
+    await waitForNotification(ctx.ext, intentId, { timeoutMs: 90_000, intervalMs: 500 });
     const receipt = await PopupPage.open(ctx.ext, `#intent=${intentId}`);
     await expect.poll(() => receipt.page.locator('#receipt-title .chip').textContent()).toBe('Succeeded');
     expect(await receipt.page.locator('.health').count()).toBe(0);

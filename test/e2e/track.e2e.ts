@@ -9,7 +9,7 @@ import { OptionsPage, PopupPage, readTracked, useConfiguredExtension, waitForNot
 const ctx = useConfiguredExtension({ stepMs: 1200 });
 
 /** Waits until the worker holds a notification for the intent, then returns its ids. */
-const notified = (intentId: string) => waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000, sim: ctx.sim });
+const notified = (intentId: string) => waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000 });
 
 describe('tracking an intent', () => {
   it('Test connection tells OK, a rejected key, and an origin-restricted key apart', async () => {

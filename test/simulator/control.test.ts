@@ -1,6 +1,6 @@
 /** The simulator's control API, over HTTP as tests and the demo use it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from './server';
+import { peakConcurrency, type Simulator, startSimulator } from './server';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -58,5 +58,15 @@ describe('control API', () => {
     const res = await post('/control/intents', { scenario: 'teleport' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('unknown scenario teleport');
+  });
+});
+
+describe('peakConcurrency', () => {
+  it('counts the most requests open at once; one that ends as another starts does not overlap it; an open one runs on', () => {
+    const e = (start: number, end?: number) => ({ operation: 'WaitIntentReceipt', start, ...(end !== undefined ? { end } : {}) });
+    expect(peakConcurrency([])).toBe(0);
+    expect(peakConcurrency([e(0, 10), e(10, 20), e(20, 30)])).toBe(1);
+    expect(peakConcurrency([e(0, 10), e(5, 15), e(6, 7), e(12, 20)])).toBe(3);
+    expect(peakConcurrency([e(0), e(100, 110), e(200, 210)])).toBe(2);
   });
 });

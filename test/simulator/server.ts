@@ -60,6 +60,22 @@ export interface RequestLogEntry {
   trace?: string[];
 }
 
+/** Most requests of a log that overlapped in time (a request with no end yet counts as still running). */
+export function peakConcurrency(log: readonly RequestLogEntry[]): number {
+  const events = log.flatMap((e) => [
+    { t: e.start, d: 1 },
+    { t: e.end ?? Number.POSITIVE_INFINITY, d: -1 },
+  ]);
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  let now = 0;
+  let peak = 0;
+  for (const e of events) {
+    now += e.d;
+    peak = Math.max(peak, now);
+  }
+  return peak;
+}
+
 /**
  * A fault injected into the next call(s):
  * - `{"kind": "latency", "ms"}`: answer normally after `ms`;

@@ -263,6 +263,24 @@ describe('Tracker', () => {
   });
 });
 
+describe('list and markSeen', () => {
+  it('lists what the store holds, newest first, and marks only finished unseen intents seen, quietly', async () => {
+    const store = freshStore();
+    await store.put({ intentId: ID, addedAt: 1, lastStates: [], phase: 'final', status: 'FAILED', notification: 'shown' });
+    await store.put({ intentId: ID2, addedAt: 2, lastStates: [], phase: 'tracking', notification: 'none' });
+    const changed: string[] = [];
+    const { tracker } = setup({ onChange: (id) => changed.push(id) }, store);
+    expect((await tracker.list()).map((t) => t.intentId)).toEqual([ID2, ID]);
+    expect(await tracker.markSeen()).toBe(1);
+    expect(await tracker.markSeen()).toBe(0);
+    expect((await store.get(ID))?.seen).toBe(true);
+    expect((await store.get(ID2))?.seen).toBeUndefined();
+    expect((await tracker.list()).find((t) => t.intentId === ID)?.seen).toBe(true);
+    expect(changed).not.toContain(ID);
+    tracker.stop();
+  });
+});
+
 describe('history sweeps', () => {
   it('while intents are finishing, the pages of a history cycle follow at once; idle, they are 5 s apart', async () => {
     const ids = Array.from({ length: 8 }, (_, i) => `0x${String(i + 3).repeat(64)}`);
@@ -317,8 +335,9 @@ describe('history sweeps', () => {
 describe('overlapping start-ups', () => {
   // A worker woken by a message resumes twice at once (its own start-up and the popup's "resume"); a slow first
   // load must not put back an older picture of the store over what the tracker wrote since.
-  it('a slow earlier load does not drop an intent tracked after a later one', async () => {
-    const store = freshStore();
+
+  /** A state store whose first read waits until `release()` is called (a slow first load). */
+  function slowFirstStateStore() {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
       release = r;
@@ -331,6 +350,12 @@ describe('overlapping start-ups', () => {
       },
       async set() {},
     };
+    return { stateStore, release: () => release() };
+  }
+
+  it('a slow earlier load does not drop an intent tracked after a later one', async () => {
+    const store = freshStore();
+    const { stateStore, release } = slowFirstStateStore();
     const scripted = new ScriptedTransport();
     let armed = false;
     // The earlier load finishes while the pump after `track` is still reading the settings.
@@ -366,18 +391,7 @@ describe('overlapping start-ups', () => {
   it('a slow earlier load does not bring back an intent removed since', async () => {
     const store = freshStore();
     await store.put({ intentId: ID2, addedAt: 1, lastStates: [], phase: 'tracking', notification: 'none' });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    let gets = 0;
-    const stateStore = {
-      async get() {
-        if (++gets === 1) await gate;
-        return undefined;
-      },
-      async set() {},
-    };
+    const { stateStore, release } = slowFirstStateStore();
     // No answers scripted: every check hangs until aborted, as a long-poll does.
     const { tracker, transport } = setup({ stateStore }, store);
     void tracker.resume();
