@@ -14,6 +14,7 @@ import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { SvcClient } from '../lib/api/client';
 import { realClock } from '../lib/background';
+import { MemoryStateStore, MemoryStore } from '../lib/store/memory';
 import { Tracker } from '../lib/tracker/engine';
 import {
   configure,
@@ -25,7 +26,6 @@ import {
   removeProfile,
 } from '../test/e2e/fixtures';
 import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
-import { MemoryStateStore, MemoryStore } from '../test/tracker/memory-store';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 // The browser runs use a copy of the build, so that rebuilding while the benchmark runs changes nothing.

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '@/lib/store';
+import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { type Clock, NOTIFYING_STATUSES, type Notifier, type ReceiptTransport, Tracker } from '@/lib/tracker/engine';
-import { MemoryStateStore, MemoryStore } from './memory-store';
 
 const flush = async () => {
   for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));

@@ -1,9 +1,10 @@
 /**
- * An in-memory IntentStore and TrackerStateStore with the same contract as the IndexedDB ones (updates are atomic
- * because they are synchronous). Used by the property campaign and the benchmark.
+ * In-memory IntentStore and TrackerStateStore with the same contract as the IndexedDB ones (an update is atomic
+ * because it runs synchronously). For running the tracker outside a browser: the property campaign and the benchmark.
  */
-import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '@/lib/store';
+import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from './index';
 
+/** Tracked intents in a Map. */
 export class MemoryStore implements IntentStore {
   readonly map = new Map<string, TrackedIntent>();
   async get(intentId: string) {
@@ -25,6 +26,7 @@ export class MemoryStore implements IntentStore {
   }
 }
 
+/** The tracker-wide state in a field. */
 export class MemoryStateStore implements TrackerStateStore {
   state: TrackerState | undefined;
   async get() {
