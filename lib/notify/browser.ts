@@ -12,7 +12,7 @@
  */
 import type { browser as browserApi } from 'wxt/browser';
 import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '../store';
-import type { Notifier } from '../tracker/engine';
+import type { Notifier } from '../tracker/types';
 import { groupContent, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */

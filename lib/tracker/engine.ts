@@ -1,168 +1,47 @@
 /**
- * The tracker: keeps every tracked intent that is not final under watch, persists every answer before anything
- * else happens, and shows exactly one notification per intent that reaches a notifying final status.
+ * The tracker: keeps every tracked intent that is not final under watch, writes every answer before anything else
+ * happens, and shows exactly one notification per intent that reaches a notifying final status. The invariants it
+ * keeps (I1–I6) are stated in the README's "Tracking policy" and checked by `test/tracker/campaign.test.ts`.
  *
- * Pure logic: the clock, the transport (Svc client), the store and the notifier are injected, so the engine runs
- * the same in the service worker and in tests with virtual time.
- *
- * ## Scheduling policy (connections, fairness)
- * At most `maxConcurrent` (4) requests are in flight to the service at any time, whatever the number of tracked
- * intents, so that the popup's own calls never queue behind the tracker (Chromium opens 6 connections per host):
- * - **Hot slots** (`maxConcurrent - 1` = 3): WaitIntentReceipt long-polls (spec §4.1) for the intents most likely to
- *   change soon, ranked: never checked yet → EXECUTING → COMMITTED → others, then most recently changed or added.
- *   A long-poll that comes back unchanged sooner than `minWaitCycleMs` (5 s) waits out the rest of that time, so a
- *   server with a zero wait time-out cannot make the tracker spin.
- * - **Sweeper slot** (1): one request every `sweepIntervalMs` (5 s) for the other ("cold") intents: an intent never
- *   checked yet first (GetIntentReceipt, at once), otherwise — when there are two or more cold intents and the
- *   transport can — one page (100 rows) of GetIntentHistory for the notifying final statuses created since the
- *   oldest cold intent, which detects every cold intent that finished; otherwise GetIntentReceipt for the cold intent
- *   checked longest ago. So a cold intent waits at most `N_cold × 5 s` between individual checks, and its final
- *   status is seen within one history cycle (≤ `maxBatchPages` pages, 5 s apart) when batching is available.
- *   **Busy pace**: for 2 intervals after a page that found finished intents, the pages of a cycle follow one another
- *   at once and cycles start 1 s apart, so a burst of finishing intents is seen within about a second plus one cycle
- *   (≤ `maxBatchPages` requests). Only the sweeper's one slot is used, so the bound on connections holds.
- * - When idle (nothing changes) the tracker sends at most 3 × 60 / max(server wait, 5 s) + 12 requests a minute:
- *   ≤ 21/min with the service's usual 20 s wait, ≤ 48/min with a zero wait.
- *
- * ## Faults
- * 5xx, time-outs, resets and malformed bodies back off per intent (exponential, full jitter, capped); 429 slows the
- * whole tracker until `Retry-After` (at least one back-off step); a rejected key or origin pauses everything until
- * the settings change; NotFound is retried with a long back-off for `notFoundGraceMs` (10 min) after the intent was
- * added (the service may not have the receipt right after commit), then the intent is marked not found; an intent
- * COMMITTED for longer than `commitWindowMs` (10 min, spec §3) is marked expired.
- *
- * ## Exactly-once notifications across worker restarts
- * The final status and `notification: 'pending'` are written in one record update; the notification is then shown
- * with an id derived from the intentId and the record moves to `shown`. A worker that dies between the two finds the
- * record `pending` on start-up and asks the notifier whether that notification is already on screen before showing
- * it. Nothing that matters is held only in memory: a new engine (a new worker) loads its mirror from the store.
+ * This file carries out what the other modules decide: `scheduler` (when to check what), `policy` (what an answer
+ * or an error means), `sweeper` (history pages), `watchdogs` (expiry, stuck) and `delivery` (exactly-once). The clock,
+ * transport, store and notifier are injected, so it runs the same in the worker and on virtual time in tests.
  */
-import type { CallOptions, HistoryLiteRequest } from '../api/client';
-import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited, SvcApiError } from '../api/errors';
-import {
-  FINAL_INTENT_STATUSES,
-  type GetIntentReceiptRequest,
-  type GetIntentReceiptResponse,
-  type HistoryLiteResponse,
-  type IntentReceipt,
-  type TransactionStatus,
-  type WaitIntentReceiptRequest,
-  type WaitIntentReceiptResponse,
-} from '../api/schemas';
-import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore, TrackingError } from '../store';
-
-/** What the tracker needs from the service; SvcClient implements it. `getIntentHistory` enables batch refresh. */
-export interface ReceiptTransport {
-  waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse>;
-  getIntentReceipt(request: GetIntentReceiptRequest, options?: CallOptions): Promise<GetIntentReceiptResponse>;
-  getIntentHistoryLite?(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse>;
-}
-
-/** Time source. `sleep` resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-/** Shows desktop notifications. Ids are stable per intent so a shown notification can be found again. */
-export interface Notifier {
-  /** Shows the notification for an intent that reached a notifying final status; resolves with what it said. */
-  show(intent: TrackedIntent): Promise<{ title: string; message: string } | undefined>;
-  /** True when a notification for this intent is already on screen (used when recovering `pending` records). */
-  exists(intentId: string): Promise<boolean>;
-  /** Shows "taking longer than expected" for an intent EXECUTING for `minutes` (optional). */
-  showStuck?(intent: TrackedIntent, minutes: number): Promise<void>;
-}
-
-/** Dependencies and tuning of the tracker. Times in milliseconds. */
-export interface TrackerDeps {
-  store: IntentStore;
-  /** Where the tracker-wide state (rate-limit pause, rejected key) is kept; in memory when omitted. */
-  stateStore?: TrackerStateStore;
-  /** The transport for the current settings, or undefined while the extension is not configured. */
-  transport(): Promise<ReceiptTransport | undefined>;
-  notifier: Notifier;
-  clock: Clock;
-  /** Random source in [0, 1) for back-off jitter (tests inject a fixed one). */
-  random?: () => number;
-  /** Called after a tracked record changed (e.g. to tell an open popup). */
-  onChange?: (intentId: string) => void;
-  /** Called when the tracker-wide state changes (badge, popup banner). */
-  onStateChange?: (state: TrackerState) => void;
-  /** Most requests in flight at once (default 4; one of them is the sweeper's). */
-  maxConcurrent?: number;
-  /** Client time-out of one WaitIntentReceipt (default 150 000: longer than any usual server wait). */
-  waitTimeoutMs?: number;
-  /** Shortest time between two long-polls of one intent (default 5 000). */
-  minWaitCycleMs?: number;
-  /** Time between two sweeper requests (default 5 000); 1/5 of it after a sweep that found a change. */
-  sweepIntervalMs?: number;
-  /** GetIntentHistory pages per batch cycle before starting over (default 5). */
-  maxBatchPages?: number;
-  /** Back-off: first delay ceiling (default 1 000) and largest delay (default 60 000). */
-  backoffBaseMs?: number;
-  backoffCapMs?: number;
-  /** How long NotFound is retried after the intent was added (default 10 min). */
-  notFoundGraceMs?: number;
-  /** After this long in COMMITTED an intent is expired (default 10 min + 1 min of slack). */
-  commitWindowMs?: number;
-  /** EXECUTING longer than max(this, 2 × the quote's estimated duration) raises one stuck warning (default 15 min). */
-  stuckAfterMs?: number;
-}
-
-/** Statuses that raise a desktop notification. */
-export const NOTIFYING_STATUSES: readonly string[] = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'];
-
-/** True when no more progress is expected for an intent in this status. */
-export function isFinalStatus(status: string | undefined): boolean {
-  return status !== undefined && FINAL_INTENT_STATUSES.includes(status);
-}
-
-/**
- * Back-off delay in ms after `attempt` consecutive failures (1-based): full jitter,
- * `random × min(cap, base × 2^(attempt-1))`, at least 250 ms; never less than `retryAfterMs` when given.
- */
-export function backoffDelay(attempt: number, random: number, baseMs: number, capMs: number, retryAfterMs = 0): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.max(250, Math.round(random * ceiling), retryAfterMs);
-}
-
-/** Result of adding an intent. */
-export type TrackResult = { added: boolean; intent: TrackedIntent };
+import { SvcApiError, SvcServiceError } from '../api/errors';
+import type { IntentReceipt, TransactionStatus } from '../api/schemas';
+import type { TrackedIntent, TrackerState, TrackingError } from '../store';
+import { Delivery } from './delivery';
+import { IntentMirror } from './mirror';
+import { backoffDelay, errorMeaning, isFinalStatus, isNews, NOTIFYING_STATUSES, notFoundDelay, sameStates } from './policy';
+import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
+import { HistorySweeper } from './sweeper';
+import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
+import { EXPIRED_MESSAGE, watch } from './watchdogs';
 
 type CheckKind = 'wait' | 'receipt';
 
+/** A long-poll shorter than this is not worth sending: the slot reads the receipt instead. */
+const MIN_LONG_POLL_MS = 5_000;
+
 /** The tracking engine. Create one per worker instance; call {@link Tracker.resume} on every start-up. */
 export class Tracker {
-  readonly #deps: Required<
-    Pick<
-      TrackerDeps,
-      | 'maxConcurrent'
-      | 'waitTimeoutMs'
-      | 'minWaitCycleMs'
-      | 'sweepIntervalMs'
-      | 'maxBatchPages'
-      | 'backoffBaseMs'
-      | 'backoffCapMs'
-      | 'notFoundGraceMs'
-      | 'commitWindowMs'
-      | 'stuckAfterMs'
-    >
-  > &
-    TrackerDeps;
-  /** In-memory mirror of the store (loaded once, see #load); every write goes to the store first. */
-  readonly #intents = new Map<string, TrackedIntent>();
-  /** Requests in flight, by intentId (the sweeper's batch uses the key ''). */
+  readonly #deps: TrackerDeps;
+  readonly #tuning: TrackerTuning;
+  readonly #mirror: IntentMirror;
+  readonly #delivery: Delivery;
+  readonly #sweeper: HistorySweeper;
+  readonly #budget: LongPollBudget;
+  /** Requests in flight, by intentId (the history page uses the key ''). */
   readonly #inFlight = new Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>();
-  readonly #delivering = new Set<string>();
+  /** Intents the user asked to read now, and who waits for the answer. */
+  readonly #refresh = new Map<string, Array<() => void>>();
   #sweeping = false;
   #nextSweepAt = 0;
-  #batchCursor: number | undefined;
-  #batchPages = 0;
-  /** Until then (ms) the sweeper runs at its busy pace: a batch recently found finished intents. */
+  #nextIndividualAt = 0;
+  /** Until then (ms) the tracker is busy: an answer changed something lately, the sweeper keeps a fast pace. */
   #busyUntil = 0;
   #state: TrackerState = {};
-  #loaded: Promise<void> | undefined;
+  #stateLoaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #pumping = false;
@@ -170,19 +49,16 @@ export class Tracker {
   #stopped = false;
 
   constructor(deps: TrackerDeps) {
-    this.#deps = {
-      maxConcurrent: 4,
-      waitTimeoutMs: 150_000,
-      minWaitCycleMs: 5_000,
-      sweepIntervalMs: 5_000,
-      maxBatchPages: 5,
-      backoffBaseMs: 1_000,
-      backoffCapMs: 60_000,
-      notFoundGraceMs: 10 * 60_000,
-      commitWindowMs: 11 * 60_000,
-      stuckAfterMs: 15 * 60_000,
-      ...deps,
-    };
+    this.#deps = deps;
+    this.#tuning = { ...DEFAULT_TUNING };
+    for (const key of Object.keys(DEFAULT_TUNING) as Array<keyof TrackerTuning>) {
+      if (deps[key] !== undefined) this.#tuning[key] = deps[key];
+    }
+    this.#mirror = new IntentMirror(deps.store, deps.onChange);
+    this.#delivery = new Delivery(this.#mirror, deps.notifier, deps.clock);
+    this.#sweeper = new HistorySweeper(this.#tuning.maxBatchPages);
+    const slots = this.#tuning.maxConcurrent - 1;
+    this.#budget = new LongPollBudget(slots, this.#tuning.longPollsPerMinute, deps.clock.now());
   }
 
   /** True while at least one request to the service is in flight (the worker must be kept alive). */
@@ -202,13 +78,14 @@ export class Tracker {
 
   /**
    * Starts tracking `intentId` (already validated). Idempotent: an intent already tracked is left as it is, except
-   * that one stopped (not found, expired) is tried again.
+   * that one stopped (not found, expired) is tried again. `added` is true only when the intent was not tracked.
    */
   async track(intentId: string, extra: Pick<TrackedIntent, 'source' | 'estimatedDuration'> = {}): Promise<TrackResult> {
     await this.#load();
+    this.#mirror.revive(intentId);
     let added = false;
     const now = this.#deps.clock.now();
-    const intent = await this.#write(intentId, (current) => {
+    const intent = await this.#mirror.write(intentId, (current) => {
       if (current) {
         return current.phase === 'not-found' || current.phase === 'expired'
           ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now }
@@ -218,29 +95,30 @@ export class Tracker {
       return { intentId, addedAt: now, lastStates: [], phase: 'tracking', notification: 'none', ...extra };
     });
     this.#kick();
-    return { added, intent: intent as TrackedIntent };
+    return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
   }
 
-  /** Stops tracking and forgets the intent. */
+  /** Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. */
   async remove(intentId: string): Promise<void> {
     await this.#load();
     this.#inFlight.get(intentId)?.controller.abort();
-    this.#intents.delete(intentId);
-    await this.#deps.store.remove(intentId);
-    this.#deps.onChange?.(intentId);
+    this.#settleRefresh(intentId);
+    await this.#mirror.remove(intentId);
     this.#kick();
   }
 
   /**
-   * Retry now: clears back-off and the tracker-wide pause, and resumes stopped intents (one, or all when omitted).
-   * Call it when the settings change, too.
+   * Retry now: clears back-off and a rejected key, and resumes stopped intents (one, or all when omitted); a
+   * rate-limit pause (Retry-After) still holds. Call it when the settings change, too.
    */
   async retryNow(intentId?: string): Promise<void> {
     await this.#load();
-    await this.#setState({});
-    const ids = intentId ? [intentId] : [...this.#intents.keys()];
+    // A rejected key is retried; the server's Retry-After still holds.
+    const { pausedUntil, pauseReason } = this.#state;
+    await this.#setState(pausedUntil && pausedUntil > this.#deps.clock.now() ? { pausedUntil, pauseReason } : {});
+    const ids = intentId ? [intentId] : this.#mirror.values().map((t) => t.intentId);
     for (const id of ids) {
-      await this.#write(id, (t) =>
+      await this.#mirror.write(id, (t) =>
         t && t.phase !== 'final'
           ? {
               ...t,
@@ -254,6 +132,7 @@ export class Tracker {
     }
     for (const [id, f] of this.#inFlight) if (f.kind !== 'wait' || !intentId || id === intentId) f.controller.abort();
     this.#nextSweepAt = 0;
+    this.#nextIndividualAt = 0;
     this.#kick();
   }
 
@@ -264,14 +143,14 @@ export class Tracker {
   async resume(): Promise<void> {
     if (this.#stopped) return;
     await this.#load();
-    for (const intent of this.#intents.values()) if (intent.notification === 'pending') void this.#deliver(intent.intentId);
+    for (const intent of this.#mirror.values()) if (intent.notification === 'pending') void this.#delivery.deliver(intent.intentId);
     this.#kick();
   }
 
   /** Every tracked intent as the tracker holds it (the store's content, without reading it), newest added first. */
   async list(): Promise<TrackedIntent[]> {
     await this.#load();
-    return [...this.#intents.values()].sort((a, b) => b.addedAt - a.addedAt);
+    return this.#mirror.values().sort((a, b) => b.addedAt - a.addedAt);
   }
 
   /**
@@ -281,23 +160,33 @@ export class Tracker {
   async markSeen(): Promise<number> {
     await this.#load();
     let marked = 0;
-    for (const t of [...this.#intents.values()]) {
+    for (const t of this.#mirror.values()) {
       if (t.phase !== 'final' || t.seen) continue;
-      await this.#write(t.intentId, (c) => (c?.phase === 'final' && !c.seen ? { ...c, seen: true } : undefined), { quiet: true });
+      await this.#mirror.write(t.intentId, (c) => (c?.phase === 'final' && !c.seen ? { ...c, seen: true } : undefined), { quiet: true });
       marked++;
     }
     return marked;
   }
 
-  /** Gets one intent's receipt now (GetIntentReceipt) through the sweeper slot and records it. */
+  /**
+   * Reads one intent's receipt now (GetIntentReceipt, through the sweeper's slot; a long-poll of that intent is
+   * ended first) and resolves with the record once the answer (or the error) is written. An intent not being tracked
+   * is returned as it is, without a request.
+   */
   async refresh(intentId: string): Promise<TrackedIntent | undefined> {
     await this.#load();
-    const t = this.#intents.get(intentId);
-    if (!t || t.phase === 'final' || this.#inFlight.has(intentId)) return t;
-    await this.#write(intentId, (c) => (c ? { ...c, nextCheckAt: undefined, retry: undefined, lastCheckedAt: undefined } : undefined));
-    this.#nextSweepAt = 0;
+    const t = this.#mirror.get(intentId);
+    if (t?.phase !== 'tracking' || this.#stopped) return t;
+    const done = new Promise<void>((resolve) => {
+      const waiters = this.#refresh.get(intentId) ?? [];
+      waiters.push(resolve);
+      this.#refresh.set(intentId, waiters);
+    });
+    const f = this.#inFlight.get(intentId);
+    if (f?.kind === 'wait') f.controller.abort();
     this.#kick();
-    return this.#intents.get(intentId);
+    await done;
+    return this.#mirror.get(intentId);
   }
 
   /** Stops every request and timer (worker teardown in tests). The engine cannot be restarted; build a new one. */
@@ -305,43 +194,20 @@ export class Tracker {
     this.#stopped = true;
     this.#timer?.abort();
     for (const f of this.#inFlight.values()) f.controller.abort();
+    for (const id of [...this.#refresh.keys()]) this.#settleRefresh(id);
   }
 
   // ---- internals ----
 
-  /**
-   * Loads the mirror from the store once per engine. It is never rebuilt over itself: every later change goes
-   * through #write, and a second picture of the store read while writes were under way could be older than what
-   * the mirror already holds (an intent tracked meanwhile would drop out of the schedule). A failed load is retried
-   * by the next call.
-   */
   #load(): Promise<void> {
-    this.#loaded ??= (async () => {
-      const [all, state] = await Promise.all([this.#deps.store.list(), this.#deps.stateStore?.get()]);
-      for (const t of all) this.#intents.set(t.intentId, t);
+    this.#stateLoaded ??= (async () => {
+      const [, state] = await Promise.all([this.#mirror.load(), this.#deps.stateStore?.get()]);
       if (state) this.#state = state;
     })().catch((err: unknown) => {
-      this.#loaded = undefined;
+      this.#stateLoaded = undefined;
       throw err;
     });
-    return this.#loaded;
-  }
-
-  /** Writes one record through the store (atomic), mirrors it, and tells listeners (unless `quiet`). */
-  async #write(
-    intentId: string,
-    fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined,
-    options: { quiet?: boolean } = {},
-  ): Promise<TrackedIntent | undefined> {
-    let changed = false;
-    const written = await this.#deps.store.update(intentId, (current) => {
-      const next = fn(current);
-      changed = next !== undefined;
-      return next;
-    });
-    if (written && changed) this.#intents.set(intentId, written);
-    if (changed && !options.quiet) this.#deps.onChange?.(intentId);
-    return written;
+    return this.#stateLoaded;
   }
 
   async #setState(state: TrackerState): Promise<void> {
@@ -386,233 +252,226 @@ export class Tracker {
     });
   }
 
-  /** Priority of an intent for a hot slot: lower sorts first. */
-  #rank(t: TrackedIntent): [number, number] {
-    const tier = t.lastCheckedAt === undefined ? 0 : t.status === 'EXECUTING' ? 1 : t.status === 'COMMITTED' ? 2 : 3;
-    return [tier, -(t.lastChangeAt ?? t.addedAt)];
-  }
-
-  /** Starts whatever can start now, and sets the timer for the next thing due. */
+  /** Runs the watchdogs, then starts whatever the scheduler says can start now, and sets the timer. */
   async #pump(): Promise<void> {
     await this.#load();
+    if (this.#stopped || this.#state.keyRejected) return;
     const { clock } = this.#deps;
-    const now = clock.now();
-    let wake = Number.POSITIVE_INFINITY;
-    if (this.#state.keyRejected) return;
+    let now = clock.now();
     if (this.#state.pausedUntil && this.#state.pausedUntil > now) {
       this.#wakeAt(this.#state.pausedUntil);
       return;
     }
     const transport = await this.#deps.transport();
-    const tracking = [...this.#intents.values()].filter((t) => t.phase === 'tracking');
+    if (this.#stopped || this.#paused()) return this.#kick();
     if (!transport) {
-      for (const t of tracking) {
-        if (t.lastError?.kind !== 'not-configured') {
-          await this.#write(t.intentId, (c) =>
-            c
-              ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } }
-              : undefined,
-          );
-        }
-      }
+      await this.#notConfigured();
       return;
     }
-    // Expire intents left COMMITTED past the execution window (spec §3).
-    for (const t of tracking) {
-      const created = t.receipt?.createdAt ? Date.parse(t.receipt.createdAt) : Number.NaN;
-      if (t.status === 'COMMITTED' && !Number.isNaN(created) && now - created > this.#deps.commitWindowMs) {
-        await this.#write(t.intentId, (c) =>
-          c && c.phase === 'tracking'
-            ? {
-                ...c,
-                phase: 'expired',
-                lastError: {
-                  kind: 'expired',
-                  message: 'Not executed within 10 minutes of commit: the quote expired. A new quote and commit are needed.',
-                  at: now,
-                },
-              }
-            : undefined,
-        );
-      }
+    now = clock.now();
+    let wakeAt = Number.POSITIVE_INFINITY;
+    const verify = new Set<string>();
+    for (const t of this.#tracking()) {
+      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined);
+      if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
+      else if (w.action === 'verify') verify.add(t.intentId);
+      else if (w.action === 'expire') await this.#expire(t.intentId);
+      else await this.#stuck(t.intentId, w.minutes);
     }
-    // Stuck watchdog: one warning for an intent EXECUTING well past its expected time.
-    for (const t of tracking) {
-      if (t.status !== 'EXECUTING' || t.stuckNotifiedAt !== undefined || !this.#deps.notifier.showStuck) continue;
-      const started = Date.parse(t.receipt?.summary?.startedAt ?? t.receipt?.createdAt ?? '');
-      const limit = Math.max(this.#deps.stuckAfterMs, 2 * (t.estimatedDuration ?? 0) * 1000);
-      if (Number.isNaN(started)) continue;
-      if (now - started <= limit) {
-        wake = Math.min(wake, started + limit + 1);
-        continue;
-      }
-      const written = await this.#write(t.intentId, (c) =>
-        c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined,
-      );
-      if (written?.stuckNotifiedAt === now) {
-        void this.#deps.notifier.showStuck(written, Math.round((now - started) / 60_000)).catch(() => {});
-      }
-    }
-    const due = (t: TrackedIntent) => {
-      const at = Math.max(t.retry?.nextAt ?? 0, t.nextCheckAt ?? 0);
-      if (at > now) wake = Math.min(wake, at);
-      return at <= now;
-    };
-    const candidates = [...this.#intents.values()]
-      .filter((t) => t.phase === 'tracking' && !this.#inFlight.has(t.intentId) && due(t))
-      .sort((a, b) => {
-        const [ta, ra] = this.#rank(a);
-        const [tb, rb] = this.#rank(b);
-        return ta - tb || ra - rb;
-      });
-    // Hot slots: long-polls.
-    const hotSlots = this.#deps.maxConcurrent - 1;
-    let waits = [...this.#inFlight.values()].filter((f) => f.kind === 'wait').length;
-    const hot = new Set<string>();
-    for (const t of candidates) {
-      if (waits >= hotSlots) break;
-      hot.add(t.intentId);
-      waits++;
-      void this.#check(transport, t, 'wait');
-    }
-    // Sweeper slot: the due intents left over, and (for the batch) every tracked intent not in a long-poll.
-    const cold = candidates.filter((t) => !hot.has(t.intentId));
-    const coldTracking = tracking.filter((t) => !hot.has(t.intentId) && this.#inFlight.get(t.intentId)?.kind !== 'wait');
-    if (!this.#sweeping) {
-      const fresh = cold.find((t) => t.lastCheckedAt === undefined);
-      if (fresh) {
-        this.#sweep(() => this.#check(transport, fresh, 'receipt'));
-      } else if (now >= this.#nextSweepAt) {
-        const withCreated = coldTracking.filter((t) => t.receipt?.createdAt && !Number.isNaN(Date.parse(t.receipt.createdAt)));
-        if (transport.getIntentHistoryLite && withCreated.length >= 2 && cold.length > 0) {
-          this.#sweep(() => this.#batch(transport, withCreated));
-        } else if (cold.length > 0) {
-          const stalest = [...cold].sort((a, b) => (a.lastCheckedAt ?? 0) - (b.lastCheckedAt ?? 0))[0]!;
-          this.#sweep(() => this.#check(transport, stalest, 'receipt'));
-        }
-      } else if (cold.length > 0 || coldTracking.length > 0) {
-        wake = Math.min(wake, this.#nextSweepAt);
-      }
-    }
-    if (wake < Number.POSITIVE_INFINITY) this.#wakeAt(wake);
-  }
-
-  /** Runs one sweeper job; the next sweep is due `sweepIntervalMs` after it started. */
-  #sweep(job: () => Promise<void>): void {
-    this.#sweeping = true;
-    this.#nextSweepAt = this.#deps.clock.now() + this.#deps.sweepIntervalMs;
-    void job().finally(() => {
-      this.#sweeping = false;
-      this.#kick();
+    const tracking = this.#tracking();
+    const inFlight = new Map([...this.#inFlight].map(([id, f]) => [id, f.kind] as const));
+    const plan = planChecks({
+      now,
+      tracking,
+      inFlight,
+      longPollTokens: this.#budget.available(now),
+      longPollTokenAt: this.#budget.nextAt(now),
+      sweeping: this.#sweeping,
+      nextSweepAt: this.#nextSweepAt,
+      nextIndividualAt: this.#nextIndividualAt,
+      refresh: [...this.#refresh.keys()].filter((id) => !inFlight.has(id)),
+      verify,
+      history: transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt),
+      tuning: this.#tuning,
     });
+    for (const id of plan.longPolls) {
+      this.#budget.take(now);
+      void this.#check(transport, id, 'wait');
+    }
+    if (plan.sweep) {
+      const hasCold = tracking.some((t) => !inFlight.has(t.intentId) && !plan.longPolls.includes(t.intentId));
+      this.#sweep(transport, plan.sweep, hasCold);
+    }
+    if (plan.wakeAt < Number.POSITIVE_INFINITY) this.#wakeAt(plan.wakeAt);
+    if (wakeAt < Number.POSITIVE_INFINITY) this.#wakeAt(wakeAt);
   }
 
-  /** One check of one intent: a long-poll (`wait`) or a single read (`receipt`). */
-  #check(transport: ReceiptTransport, t: TrackedIntent, kind: CheckKind): Promise<void> {
-    const controller = new AbortController();
-    this.#inFlight.set(t.intentId, { kind, controller });
-    const started = this.#deps.clock.now();
-    const run = async () => {
-      try {
-        if (kind === 'wait') {
-          const res = await transport.waitIntentReceipt(
-            { intentId: t.intentId, lastReceiptStates: t.lastStates },
-            { signal: controller.signal, timeoutMs: this.#deps.waitTimeoutMs },
-          );
-          if (controller.signal.aborted) return;
-          const unchanged = !res.done && sameStates(res.receiptStates ?? [], t.lastStates) && res.intentReceipt.status === t.status;
-          await this.#record(
-            t.intentId,
-            res.intentReceipt,
-            res.receiptStates ?? undefined,
-            res.done,
-            unchanged ? started + this.#deps.minWaitCycleMs : undefined,
-          );
-        } else {
-          const res = await transport.getIntentReceipt({ intentId: t.intentId }, { signal: controller.signal, timeoutMs: 15_000 });
-          if (controller.signal.aborted) return;
-          await this.#record(t.intentId, res.intentReceipt, undefined, false, undefined);
-        }
-      } catch (err) {
-        if (controller.signal.aborted) return;
-        if (err instanceof SvcApiError && err.kind === 'timeout' && kind === 'wait') {
-          // The server held the wait longer than our time-out: not an error, just ask again.
-          await this.#write(t.intentId, (c) => (c ? { ...c, lastCheckedAt: this.#deps.clock.now() } : undefined));
-        } else {
-          await this.#fail(t.intentId, err);
-        }
-      } finally {
-        if (this.#inFlight.get(t.intentId)?.controller === controller) this.#inFlight.delete(t.intentId);
+  /** True while nothing may be sent: a rejected key, or a rate-limit pause. */
+  #paused(): boolean {
+    return this.#state.keyRejected !== undefined || (this.#state.pausedUntil ?? 0) > this.#deps.clock.now();
+  }
+
+  #tracking(): TrackedIntent[] {
+    return this.#mirror.values().filter((t) => t.phase === 'tracking');
+  }
+
+  async #notConfigured(): Promise<void> {
+    const now = this.#deps.clock.now();
+    for (const t of this.#tracking()) {
+      if (t.lastError?.kind === 'not-configured') continue;
+      await this.#mirror.write(t.intentId, (c) =>
+        c
+          ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } }
+          : undefined,
+      );
+    }
+  }
+
+  async #expire(intentId: string): Promise<void> {
+    const now = this.#deps.clock.now();
+    await this.#mirror.write(intentId, (c) =>
+      c?.phase === 'tracking' && c.status === 'COMMITTED'
+        ? { ...c, phase: 'expired', lastError: { kind: 'expired', message: EXPIRED_MESSAGE, at: now } }
+        : undefined,
+    );
+  }
+
+  async #stuck(intentId: string, minutes: number): Promise<void> {
+    const now = this.#deps.clock.now();
+    const written = await this.#mirror.write(intentId, (c) =>
+      c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined,
+    );
+    if (written?.stuckNotifiedAt === now) void this.#deps.notifier.showStuck?.(written, minutes).catch(() => {});
+  }
+
+  /** Runs one sweeper job; the next paced one is due a gap after it (none after news). */
+  #sweep(transport: ReceiptTransport, job: SweepJob, hasCold: boolean): void {
+    const { clock } = this.#deps;
+    const started = clock.now();
+    this.#sweeping = true;
+    if (job.kind === 'receipt' && (job.reason === 'stale' || job.reason === 'verify')) {
+      this.#nextIndividualAt = started + this.#tuning.individualEveryMs;
+    }
+    const run = job.kind === 'history' ? this.#historyPage(transport) : this.#check(transport, job.intentId, 'receipt');
+    void run.then(
+      (news) => {
+        const now = clock.now();
+        const paced = job.kind === 'history' || job.reason === 'stale' || job.reason === 'verify';
+        const gap = news
+          ? 0
+          : now < this.#busyUntil
+            ? this.#tuning.busySweepGapMs
+            : hasCold
+              ? this.#tuning.sweepGapMs
+              : 2 * this.#tuning.sweepGapMs;
+        if (paced || !news) this.#nextSweepAt = Math.max(this.#nextSweepAt, started + gap);
+        this.#sweeping = false;
         this.#kick();
-      }
-    };
-    return run();
+      },
+      () => {
+        this.#sweeping = false;
+        this.#kick();
+      },
+    );
   }
 
-  /** One page of GetIntentHistory for notifying final statuses since the oldest cold intent. */
-  async #batch(transport: ReceiptTransport, cold: TrackedIntent[]): Promise<void> {
+  /**
+   * One check of one intent: a long-poll (`wait`) or a single read (`receipt`). A long-poll the server holds until
+   * the intent's last answer is `waitCapMs` old is ended and followed by a single read in the same slot, so every
+   * intent gets an answer at least that often whatever the server's wait. Resolves with true when the answer told
+   * something new.
+   */
+  async #check(transport: ReceiptTransport, intentId: string, kind: CheckKind): Promise<boolean> {
+    const controller = new AbortController();
+    this.#inFlight.set(intentId, { kind, controller });
+    const { clock } = this.#deps;
+    const started = clock.now();
+    const options = { signal: controller.signal };
+    let news = false;
+    try {
+      const t = this.#mirror.get(intentId);
+      if (!t) return false;
+      // The wait may last until the last answer is `waitCapMs` old; with less than MIN_LONG_POLL_MS left, read instead.
+      const cap = Math.min(this.#tuning.waitCapMs, (t.lastCheckedAt ?? started) + this.#tuning.waitCapMs - started);
+      if (kind === 'wait' && cap >= MIN_LONG_POLL_MS) {
+        try {
+          const res = await transport.waitIntentReceipt({ intentId, lastReceiptStates: t.lastStates }, { ...options, timeoutMs: cap });
+          if (controller.signal.aborted) return false;
+          const states = res.receiptStates ?? undefined;
+          const unchanged = !res.done && sameStates(states ?? [], t.lastStates) && res.intentReceipt.status === t.status;
+          news = await this.#record(
+            intentId,
+            res.intentReceipt,
+            states,
+            res.done,
+            unchanged ? started + this.#tuning.minWaitCycleMs : undefined,
+          );
+          if (news) this.#budget.refund();
+          return news;
+        } catch (err) {
+          if (controller.signal.aborted || !(err instanceof SvcApiError && err.kind === 'timeout')) throw err;
+          // Held past our cap: read the receipt instead, in the same slot (unless the tracker was paused meanwhile).
+          if (this.#paused()) return false;
+        }
+      }
+      const res = await transport.getIntentReceipt({ intentId }, { ...options, timeoutMs: 15_000 });
+      if (controller.signal.aborted) return false;
+      news = await this.#record(intentId, res.intentReceipt, undefined, false, undefined);
+      return news;
+    } catch (err) {
+      if (controller.signal.aborted) return false;
+      await this.#fail(intentId, err);
+      return false;
+    } finally {
+      if (this.#inFlight.get(intentId)?.controller === controller) this.#inFlight.delete(intentId);
+      if (kind === 'receipt') this.#settleRefresh(intentId);
+      this.#kick();
+    }
+  }
+
+  /** One page of GetIntentHistory; every final row of a tracked intent is acted on at once. True when it found one. */
+  async #historyPage(transport: ReceiptTransport): Promise<boolean> {
+    const request = this.#sweeper.next(this.#tracking());
+    if (!request || !transport.getIntentHistoryLite) return false;
     const controller = new AbortController();
     this.#inFlight.set('', { kind: 'batch', controller });
     try {
-      const oldest = Math.min(...cold.map((t) => Date.parse(t.receipt!.createdAt!)));
-      const res = await transport.getIntentHistoryLite!(
-        {
-          byStatuses: [...NOTIFYING_STATUSES],
-          fromTime: Math.floor(oldest / 1000),
-          page: { pageSize: 100, ...(this.#batchCursor !== undefined ? { after: this.#batchCursor } : {}) },
-        },
-        { signal: controller.signal, timeoutMs: 15_000 },
-      );
-      const next = res.nextPage;
-      this.#batchPages++;
-      if (next && next.more !== false && typeof next.after === 'number' && this.#batchPages < this.#deps.maxBatchPages) {
-        this.#batchCursor = next.after;
-      } else {
-        this.#batchCursor = undefined;
-        this.#batchPages = 0;
+      const res = await transport.getIntentHistoryLite(request, { signal: controller.signal, timeoutMs: 15_000 });
+      let found = false;
+      for (const row of this.#sweeper.answer(res)) {
+        if (this.#mirror.get(row.intentId)?.phase !== 'tracking') continue;
+        // Final for sure: a check of this intent still in flight has nothing more to tell.
+        this.#inFlight.get(row.intentId)?.controller.abort();
+        found = (await this.#record(row.intentId, row.receipt, undefined, false, undefined)) || found;
       }
-      let found = 0;
-      for (const row of res.intents) {
-        const t = this.#intents.get(row.intentId);
-        if (t?.phase !== 'tracking' || !row.receipt || this.#inFlight.get(row.intentId)?.kind === 'wait') continue;
-        await this.#record(row.intentId, row.receipt, undefined, false, undefined);
-        found++;
-      }
-      // Things are finishing (a batch found some in the last 2 intervals): the rest of this cycle's pages follow at
-      // once and the next cycle starts 1/5 of the interval later. Idle stays at the slow pace.
-      const now = this.#deps.clock.now();
-      if (found > 0) this.#busyUntil = now + 2 * this.#deps.sweepIntervalMs;
-      if (now < this.#busyUntil) {
-        const gap = this.#batchCursor !== undefined ? 0 : Math.round(this.#deps.sweepIntervalMs / 5);
-        this.#nextSweepAt = Math.min(this.#nextSweepAt, now + gap);
-      }
-      // A batch answered: the cold intents it covered count as checked.
-      for (const t of cold) {
-        const current = this.#intents.get(t.intentId);
-        if (current?.phase === 'tracking') this.#intents.set(t.intentId, { ...current, lastCheckedAt: now });
-      }
+      return found;
     } catch (err) {
-      if (isRateLimited(err)) await this.#rateLimited(err.retryAfterSeconds);
-      else if (isKeyRejected(err) || isOriginRejected(err)) await this.#keyRejected(err);
-      // Other batch failures: the individual checks still run.
+      this.#sweeper.reset();
+      const meaning = errorMeaning(err);
+      if (meaning === 'rate-limited') await this.#rateLimited(err);
+      else if (meaning === 'key-rejected' || meaning === 'origin-rejected') await this.#keyRejected(meaning);
+      // Other failures of a page: the individual checks still run.
+      return false;
     } finally {
       this.#inFlight.delete('');
     }
   }
 
-  /** Persists an answer; moves to final (notification pending) when the status is final. */
+  /** Writes an answer; a final status moves the intent to `final` with its notification pending. True when it was news. */
   async #record(
     intentId: string,
     receipt: IntentReceipt,
     states: TransactionStatus[] | undefined,
     done: boolean,
     nextCheckAt: number | undefined,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const now = this.#deps.clock.now();
     const final = done || isFinalStatus(receipt.status);
-    const written = await this.#write(intentId, (t) => {
-      if (!t || t.phase === 'final') return undefined;
+    let news = false;
+    const written = await this.#mirror.write(intentId, (t) => {
+      if (t?.phase !== 'tracking') return undefined;
       const newStates = states ?? t.lastStates;
+      news = isNews(t, receipt.status, states, final);
       const changed = receipt.status !== t.status || !sameStates(newStates, t.lastStates);
       return {
         ...t,
@@ -628,57 +487,50 @@ export class Tracker {
         notification: final && t.notification === 'none' && NOTIFYING_STATUSES.includes(receipt.status) ? 'pending' : t.notification,
       };
     });
+    if (news) this.#busyUntil = now + this.#tuning.busyForMs;
     // Not awaited: the request's slot is free again while the notification is shown (it may be held for grouping).
-    if (written?.notification === 'pending') void this.#deliver(intentId);
+    if (written?.notification === 'pending') void this.#delivery.deliver(intentId);
+    return news;
   }
 
-  /** Records an error: NotFound grace, tracker-wide pauses, or a back-off of this intent. */
+  /** Records an error: tracker-wide pauses, the NotFound grace, or a back-off of this intent. */
   async #fail(intentId: string, err: unknown): Promise<void> {
     const now = this.#deps.clock.now();
-    if (isKeyRejected(err) || isOriginRejected(err)) {
-      await this.#keyRejected(err);
+    const meaning = errorMeaning(err);
+    if (meaning === 'key-rejected' || meaning === 'origin-rejected') {
+      await this.#keyRejected(meaning);
       return;
     }
-    if (isRateLimited(err)) await this.#rateLimited(err.retryAfterSeconds);
+    if (meaning === 'rate-limited') await this.#rateLimited(err);
     const random = (this.#deps.random ?? Math.random)();
-    await this.#write(intentId, (t) => {
+    const { notFoundGraceMs, backoffBaseMs, backoffCapMs } = this.#tuning;
+    await this.#mirror.write(intentId, (t) => {
       if (t?.phase !== 'tracking') return undefined;
       const attempt = (t.retry?.attempt ?? 0) + 1;
-      if (isNotFound(err) && !t.receipt) {
-        if (now - t.addedAt >= this.#deps.notFoundGraceMs) {
-          return {
-            ...t,
-            phase: 'not-found',
-            retry: undefined,
-            gaveUpAt: now,
-            lastError: { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now },
-          };
+      if (meaning === 'not-found' && !t.receipt) {
+        if (now - t.addedAt >= notFoundGraceMs) {
+          const lastError = { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now };
+          return { ...t, phase: 'not-found', retry: undefined, gaveUpAt: now, lastError };
         }
-        // Long back-off (at least 5 s), but the last check falls at the end of the grace period.
-        const delay = Math.max(5_000, backoffDelay(attempt, random, 15_000, 120_000));
-        return {
-          ...t,
-          retry: { attempt, nextAt: Math.min(now + delay, t.addedAt + this.#deps.notFoundGraceMs) },
-          lastError: { kind: 'not-found-yet', message: 'The service does not know this intent yet; checking again', at: now },
-        };
+        // The last try falls at the end of the grace period.
+        const nextAt = Math.min(now + notFoundDelay(attempt, random), t.addedAt + notFoundGraceMs);
+        const lastError = { kind: 'not-found-yet', message: 'The service does not know this intent yet; checking again', at: now };
+        return { ...t, retry: { attempt, nextAt }, lastError };
       }
-      const retryAfterMs = isRateLimited(err) && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
-      const delay = backoffDelay(attempt, random, this.#deps.backoffBaseMs, this.#deps.backoffCapMs, retryAfterMs);
-      return {
-        ...t,
-        retry: { attempt, nextAt: now + delay },
-        lastError: {
-          kind: err instanceof SvcApiError ? err.kind : 'unknown',
-          message: err instanceof Error ? err.message : String(err),
-          at: now,
-        },
+      const retryAfterMs = meaning === 'rate-limited' ? retryAfterOf(err) : 0;
+      const delay = backoffDelay(attempt, random, backoffBaseMs, backoffCapMs, retryAfterMs);
+      const lastError = {
+        kind: err instanceof SvcApiError ? err.kind : 'unknown',
+        message: err instanceof Error ? err.message : String(err),
+        at: now,
       };
+      return { ...t, retry: { attempt, nextAt: now + delay }, lastError };
     });
   }
 
-  async #rateLimited(retryAfterSeconds: number | undefined): Promise<void> {
-    const now = this.#deps.clock.now();
-    const until = now + Math.max(this.#deps.backoffBaseMs, (retryAfterSeconds ?? 0) * 1000);
+  /** 429: no new request anywhere before Retry-After (at least one back-off step). */
+  async #rateLimited(err: unknown): Promise<void> {
+    const until = this.#deps.clock.now() + Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err));
     if ((this.#state.pausedUntil ?? 0) >= until) return;
     await this.#setState({
       ...this.#state,
@@ -687,38 +539,28 @@ export class Tracker {
     });
   }
 
-  async #keyRejected(err: unknown): Promise<void> {
+  /** A rejected key or origin pauses everything until the settings change (retryNow). */
+  async #keyRejected(kind: 'key-rejected' | 'origin-rejected'): Promise<void> {
     const error: TrackingError = {
-      kind: isKeyRejected(err) ? 'key-rejected' : 'origin-rejected',
-      message: isKeyRejected(err)
-        ? 'The service rejected the access key. Tracking is paused until the key is updated in the settings.'
-        : 'The access key is not allowed from this extension (InvalidOrigin). Tracking is paused until the settings change.',
+      kind,
+      message:
+        kind === 'key-rejected'
+          ? 'The service rejected the access key. Tracking is paused until the key is updated in the settings.'
+          : 'The access key is not allowed from this extension (InvalidOrigin). Tracking is paused until the settings change.',
       at: this.#deps.clock.now(),
     };
     for (const [id, f] of this.#inFlight) if (id !== '') f.controller.abort();
     await this.#setState({ ...this.#state, keyRejected: error });
   }
 
-  /** Shows the pending notification of an intent once, then records it as shown. */
-  async #deliver(intentId: string): Promise<void> {
-    if (this.#delivering.has(intentId)) return;
-    this.#delivering.add(intentId);
-    try {
-      const intent = this.#intents.get(intentId);
-      if (intent?.notification !== 'pending') return;
-      const content = (await this.#deps.notifier.exists(intentId)) ? undefined : await this.#deps.notifier.show(intent);
-      await this.#write(intentId, (t) =>
-        t ? { ...t, notification: 'shown', notifiedAt: this.#deps.clock.now(), ...(content ? { notified: content } : {}) } : undefined,
-      );
-    } catch (err) {
-      console.error('notification failed', intentId, err instanceof Error ? err.message : err);
-    } finally {
-      this.#delivering.delete(intentId);
-    }
+  #settleRefresh(intentId: string): void {
+    const waiters = this.#refresh.get(intentId);
+    this.#refresh.delete(intentId);
+    for (const resolve of waiters ?? []) resolve();
   }
 }
 
-/** True when two receipt-state lists are equal. */
-function sameStates(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((s, i) => s === b[i]);
+/** Retry-After of a 429 in ms (0 when absent). */
+function retryAfterOf(err: unknown): number {
+  return err instanceof SvcServiceError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
 }

@@ -1,8 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
 import type { IntentStore } from '@/lib/store';
-import { backoffDelay, Tracker, type TrackerDeps } from '@/lib/tracker/engine';
-import { freshStore, RecordingNotifier, receipt, ScriptedTransport, settle, VirtualClock } from './fakes';
+import { MemoryStore } from '@/lib/store/memory';
+import { Tracker } from '@/lib/tracker/engine';
+import { backoffDelay } from '@/lib/tracker/policy';
+import type { TrackerDeps } from '@/lib/tracker/types';
+import { FakeService } from './fake-service';
+import { EventClock, freshStore, RecordingNotifier, receipt, ScriptedTransport, settle, VirtualClock } from './fakes';
 
 const ID = `0x${'1'.repeat(64)}`;
 const ID2 = `0x${'2'.repeat(64)}`;
@@ -157,15 +161,16 @@ describe('Tracker', () => {
     expect(transport.callsFor(ID)).toHaveLength(2);
   });
 
-  it('keeps checking a NotFound intent with a long back-off for the grace period, then marks it not found', async () => {
+  it('keeps checking a NotFound intent, soon at first, for the grace period, then marks it not found', async () => {
     const { tracker, transport, store, clock, notifier } = setup({ notFoundGraceMs: 60_000 });
-    for (let i = 0; i < 10; i++) transport.script(ID, serviceError('NotFound', 8000, 400));
+    for (let i = 0; i < 100; i++) transport.script(ID, serviceError('NotFound', 8000, 400));
     await tracker.track(ID);
     await vi.waitFor(async () => expect((await store.get(ID))?.lastError?.kind).toBe('not-found-yet'));
     const first = (await store.get(ID))!;
     expect(first.phase).toBe('tracking');
-    expect(first.retry!.nextAt - clock.now()).toBe(15_000);
-    await clock.advance(15_000);
+    // 2 s at first: a just-committed intent is most likely to appear in the first seconds.
+    expect(first.retry!.nextAt - clock.now()).toBe(2_000);
+    await clock.advance(2_000);
     await vi.waitFor(() => expect(transport.callsFor(ID)).toHaveLength(2));
     await clock.advance(60_000);
     await vi.waitFor(async () => expect((await store.get(ID))?.phase).toBe('not-found'));
@@ -282,52 +287,32 @@ describe('list and markSeen', () => {
 });
 
 describe('history sweeps', () => {
-  it('while intents are finishing, the pages of a history cycle follow at once; idle, they are 5 s apart', async () => {
+  it('after a page that found a finished intent the next page follows at once; idle, sweeper requests are 2.5 s apart', async () => {
+    const clock = new EventClock();
+    const honest = { others: 0, othersSpanMs: 60_000, ignoreOwner: false, repeatCursor: false, outOfOrder: false, staleRows: false };
+    const service = new FakeService(clock, 20_000, honest);
+    const t0 = clock.now();
     const ids = Array.from({ length: 8 }, (_, i) => `0x${String(i + 3).repeat(64)}`);
-    const withCreated = (id: string, status: string) => ({ ...receipt(id, status), createdAt: new Date(900_000).toISOString() });
-    const scripted = new ScriptedTransport();
-    for (const id of ids) scripted.script(id, { intentReceipt: withCreated(id, 'EXECUTING'), receiptStates: ['PENDING'], done: false });
-    const pages: Array<{ at: number; after?: number }> = [];
-    // Page 1 (no cursor) finishes the next cold intent still tracked, page 2 (after: 1) finishes nothing.
-    let finishing: string[] = [];
-    const transport = Object.assign(scripted, {
-      async getIntentHistoryLite(req: { page?: { after?: number } }) {
-        pages.push({ at: clock.now(), ...(req.page?.after !== undefined ? { after: req.page.after } : {}) });
-        if (req.page?.after === undefined) {
-          const row = finishing.shift();
-          return {
-            intents: row ? [{ intentId: row, status: 'SUCCEEDED', receipt: withCreated(row, 'SUCCEEDED') }] : [],
-            nextPage: { after: 1, more: true },
-          };
-        }
-        return { intents: [], nextPage: { more: false } };
-      },
+    ids.forEach((intentId, i) => {
+      const steps = [
+        { at: t0, status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
+        { at: t0 + 1_000, status: 'EXECUTING', states: ['PENDING', 'UNKNOWN', 'UNKNOWN'] },
+      ];
+      // Two of them end at 60 s, the leg states unchanged: only history or a single read can tell.
+      if (i >= 6) steps.push({ at: t0 + 60_000, status: 'SUCCEEDED', states: ['PENDING', 'UNKNOWN', 'UNKNOWN'] });
+      service.add({ intentId, ownerAddress: '0xa1', createdAt: t0, steps, inHistory: true });
     });
-    const { tracker, clock } = setup({ transport: async () => transport, minWaitCycleMs: 600_000 });
+    const { tracker } = setup({ clock, transport: async () => service.transport(), store: new MemoryStore() });
     for (const id of ids) await tracker.track(id);
-    await clock.advance(1);
-    // Every intent has been read once; 3 hold the long-poll slots, 5 are cold.
-    await vi.waitFor(() => expect(scripted.calls.length).toBeGreaterThanOrEqual(8));
-    // The hot ones are waiting in a second long-poll; the cold ones were read once.
-    const cold = ids.filter((id) => scripted.callsFor(id).length === 1);
-    expect(cold).toHaveLength(5);
-    finishing = cold.slice(0, 2);
-
-    pages.length = 0;
-    await clock.advance(6_000);
-    // Busy: page 1 found one, so page 2 came at the same moment.
-    expect(pages.length).toBeGreaterThanOrEqual(2);
-    expect(pages[1]!.after).toBe(1);
-    expect(pages[1]!.at).toBe(pages[0]!.at);
-
-    await clock.advance(30_000);
-    finishing = [];
-    pages.length = 0;
-    await clock.advance(60_000);
-    // Idle again: one request per 5 s.
-    const gaps = pages.slice(1).map((p, i) => p.at - pages[i]!.at);
-    expect(gaps.length).toBeGreaterThan(5);
-    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(5_000);
+    await clock.advance(180_000);
+    const sweeps = service.log.filter((e) => e.op !== 'wait');
+    const found = sweeps.findIndex((e) => e.op === 'history' && e.finalRows!.some((r) => r.status === 'SUCCEEDED'));
+    expect(found).toBeGreaterThan(0);
+    expect(sweeps[found + 1]!.start).toBe(sweeps[found]!.end);
+    const idle = sweeps.filter((e) => e.start >= t0 + 120_000);
+    const gaps = idle.slice(1).map((e, i) => e.start - idle[i]!.start);
+    expect(gaps.length).toBeGreaterThan(10);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(2_500);
     tracker.stop();
   });
 });

@@ -5,7 +5,8 @@ import { createStore } from 'idb-keyval';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
 import type { TrackedIntent } from '@/lib/store';
 import { createIntentStore } from '@/lib/store';
-import type { Clock, Notifier, ReceiptTransport } from '@/lib/tracker/engine';
+import type { Clock } from '@/lib/tracker/clock';
+import type { Notifier, ReceiptTransport } from '@/lib/tracker/types';
 
 let dbCounter = 0;
 /** A fresh IndexedDB-backed (fake-indexeddb) intent store. */
@@ -131,4 +132,53 @@ export class RecordingNotifier implements Notifier {
   async exists(intentId: string) {
     return this.onScreen.has(intentId);
   }
+}
+
+/** Virtual time with an event queue: timers fire in order, events run at their time between them. */
+export class EventClock implements Clock {
+  t = 1_800_000_000_000;
+  timers: Array<{ at: number; resolve: () => void }> = [];
+  now() {
+    return this.t;
+  }
+  sleep(ms: number, signal?: AbortSignal) {
+    return new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const timer = { at: this.t + Math.max(0, ms), resolve };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', () => {
+        this.timers = this.timers.filter((x) => x !== timer);
+        resolve();
+      });
+    });
+  }
+  /** Moves time forward by `ms`, firing due timers in order. */
+  advance(ms: number) {
+    return this.runUntil(this.t + ms, []);
+  }
+  /** Runs to `end`, firing timers in order; `events` (kept sorted by the caller) run at their time. */
+  async runUntil(end: number, events: Array<{ at: number; run: () => Promise<void> }>) {
+    for (;;) {
+      await flush();
+      let next: { at: number; resolve: () => void } | undefined;
+      for (const x of this.timers) if (!next || x.at < next.at) next = x;
+      const event = events[0];
+      if (event && event.at <= Math.min(end, next?.at ?? end)) {
+        events.shift();
+        this.t = Math.max(this.t, event.at);
+        await event.run();
+        continue;
+      }
+      if (!next || next.at > end) break;
+      this.timers = this.timers.filter((x) => x !== next);
+      this.t = Math.max(this.t, next.at);
+      next.resolve();
+    }
+    this.t = Math.max(this.t, end);
+    await flush();
+  }
+}
+
+async function flush() {
+  for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
 }

@@ -1,0 +1,78 @@
+/**
+ * The tracker's in-memory mirror of the intent store. The worker is the only writer of tracked intents: the mirror
+ * is loaded once per engine and kept current by its own writes, each written to the store first. A removed intent
+ * is tombstoned, so that a write still in flight when it was removed cannot bring it back into the mirror.
+ */
+import type { IntentStore, TrackedIntent } from '../store';
+
+/** Loads once, writes through, forgets on remove. */
+export class IntentMirror {
+  readonly #map = new Map<string, TrackedIntent>();
+  readonly #removed = new Set<string>();
+  #loaded: Promise<void> | undefined;
+
+  constructor(
+    readonly store: IntentStore,
+    readonly onChange?: (intentId: string) => void,
+  ) {}
+
+  /**
+   * Loads the store once. Never reloaded over itself: a second picture read while writes were under way could be
+   * older than the mirror and drop an intent tracked meanwhile. A failed load is retried by the next call.
+   */
+  load(): Promise<void> {
+    this.#loaded ??= this.store.list().then(
+      (all) => {
+        for (const t of all) if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#map.set(t.intentId, t);
+      },
+      (err: unknown) => {
+        this.#loaded = undefined;
+        throw err;
+      },
+    );
+    return this.#loaded;
+  }
+
+  get(intentId: string): TrackedIntent | undefined {
+    return this.#map.get(intentId);
+  }
+
+  /** Every intent held. */
+  values(): TrackedIntent[] {
+    return [...this.#map.values()];
+  }
+
+  /**
+   * Writes one record through the store (atomic), mirrors it unless it was removed meanwhile, and tells listeners
+   * (unless `quiet`). `fn` returns undefined to leave the record as it is. Resolves with the stored record.
+   */
+  async write(
+    intentId: string,
+    fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined,
+    options: { quiet?: boolean } = {},
+  ): Promise<TrackedIntent | undefined> {
+    let changed = false;
+    const written = await this.store.update(intentId, (current) => {
+      const next = fn(current);
+      changed = next !== undefined;
+      return next;
+    });
+    if (this.#removed.has(intentId)) return undefined;
+    if (written && changed) this.#map.set(intentId, written);
+    if (changed && !options.quiet) this.onChange?.(intentId);
+    return written;
+  }
+
+  /** Forgets an intent: at once in memory (tombstoned), then in the store. */
+  async remove(intentId: string): Promise<void> {
+    this.#removed.add(intentId);
+    this.#map.delete(intentId);
+    await this.store.remove(intentId);
+    this.onChange?.(intentId);
+  }
+
+  /** Lifts the tombstone of an intent tracked again. */
+  revive(intentId: string): void {
+    this.#removed.delete(intentId);
+  }
+}

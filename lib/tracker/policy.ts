@@ -1,0 +1,96 @@
+/**
+ * The tracking policy as pure functions: which statuses end tracking or notify, what an error means, how long to
+ * back off, how to rank intents for the long-poll slots, and the staleness bound S(N) of invariant I1.
+ */
+import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited } from '../api/errors';
+import { FINAL_INTENT_STATUSES, type TransactionStatus } from '../api/schemas';
+import type { TrackedIntent } from '../store';
+import type { TrackerTuning } from './types';
+
+/** Statuses that raise a desktop notification. */
+export const NOTIFYING_STATUSES: readonly string[] = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'];
+
+/** True when no more progress is expected for an intent in this status (SUCCEEDED, FAILED, REFUNDED, ABORTED, INVALID). */
+export function isFinalStatus(status: string | undefined): boolean {
+  return status !== undefined && FINAL_INTENT_STATUSES.includes(status);
+}
+
+/**
+ * Back-off delay in ms after `attempt` consecutive failures (1-based): full jitter,
+ * `random × min(cap, base × 2^(attempt-1))`, at least 250 ms; never less than `retryAfterMs` when given.
+ */
+export function backoffDelay(attempt: number, random: number, baseMs: number, capMs: number, retryAfterMs = 0): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.max(250, Math.round(random * ceiling), retryAfterMs);
+}
+
+/**
+ * Delay in ms before asking again about an intent the service answered NotFound for, after `attempt` such answers:
+ * 2 s growing by a quarter each time, at most 30 s, with up to 20 % jitter. Short at first because a just-committed
+ * intent is most likely to appear in the first seconds.
+ */
+export function notFoundDelay(attempt: number, random: number): number {
+  const base = Math.min(30_000, 2_000 * 1.25 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.8 + 0.2 * random));
+}
+
+/** What an error from the service means for the tracker. */
+export type ErrorMeaning = 'key-rejected' | 'origin-rejected' | 'rate-limited' | 'not-found' | 'retry';
+
+/** Classifies an error thrown by the transport (see `lib/api/errors`). */
+export function errorMeaning(err: unknown): ErrorMeaning {
+  if (isKeyRejected(err)) return 'key-rejected';
+  if (isOriginRejected(err)) return 'origin-rejected';
+  if (isRateLimited(err)) return 'rate-limited';
+  if (isNotFound(err)) return 'not-found';
+  return 'retry';
+}
+
+/**
+ * Priority of an intent for a long-poll slot; lower sorts first: never asked → EXECUTING → not known yet →
+ * COMMITTED → others; within a tier the most recently changed (or added) first.
+ */
+export function longPollRank(t: TrackedIntent): [number, number] {
+  const tier =
+    t.lastCheckedAt === undefined && t.retry === undefined
+      ? 0
+      : t.status === 'EXECUTING'
+        ? 1
+        : t.receipt === undefined
+          ? 2
+          : t.status === 'COMMITTED'
+            ? 3
+            : 4;
+  return [tier, -(t.lastChangeAt ?? t.addedAt)];
+}
+
+/** Orders intents by {@link longPollRank}. */
+export function byLongPollRank(a: TrackedIntent, b: TrackedIntent): number {
+  const [ta, ra] = longPollRank(a);
+  const [tb, rb] = longPollRank(b);
+  return ta - tb || ra - rb;
+}
+
+/**
+ * S(N) of invariant I1, in ms: the longest an intent outside the long-poll slots goes between two individual checks
+ * when `cold` intents share the sweeper's individual checks (B = 60 000 / individualEveryMs a minute):
+ * max(60 s, cold × individualEveryMs).
+ */
+export function stalenessBound(cold: number, tuning: Pick<TrackerTuning, 'individualEveryMs'>): number {
+  return Math.max(60_000, cold * tuning.individualEveryMs);
+}
+
+/** When the service last answered about `t`, an error answer (NotFound, 5xx) included (ms; 0 = never). */
+export function lastHeardAt(t: TrackedIntent): number {
+  return Math.max(t.lastCheckedAt ?? 0, t.lastError && t.lastError.kind !== 'not-configured' ? t.lastError.at : 0);
+}
+
+/** True when an answer for `t` at `now` tells something new: a first answer, another status or leg state, or the end. */
+export function isNews(t: TrackedIntent, status: string, states: readonly TransactionStatus[] | undefined, final: boolean): boolean {
+  return final || t.receipt === undefined || status !== t.status || (states !== undefined && !sameStates(states, t.lastStates));
+}
+
+/** True when two receipt-state lists are equal. */
+export function sameStates(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}

@@ -1,0 +1,152 @@
+/**
+ * The scheduler decides *when* each check runs, over the tracker's in-memory mirror; what an answer means is the
+ * engine's business. Pure: {@link planChecks} maps a picture of the tracker to the requests to start now and the
+ * time to look again.
+ *
+ * Slots: `maxConcurrent - 1` long-poll slots (WaitIntentReceipt for the intents ranked first by `longPollRank`) and
+ * one sweeper slot, which runs in order of preference: a user's refresh; the first read of a new intent; an
+ * individual check (GetIntentReceipt) of the intent outside the slots heard of longest ago, at most once per
+ * `individualEveryMs`, as soon as that answer is `recheckAfterMs` old or a watchdog asks to verify it; otherwise one
+ * page of GetIntentHistory (see `./sweeper`).
+ */
+import type { TrackedIntent } from '../store';
+import { byLongPollRank, lastHeardAt } from './policy';
+import type { TrackerTuning } from './types';
+
+/** The sweeper's next job. */
+export type SweepJob = { kind: 'receipt'; intentId: string; reason: 'refresh' | 'first' | 'verify' | 'stale' } | { kind: 'history' };
+
+/** What to start now, and when to plan again (ms; Infinity when nothing is waiting). */
+export interface Plan {
+  longPolls: string[];
+  sweep?: SweepJob;
+  wakeAt: number;
+}
+
+/** The picture of the tracker the scheduler plans from. */
+export interface PlanInput {
+  now: number;
+  /** Intents in phase `tracking`. */
+  tracking: readonly TrackedIntent[];
+  /** Kind of the request in flight per intentId. */
+  inFlight: ReadonlyMap<string, 'wait' | 'receipt' | 'batch'>;
+  /** Long-polls that may start now (see {@link LongPollBudget}), and when the next one may. */
+  longPollTokens: number;
+  longPollTokenAt: number;
+  /** True while the sweeper's request is in flight. */
+  sweeping: boolean;
+  /** The sweeper may not start a paced job (individual check, history page) before this. */
+  nextSweepAt: number;
+  /** No individual check before this. */
+  nextIndividualAt: number;
+  /** Intents the user asked to read now, oldest request first. */
+  refresh: readonly string[];
+  /** Intents a watchdog wants read again before it acts (their last answer is too old). */
+  verify: ReadonlySet<string>;
+  /** True when the transport can list history and some tracked intent can be looked for in it. */
+  history: boolean;
+  tuning: Pick<TrackerTuning, 'maxConcurrent' | 'recheckAfterMs'>;
+}
+
+/** When an intent may be asked again (back-off, or the pause after an unchanged long-poll); 0 = now. */
+export function dueAt(t: TrackedIntent): number {
+  return Math.max(t.retry?.nextAt ?? 0, t.nextCheckAt ?? 0);
+}
+
+/** Plans the requests to start now. */
+export function planChecks(input: PlanInput): Plan {
+  const { now, tracking, inFlight } = input;
+  let wakeAt = Number.POSITIVE_INFINITY;
+  const idle = tracking.filter((t) => !inFlight.has(t.intentId));
+  const due = idle.filter((t) => {
+    const at = dueAt(t);
+    if (at > now) wakeAt = Math.min(wakeAt, at);
+    return at <= now;
+  });
+
+  const longPolls: string[] = [];
+  let waits = [...inFlight.values()].filter((k) => k === 'wait').length;
+  const slots = input.tuning.maxConcurrent - 1;
+  let tokens = input.longPollTokens;
+  const refresh = new Set(input.refresh);
+  for (const t of [...due].sort(byLongPollRank)) {
+    if (waits >= slots) break;
+    if (refresh.has(t.intentId)) continue;
+    if (tokens < 1) {
+      wakeAt = Math.min(wakeAt, input.longPollTokenAt);
+      break;
+    }
+    longPolls.push(t.intentId);
+    tokens--;
+    waits++;
+  }
+  const polled = new Set(longPolls);
+  const cold = due.filter((t) => !polled.has(t.intentId));
+
+  let sweep: SweepJob | undefined;
+  if (!input.sweeping) {
+    const refreshId = input.refresh.find((id) => idle.some((t) => t.intentId === id));
+    const first = cold.find((t) => t.lastCheckedAt === undefined && t.retry === undefined);
+    if (refreshId) sweep = { kind: 'receipt', intentId: refreshId, reason: 'refresh' };
+    else if (first) sweep = { kind: 'receipt', intentId: first.intentId, reason: 'first' };
+    else if (now < input.nextSweepAt) {
+      if (cold.length > 0 || input.history) wakeAt = Math.min(wakeAt, input.nextSweepAt);
+    } else {
+      // Without history, individual checks are the sweeper's only means: every paced turn goes to the stalest.
+      const threshold = input.history ? input.tuning.recheckAfterMs : 0;
+      const stalest = [...cold].sort(
+        (a, b) => Number(input.verify.has(b.intentId)) - Number(input.verify.has(a.intentId)) || lastHeardAt(a) - lastHeardAt(b),
+      )[0];
+      const staleAt = stalest ? (input.verify.has(stalest.intentId) ? now : lastHeardAt(stalest) + threshold) : Number.POSITIVE_INFINITY;
+      const individualAt = Math.max(input.nextIndividualAt, staleAt);
+      if (stalest && (individualAt <= now || !input.history)) {
+        sweep = { kind: 'receipt', intentId: stalest.intentId, reason: input.verify.has(stalest.intentId) ? 'verify' : 'stale' };
+      } else {
+        wakeAt = Math.min(wakeAt, individualAt);
+        if (input.history) sweep = { kind: 'history' };
+      }
+    }
+  }
+  return { longPolls, ...(sweep ? { sweep } : {}), wakeAt };
+}
+
+/**
+ * Token bucket for the long-poll slots: a long-poll that learns nothing spends a token, one that brings news gives
+ * it back. Holds at most `capacity` tokens, refilled at `perMinute`. So however short the server's wait, long-polls
+ * that learn nothing start at most `perMinute` times a minute (plus the capacity once).
+ */
+export class LongPollBudget {
+  #tokens: number;
+  #at: number;
+  constructor(
+    readonly capacity: number,
+    readonly perMinute: number,
+    now: number,
+  ) {
+    this.#tokens = capacity;
+    this.#at = now;
+  }
+  /** Tokens available at `now`. */
+  available(now: number): number {
+    this.#refill(now);
+    return Math.floor(this.#tokens);
+  }
+  /** When the next whole token is there (ms). */
+  nextAt(now: number): number {
+    this.#refill(now);
+    return this.#tokens >= 1 ? now : now + Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute);
+  }
+  /** Spends one token. */
+  take(now: number): void {
+    this.#refill(now);
+    this.#tokens -= 1;
+  }
+  /** Gives one back (the long-poll brought news). */
+  refund(): void {
+    this.#tokens = Math.min(this.capacity, this.#tokens + 1);
+  }
+  #refill(now: number) {
+    if (now > this.#at) this.#tokens = Math.min(this.capacity, this.#tokens + ((now - this.#at) * this.perMinute) / 60_000);
+    this.#at = Math.max(this.#at, now);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The watchdogs, as pure functions: expiry (COMMITTED past the execution window) and stuck (EXECUTING far past its
+ * expected time). Each acts only on an answer at most `freshForMs` old (invariant I2); on an older one it asks for a
+ * fresh GetIntentReceipt first ("verify").
+ */
+import type { TrackedIntent } from '../store';
+import type { TrackerTuning } from './types';
+
+/** What a watchdog wants done with one intent now; `wakeAt` (ms) is when to look again if nothing is due yet. */
+export type Watch =
+  | { action: 'none'; wakeAt?: number }
+  | { action: 'verify' }
+  | { action: 'expire' }
+  | { action: 'stuck'; minutes: number };
+
+type Tuning = Pick<TrackerTuning, 'commitWindowMs' | 'stuckAfterMs' | 'freshForMs'>;
+
+/** The message shown for an expired intent. */
+export const EXPIRED_MESSAGE = 'Not executed within 10 minutes of commit: the quote expired. A new quote and commit are needed.';
+
+/** Checks one tracked intent at `now` (ms). `stuckWarnings` is false when the notifier has no stuck warning. */
+export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnings: boolean): Watch {
+  const fresh = t.lastCheckedAt !== undefined && now - t.lastCheckedAt < tuning.freshForMs;
+  if (t.status === 'COMMITTED') {
+    const created = Date.parse(t.receipt?.createdAt ?? '');
+    if (Number.isNaN(created)) return { action: 'none' };
+    const deadline = created + tuning.commitWindowMs;
+    if (now <= deadline) return { action: 'none', wakeAt: deadline + 1 };
+    return fresh ? { action: 'expire' } : { action: 'verify' };
+  }
+  if (t.status === 'EXECUTING' && stuckWarnings && t.stuckNotifiedAt === undefined) {
+    const started = Date.parse(t.receipt?.summary?.startedAt ?? t.receipt?.createdAt ?? '');
+    if (Number.isNaN(started)) return { action: 'none' };
+    const limit = Math.max(tuning.stuckAfterMs, 2 * (t.estimatedDuration ?? 0) * 1000);
+    if (now - started <= limit) return { action: 'none', wakeAt: started + limit + 1 };
+    return fresh ? { action: 'stuck', minutes: Math.round((now - started) / 60_000) } : { action: 'verify' };
+  }
+  return { action: 'none' };
+}

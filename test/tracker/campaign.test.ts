@@ -1,0 +1,20 @@
+/**
+ * The tracker's invariants I1–I6 (README, "Tracking policy") on random schedules: see `./campaign.ts`. A failure
+ * prints the seed and the shrunk schedule; `npm run campaign -- --seed N` replays it.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runSchedule, scheduleArb } from './campaign';
+
+const RUNS = Number(process.env.CAMPAIGN_RUNS ?? 2_000);
+
+describe('tracker campaign (fast-check)', () => {
+  it(`keeps I1–I6 on ${RUNS} random schedules`, async () => {
+    await fc.assert(
+      fc.asyncProperty(scheduleArb, async (s) => {
+        expect(await runSchedule(s)).toEqual([]);
+      }),
+      { numRuns: RUNS, seed: Number(process.env.CAMPAIGN_SEED ?? 20261122) },
+    );
+  }, 900_000);
+});

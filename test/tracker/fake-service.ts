@@ -1,0 +1,314 @@
+/**
+ * A fake Svc service on virtual time for the tracker's tests and campaign. It implements every method the engine
+ * uses — WaitIntentReceipt (with a server wait from 0 s to minutes and the client's own time-out), GetIntentReceipt
+ * and GetIntentHistory — over intents whose status follows a timeline, and keeps a log of every request for the
+ * oracles. Its history can be adversarial: it may omit tracked intents, list thousands of other owners' and
+ * projects' finished intents, ignore the owner filter, repeat a cursor, answer pages out of order and add stale rows.
+ */
+
+import type { HistoryLiteRequest } from '@/lib/api/client';
+import { SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
+import type { HistoryLiteResponse, IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
+import type { Clock } from '@/lib/tracker/clock';
+import type { ReceiptTransport } from '@/lib/tracker/types';
+
+/** One step of an intent's life: from `at` (ms) on, it has this status and these [deposit, origin, destination] states. */
+export interface Step {
+  at: number;
+  status: string;
+  states: string[];
+}
+
+/** An intent the fake service knows. */
+export interface FakeIntent {
+  intentId: string;
+  ownerAddress: string;
+  /** Creation time (ms). */
+  createdAt: number;
+  /** Unknown to the service (NotFound) before this time (ms); known from creation when absent. */
+  visibleAt?: number;
+  /** Steps in time order; the first is in force from `createdAt`. */
+  steps: Step[];
+  /** False: GetIntentHistory never lists it (another project's intent, or too deep in a busy history). */
+  inHistory: boolean;
+}
+
+/** How GetIntentHistory misbehaves. */
+export interface HistoryMode {
+  /** Other finished intents it lists (other owners and projects), created over the last `othersSpanMs`. */
+  others: number;
+  othersSpanMs: number;
+  /** Lists other owners' rows even when asked for one owner. */
+  ignoreOwner: boolean;
+  /** Answers every page with the same `nextPage.after`. */
+  repeatCursor: boolean;
+  /** Shuffles the rows of a page. */
+  outOfOrder: boolean;
+  /** Adds a row of a tracked intent with an older, non-final status. */
+  staleRows: boolean;
+}
+
+/** A fault the next call gets. */
+export type Fault = 'ok' | '500' | 'reset' | 'malformed' | 'timeout' | '429';
+
+/** One request as the service saw it. `outcome`: answered, failed (an error answer) or abandoned by the client. */
+export interface LogEntry {
+  op: 'wait' | 'receipt' | 'history';
+  intentId?: string;
+  start: number;
+  end?: number;
+  outcome?: 'answer' | 'error' | 'abandoned';
+  /** Status answered (wait/receipt), or the final rows given (history). */
+  status?: string;
+  finalRows?: Array<{ intentId: string; status: string }>;
+  error?: string;
+  retryAfterMs?: number;
+}
+
+const RETRY_AFTER_S = 3;
+
+/** The fake service. `transport()` is what the tracker gets. */
+export class FakeService {
+  readonly intents = new Map<string, FakeIntent>();
+  readonly log: LogEntry[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Faults for the calls in order: the i-th call gets the i-th fault; later calls succeed. */
+  faults: Fault[] = [];
+  #calls = 0;
+  #others: Array<{ intentId: string; ownerAddress: string; createdAt: number; status: string }> = [];
+
+  constructor(
+    readonly clock: Clock,
+    /** The server's wait time-out of WaitIntentReceipt (ms). */
+    public waitMs: number,
+    /** History mode; undefined = the transport has no GetIntentHistory. */
+    readonly history: HistoryMode | undefined,
+    readonly latencyMs = 10,
+  ) {}
+
+  add(intent: FakeIntent): void {
+    this.intents.set(intent.intentId, intent);
+  }
+
+  /** Fills the other intents history lists (before `now`), deterministic from `seed`. */
+  seedOthers(seed: number, owners: readonly string[]): void {
+    if (!this.history) return;
+    let x = seed || 1;
+    const rand = () => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x / 2147483648;
+    };
+    const now = this.clock.now();
+    const finals = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'];
+    this.#others = Array.from({ length: this.history.others }, (_, i) => ({
+      intentId: `0xother${String(i).padStart(58, '0')}`,
+      ownerAddress: rand() < 0.2 && owners.length > 0 ? owners[Math.floor(rand() * owners.length)]! : `0x${String(i).padStart(40, '9')}`,
+      createdAt: now - Math.floor(rand() * this.history!.othersSpanMs) - i,
+      status: finals[Math.floor(rand() * finals.length)]!,
+    })).sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** The step of an intent at time `at`. */
+  stepAt(intentId: string, at: number): Step {
+    const intent = this.intents.get(intentId)!;
+    let current = intent.steps[0]!;
+    for (const s of intent.steps) if (s.at <= at) current = s;
+    return current;
+  }
+
+  /** The receipt the service gives at `at`. */
+  receiptAt(intentId: string, at: number): IntentReceipt {
+    const intent = this.intents.get(intentId)!;
+    const step = this.stepAt(intentId, at);
+    return {
+      intentId,
+      status: step.status,
+      ownerAddress: intent.ownerAddress,
+      createdAt: new Date(intent.createdAt).toISOString(),
+      originChainId: 42161,
+      destinationChainId: 8453,
+    };
+  }
+
+  /** The transport the tracker talks to. */
+  transport(): ReceiptTransport {
+    const t: ReceiptTransport = {
+      waitIntentReceipt: (req, options) => this.#wait(req, options),
+      getIntentReceipt: (req, options) => this.#receipt(req.intentId, options),
+    };
+    if (this.history) t.getIntentHistoryLite = (req, options) => this.#historyPage(req, options);
+    return t;
+  }
+
+  async #serve<T>(
+    entry: LogEntry,
+    options: { signal?: AbortSignal; timeoutMs?: number } | undefined,
+    body: (deadline: number) => Promise<T>,
+  ) {
+    this.log.push(entry);
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    const fault = this.faults[this.#calls++] ?? 'ok';
+    const signal = options?.signal;
+    const clientDeadline = options?.timeoutMs !== undefined ? entry.start + options.timeoutMs : Number.POSITIVE_INFINITY;
+    try {
+      await this.clock.sleep(this.latencyMs, signal);
+      if (signal?.aborted) throw new SvcAbortedError(entry.op);
+      const op = entry.op === 'wait' ? 'WaitIntentReceipt' : entry.op === 'receipt' ? 'GetIntentReceipt' : 'GetIntentHistory';
+      if (fault === '500') throw new SvcServiceError(op, { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
+      if (fault === 'reset') throw new SvcNetworkError(op, 'http://fake', 'reset');
+      if (fault === 'malformed') throw new SvcBadBodyError(op, 200, 'a body that is not JSON', '{');
+      if (fault === '429') {
+        entry.retryAfterMs = RETRY_AFTER_S * 1000;
+        throw new SvcServiceError(op, {
+          errorName: 'RateLimited',
+          code: 1007,
+          msg: 'x',
+          httpStatus: 429,
+          retryAfterSeconds: RETRY_AFTER_S,
+        });
+      }
+      if (fault === 'timeout') {
+        await this.clock.sleep(Math.min(clientDeadline, entry.start + 150_000) - this.clock.now(), signal);
+        if (signal?.aborted) throw new SvcAbortedError(op);
+        throw new SvcTimeoutError(op, clientDeadline - entry.start);
+      }
+      const result = await body(clientDeadline);
+      entry.outcome = 'answer';
+      return result;
+    } catch (err) {
+      entry.outcome = signal?.aborted || err instanceof SvcTimeoutError ? 'abandoned' : 'error';
+      entry.error = err instanceof Error ? err.message : String(err);
+      throw err;
+    } finally {
+      entry.end = this.clock.now();
+      this.inFlight--;
+    }
+  }
+
+  #known(op: string, intentId: string): void {
+    const intent = this.intents.get(intentId);
+    if (!intent || (intent.visibleAt !== undefined && this.clock.now() < intent.visibleAt)) {
+      throw new SvcServiceError(op, { errorName: 'NotFound', code: 8000, msg: 'intent not found', httpStatus: 400 });
+    }
+  }
+
+  #wait(req: WaitIntentReceiptRequest, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<WaitIntentReceiptResponse> {
+    const entry: LogEntry = { op: 'wait', intentId: req.intentId, start: this.clock.now() };
+    return this.#serve(entry, options, async (clientDeadline) => {
+      this.#known('WaitIntentReceipt', req.intentId);
+      const serverDeadline = this.clock.now() + this.waitMs;
+      const intent = this.intents.get(req.intentId)!;
+      for (;;) {
+        const now = this.clock.now();
+        const step = this.stepAt(req.intentId, now);
+        const last = req.lastReceiptStates ?? [];
+        const changed = step.states.length !== last.length || step.states.some((s, i) => s !== last[i]);
+        const done = step.status === 'SUCCEEDED' || step.status === 'FAILED';
+        if (changed || done || now >= serverDeadline) {
+          entry.status = step.status;
+          return { intentReceipt: this.receiptAt(req.intentId, now), receiptStates: step.states, done };
+        }
+        const next = intent.steps.find((s) => s.at > now)?.at ?? Number.POSITIVE_INFINITY;
+        const until = Math.min(next, serverDeadline, clientDeadline);
+        await this.clock.sleep(until - now, options?.signal);
+        if (options?.signal?.aborted) throw new SvcAbortedError('WaitIntentReceipt');
+        if (this.clock.now() >= clientDeadline && this.clock.now() < serverDeadline) {
+          throw new SvcTimeoutError('WaitIntentReceipt', clientDeadline - entry.start);
+        }
+      }
+    });
+  }
+
+  #receipt(intentId: string, options?: { signal?: AbortSignal; timeoutMs?: number }) {
+    const entry: LogEntry = { op: 'receipt', intentId, start: this.clock.now() };
+    return this.#serve(entry, options, async () => {
+      this.#known('GetIntentReceipt', intentId);
+      const receipt = this.receiptAt(intentId, this.clock.now());
+      entry.status = receipt.status;
+      return { intentReceipt: receipt };
+    });
+  }
+
+  #historyPage(req: HistoryLiteRequest, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<HistoryLiteResponse> {
+    const entry: LogEntry = { op: 'history', start: this.clock.now() };
+    return this.#serve(entry, options, async () => {
+      const mode = this.history!;
+      const now = this.clock.now();
+      const statuses = new Set(req.byStatuses ?? []);
+      const from = (req.fromTime ?? 0) * 1000;
+      const owner = mode.ignoreOwner ? undefined : req.byOwnerAddress?.toLowerCase();
+      type Row = { intentId: string; createdAt: number; status: string; receipt: IntentReceipt };
+      const rows: Row[] = [];
+      for (const intent of this.intents.values()) {
+        if (!intent.inHistory || intent.createdAt < from || (intent.visibleAt ?? 0) > now) continue;
+        if (owner && intent.ownerAddress.toLowerCase() !== owner) continue;
+        const receipt = this.receiptAt(intent.intentId, now);
+        if (statuses.size === 0 || statuses.has(receipt.status))
+          rows.push({ intentId: intent.intentId, createdAt: intent.createdAt, status: receipt.status, receipt });
+        else if (mode.staleRows && intent.steps[0]!.status !== receipt.status) {
+          rows.push({
+            intentId: intent.intentId,
+            createdAt: intent.createdAt,
+            status: intent.steps[0]!.status,
+            receipt: { ...receipt, status: intent.steps[0]!.status },
+          });
+        }
+      }
+      rows.sort((a, b) => b.createdAt - a.createdAt);
+      // Others are sorted newest first: merge the page from both lists without copying the thousands.
+      const after = req.page.after ?? Number.POSITIVE_INFINITY;
+      const size = Math.min(100, req.page.pageSize);
+      const page: Row[] = [];
+      let i = rows.findIndex((r) => r.createdAt < after);
+      if (i < 0) i = rows.length;
+      let lo = 0;
+      let hi = this.#others.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.#others[mid]!.createdAt < after) hi = mid;
+        else lo = mid + 1;
+      }
+      let j = lo;
+      while (page.length <= size) {
+        while (j < this.#others.length && owner && this.#others[j]!.ownerAddress !== owner) j++;
+        const o = j < this.#others.length && this.#others[j]!.createdAt >= from ? this.#others[j]! : undefined;
+        const r = rows[i];
+        if (!o && !r) break;
+        if (r && (!o || r.createdAt >= o.createdAt)) {
+          page.push(r);
+          i++;
+        } else if (o) {
+          page.push({
+            intentId: o.intentId,
+            createdAt: o.createdAt,
+            status: o.status,
+            receipt: {
+              intentId: o.intentId,
+              status: o.status,
+              ownerAddress: o.ownerAddress,
+              createdAt: new Date(o.createdAt).toISOString(),
+            },
+          });
+          j++;
+        }
+      }
+      const more = page.length > size;
+      if (more) page.pop();
+      if (mode.outOfOrder) page.reverse();
+      entry.finalRows = page.map((r) => ({ intentId: r.intentId, status: r.status }));
+      return {
+        intents: page.map((r) => ({ intentId: r.intentId, status: r.status, receipt: r.receipt })),
+        ...(more
+          ? {
+              nextPage: {
+                after: mode.repeatCursor && req.page.after !== undefined ? req.page.after : Math.min(...page.map((r) => r.createdAt)),
+                more: true,
+              },
+            }
+          : {}),
+      };
+    });
+  }
+}
