@@ -287,7 +287,7 @@ function check(s: Schedule, o: Observed): void {
   const { service, ids, violations } = o;
   const log = service.log;
   // Faults hit the first calls; the back-off they cause may last up to its cap after the last one.
-  const faulted = log.filter((e, i) => i < s.faults.length && s.faults[i] !== 'ok');
+  const faulted = log.filter((_e, i) => i < s.faults.length && s.faults[i] !== 'ok');
   const lastFaultEnd = Math.max(0, ...faulted.map((e) => e.end ?? o.end));
   const faultsUntil = faulted.length > 0 ? lastFaultEnd + DEFAULT_TUNING.backoffCapMs + 5_000 : 0;
   const disturbed = (from: number, to: number) => from < faultsUntil || o.disturbances.some((d) => d.from < to && d.to > from);
@@ -353,7 +353,7 @@ function check(s: Schedule, o: Observed): void {
     const expiredAt = o.phaseAt.get(id)?.get('expired');
     if (expiredAt !== undefined) {
       const a = lastAnswer(expiredAt, 'answer');
-      if ((!a || a.status !== 'COMMITTED' || expiredAt - a.end! > 30_000) && !(a && disturbed(a.end!, expiredAt)))
+      if ((a?.status !== 'COMMITTED' || expiredAt - a.end! > 30_000) && !(a && disturbed(a.end!, expiredAt)))
         violations.push(`I2 ${id} expired on ${a?.status ?? 'no answer'} ${a ? expiredAt - a.end! : '-'} ms old`);
     }
     const notFoundAt = o.phaseAt.get(id)?.get('not-found');

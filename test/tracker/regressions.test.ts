@@ -31,7 +31,13 @@ function intent(n: number, at: number, steps: Array<[number, string, string[]]>,
     ownerAddress: OWNER,
     createdAt: at,
     inHistory: true,
-    steps: [{ at, status: 'COMMITTED', states: UNKNOWN }, ...steps.map(([d, status, states]) => ({ at: (t += d), status, states }))],
+    steps: [
+      { at, status: 'COMMITTED', states: UNKNOWN },
+      ...steps.map(([d, status, states]) => {
+        t += d;
+        return { at: t, status, states };
+      }),
+    ],
     ...extra,
   };
 }
