@@ -127,7 +127,10 @@ export interface Simulator {
    * Ids of created intents follow their creation time, as the service's do, so history pages them in that order.
    */
   createIntent(scenario: Scenario, stepMs?: number, ownerAddress?: string, more?: CreateOptions): string;
-  /** Starts (or restarts) the busy-project stream; undefined or `perHour: 0` stops it. Returns how many it backfilled. */
+  /**
+   * Starts (or restarts) the busy-project stream; undefined or `perHour: 0` stops it. Returns how many intents it
+   * backfilled. Throws an Error naming a setting that is not a number ≥ 0 (or lifetimes out of order).
+   */
   setBusy(options: BusyOptions | undefined): number;
   /** Sets whether GetIntentHistory lists scripted intents without an `inHistory` of their own. */
   setScriptedInHistory(listed: boolean): void;
