@@ -4,11 +4,16 @@
  * for 1, 100 and 500 intents finishing at random times over SPREAD_MS, notification latency after the terminal
  * transition (p50/p95/p99/max), requests per minute (total while running, and per idle intent when nothing
  * changes), peak concurrent requests at the simulator, CPU time of the tracker process. The real-browser path is
- * measured for 1 and 100 intents. Figures go to bench/results.json and are printed as a table.
+ * measured for 1, 100 and 500 intents. The service's scale (part `scale`, each row on its own simulator child):
+ * 10 tracked among a busy project's 5 000 others an hour; 100 tracked that GetIntentHistory never lists; idle
+ * request rates at server waits of 0 s and 20 s; intents that answer NotFound before they appear. Figures go to
+ * bench/results.json (bench/results.quick.json with BENCH_QUICK=1) and are printed as tables.
  *
- * Not part of `npm test`. Takes about 15 minutes. `BENCH_QUICK=1` runs a short version (for trying it out).
+ * Not part of `npm test`. Takes about 32 minutes; `BENCH_QUICK=1` runs a short version (for trying it out).
+ * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
+ * `not-found`); `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` (e.g. `500`) narrow the node and browser rows.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
@@ -28,29 +33,67 @@ import {
 import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-// The browser runs use a copy of the build, so that rebuilding while the benchmark runs changes nothing.
-rmSync('.output/bench-chrome-mv3', { recursive: true, force: true });
-cpSync('.output/chrome-mv3', '.output/bench-chrome-mv3', { recursive: true });
-process.env.SVC_EXTENSION_DIR = '.output/bench-chrome-mv3';
+const SCALE_PARTS = ['busy', 'not-in-history', 'idle', 'not-found'];
+const KNOWN_PARTS = ['node', 'browser', 'scale', ...SCALE_PARTS];
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'node,browser,scale').split(',').map((p) => p.trim()));
+for (const p of PARTS) {
+  if (!KNOWN_PARTS.includes(p)) {
+    console.error(`BENCH_PARTS: unknown part "${p}"; known: ${KNOWN_PARTS.join(', ')}`);
+    process.exit(2);
+  }
+}
+if (PARTS.has('scale')) for (const p of SCALE_PARTS) PARTS.add(p);
+const sizes = (env: string | undefined, all: number[]) => (env ? env.split(',').map(Number) : all);
+
 const SPREAD_MS = QUICK ? 20_000 : 60_000;
 const TAIL_MS = QUICK ? 15_000 : 30_000;
 const IDLE_MS = QUICK ? 15_000 : 40_000;
-const PARTS = (process.env.BENCH_PARTS ?? 'node,browser').split(',');
-const SIZES = PARTS.includes('node') ? (QUICK ? [1, 20] : [1, 100, 500]) : [];
-const BROWSER_SIZES = PARTS.includes('browser') ? (QUICK ? [1] : [1, 100]) : [];
+const SIZES = PARTS.has('node') ? sizes(process.env.BENCH_NODE_SIZES, QUICK ? [1, 20] : [1, 100, 500]) : [];
+const BROWSER_SIZES = PARTS.has('browser') ? sizes(process.env.BENCH_BROWSER_SIZES, QUICK ? [1] : [1, 100, 500]) : [];
+/** Scale rows: how long their intents take to finish, and how long to wait for the last notifications after. */
+const SCALE = {
+  busy: { tracked: 10, othersPerHour: 5000, spreadMs: QUICK ? 20_000 : 120_000, tailMs: QUICK ? 15_000 : 30_000 },
+  notInHistory: { tracked: 100, spreadMs: QUICK ? 40_000 : 300_000, tailMs: QUICK ? 20_000 : 120_000 },
+  idle: { sizes: [6, 100], serverWaitsMs: [0, 20_000], warmUpMs: QUICK ? 5_000 : 10_000, windowMs: QUICK ? 15_000 : 60_000 },
+  notFound: { intents: QUICK ? 5 : 10, stepMs: [1_500, 4_000] as const, tailMs: QUICK ? 20_000 : 60_000 },
+};
 const OUT = QUICK ? 'bench/results.quick.json' : 'bench/results.json';
 
+if (BROWSER_SIZES.length > 0) {
+  // The browser runs use a copy of the build, so that rebuilding while the benchmark runs changes nothing.
+  rmSync('.output/bench-chrome-mv3', { recursive: true, force: true });
+  cpSync('.output/chrome-mv3', '.output/bench-chrome-mv3', { recursive: true });
+  process.env.SVC_EXTENSION_DIR = '.output/bench-chrome-mv3';
+}
+
 type Kind = 'tracker' | 'baseline';
+type Percentiles = { p50: number; p95: number; p99: number; max: number };
 interface Figures {
+  /** Names the row; results of a later run replace those with the same row. */
+  row: string;
+  /** When the row was measured (ISO 8601). */
+  measuredAt?: string;
   kind: Kind | 'tracker (browser)';
   intents: number;
   notified: number;
-  latencyMs: { p50: number; p95: number; p99: number; max: number } | null;
+  latencyMs: Percentiles | null;
   requestsPerMinute: number;
   idleRequestsPerMinute: number | null;
   idleRequestsPerMinutePerIntent: number | null;
   peakConcurrentRequests: number;
   cpuMs: number | null;
+  /** Scale rows only. */
+  scale?: {
+    scenario: 'busy' | 'not-in-history' | 'idle' | 'not-found';
+    /** Longest time (ms) a tracked intent not yet notified went without an individual answer (see README). */
+    largestStalenessMs: number | null;
+    serverWaitMs: number;
+    /** How long the run lasted (ms). */
+    runMs: number;
+    /** Busy row: the others' rate, and the simulator's own time for GetIntentHistory (ms). */
+    othersPerHour?: number;
+    simulatorHistoryMs?: { p50: number; max: number; calls: number } | null;
+  };
 }
 
 const chromium = (() => {
@@ -68,49 +111,75 @@ const machine = {
   os: `${os.type()} ${os.release()}`,
   node: process.version,
   chromium,
-  settings: { spreadMs: SPREAD_MS, tailMs: TAIL_MS, idleMs: IDLE_MS, serverWaitMs: 20_000, quick: QUICK },
+  settings: { spreadMs: SPREAD_MS, tailMs: TAIL_MS, idleMs: IDLE_MS, serverWaitMs: 20_000, quick: QUICK, scale: SCALE },
 };
-// ---- simulator (child process) ----
-const child = spawn('node', ['--import', 'tsx', 'test/simulator/cli.ts', '--port', '0', '--wait-timeout-ms', '20000'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const ready = await new Promise<{ url: string; accessKey: string }>((resolve) => {
-  createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-});
-const { url, accessKey } = ready;
-const client = new SvcClient({ baseUrl: url, accessKey });
 
-async function control<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(
-    `${url}${path}`,
-    body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
-  );
-  return (await res.json()) as T;
+// ---- simulators (child processes) ----
+interface Sim {
+  url: string;
+  accessKey: string;
+  client: SvcClient;
+  child: ChildProcess;
+  control<T>(path: string, body?: unknown): Promise<T>;
+  requestsBetween(from: number, to: number): Promise<RequestLogEntry[]>;
+  stop(): void;
+}
+const children = new Set<ChildProcess>();
+
+/** Starts a simulator child with these CLI flags (`test/simulator/cli.ts`); resolves once it listens. */
+async function startSim(flags: string[] = []): Promise<Sim> {
+  const child = spawn('node', ['--import', 'tsx', 'test/simulator/cli.ts', '--port', '0', '--wait-timeout-ms', '20000', ...flags], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  const { url, accessKey } = await new Promise<{ url: string; accessKey: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`simulator exited (${code}) before it was ready`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+  });
+  const control = async <T>(path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(
+      `${url}${path}`,
+      body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+    );
+    return (await res.json()) as T;
+  };
+  return {
+    url,
+    accessKey,
+    client: new SvcClient({ baseUrl: url, accessKey }),
+    child,
+    control,
+    requestsBetween: async (from, to) =>
+      (await control<RequestLogEntry[]>('/control/requests')).filter((e) => e.start >= from && e.start < to),
+    stop: () => {
+      child.kill('SIGTERM');
+      children.delete(child);
+    },
+  };
 }
 
-/** Creates `n` intents finishing at uniform random times in [5 s, 5 s + SPREAD_MS]. */
-async function createFinishing(n: number): Promise<string[]> {
+/** Creates `n` intents finishing at uniform random times in [5 s, 5 s + spreadMs]; extra fields go to the control call. */
+async function createFinishing(sim: Sim, n: number, spreadMs = SPREAD_MS, extra: () => Record<string, unknown> = () => ({})) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const failure = i % 5 === 4;
-    const finishIn = 5_000 + Math.random() * SPREAD_MS;
+    const more = extra();
+    const finishIn = 5_000 + Math.random() * spreadMs + Number(more.createdAgoMs ?? 0);
     const stepMs = Math.round(finishIn / (failure ? 3 : 4));
-    ids.push((await control<{ intentId: string }>('/control/intents', { scenario: failure ? 'failure' : 'success', stepMs })).intentId);
+    const body = { scenario: failure ? 'failure' : 'success', stepMs, ...more };
+    ids.push((await sim.control<{ intentId: string }>('/control/intents', body)).intentId);
   }
   return ids;
 }
 
-async function createIdle(n: number): Promise<string[]> {
+async function createIdle(sim: Sim, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++)
-    ids.push((await control<{ intentId: string }>('/control/intents', { scenario: 'stuck', stepMs: 200 })).intentId);
+    ids.push((await sim.control<{ intentId: string }>('/control/intents', { scenario: 'stuck', stepMs: 200 })).intentId);
   return ids;
 }
 
-const requestsBetween = async (from: number, to: number) =>
-  (await control<RequestLogEntry[]>('/control/requests')).filter((e) => e.start >= from && e.start < to);
-
-function percentiles(values: number[]) {
+function percentiles(values: number[]): Percentiles | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
@@ -121,9 +190,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const finishedAt = (r: { summary?: { finishedAt?: string | null } | null; updatedAt?: string | null }) =>
   Date.parse(r.summary?.finishedAt ?? r.updatedAt ?? '');
 
+/** What one tracker run saw: latency per notified intent, and when each intent was tracked and notified (ms). */
+interface Run {
+  latencies: number[];
+  trackedAt: Map<string, number>;
+  notifiedAt: Map<string, number>;
+  stop: () => void;
+}
+
 /** Runs one tracker (in this process) over `ids` until all are notified or time runs out. */
-async function runTracker(kind: Kind, ids: string[], deadline: number): Promise<{ latencies: number[]; stop: () => void }> {
+async function runTracker(sim: Sim, kind: Kind, ids: string[], deadline: number): Promise<Run> {
   const latencies: number[] = [];
+  const trackedAt = new Map<string, number>();
+  const notifiedAt = new Map<string, number>();
+  const client = sim.client;
   if (kind === 'tracker') {
     const tracker = new Tracker({
       store: new MemoryStore(),
@@ -132,22 +212,28 @@ async function runTracker(kind: Kind, ids: string[], deadline: number): Promise<
       transport: async () => client,
       notifier: {
         async show(intent) {
+          notifiedAt.set(intent.intentId, Date.now());
           if (intent.receipt) latencies.push(Date.now() - finishedAt(intent.receipt));
           return undefined;
         },
         exists: async () => false,
       },
     });
-    for (const id of ids) await tracker.track(id);
+    for (const id of ids) {
+      trackedAt.set(id, Date.now());
+      await tracker.track(id);
+    }
     while (latencies.length < ids.length && Date.now() < deadline) await sleep(200);
-    return { latencies, stop: () => tracker.stop() };
+    return { latencies, trackedAt, notifiedAt, stop: () => tracker.stop() };
   }
   let stopped = false;
   const loops = ids.map(async (intentId) => {
+    trackedAt.set(intentId, Date.now());
     while (!stopped) {
       try {
         const { intentReceipt } = await client.getIntentReceipt({ intentId });
         if (intentReceipt.status === 'SUCCEEDED' || intentReceipt.status === 'FAILED') {
+          notifiedAt.set(intentId, Date.now());
           latencies.push(Date.now() - finishedAt(intentReceipt));
           return;
         }
@@ -160,6 +246,8 @@ async function runTracker(kind: Kind, ids: string[], deadline: number): Promise<
   while (latencies.length < ids.length && Date.now() < deadline) await sleep(200);
   return {
     latencies,
+    trackedAt,
+    notifiedAt,
     stop: () => {
       stopped = true;
       void Promise.all(loops);
@@ -167,31 +255,64 @@ async function runTracker(kind: Kind, ids: string[], deadline: number): Promise<
   };
 }
 
+/**
+ * Largest staleness (ms): for each tracked intent, the longest stretch without an individual answer about it
+ * (GetIntentReceipt or WaitIntentReceipt answered 200, at the time the answer was written) between its tracking
+ * and its notification (or `end` when it was not notified); the largest over all intents. History pages do not
+ * count: they are what the not-in-history mode takes away.
+ */
+function largestStaleness(log: readonly RequestLogEntry[], run: Pick<Run, 'trackedAt' | 'notifiedAt'>, end: number): number | null {
+  const answers = new Map<string, number[]>();
+  for (const e of log) {
+    if (!e.intentId || e.end === undefined || e.status !== 200 || e.outcome !== 'answered') continue;
+    if (e.operation !== 'GetIntentReceipt' && e.operation !== 'WaitIntentReceipt') continue;
+    const list = answers.get(e.intentId) ?? [];
+    list.push(e.end);
+    answers.set(e.intentId, list);
+  }
+  let largest: number | null = null;
+  for (const [id, from] of run.trackedAt) {
+    const to = run.notifiedAt.get(id) ?? end;
+    let last = from;
+    let gap = 0;
+    for (const t of (answers.get(id) ?? []).filter((t) => t > from && t <= to).sort((a, b) => a - b)) {
+      gap = Math.max(gap, t - last);
+      last = t;
+    }
+    gap = Math.max(gap, to - last);
+    largest = Math.max(largest ?? 0, gap);
+  }
+  return largest;
+}
+
+const perMinute = (count: number, ms: number) => Math.round((count / ms) * 60_000 * 10) / 10;
+
 /** Idle phase: `n` intents that never change; requests per minute over IDLE_MS after a warm-up. */
-async function idleRate(kind: Kind, n: number): Promise<number> {
-  const ids = await createIdle(n);
+async function idleRate(sim: Sim, kind: Kind, n: number): Promise<number> {
+  const ids = await createIdle(sim, n);
   await sleep(1000);
-  const { stop } = await runTracker(kind, ids, Date.now() + 5_000);
+  const { stop } = await runTracker(sim, kind, ids, Date.now() + 5_000);
   const from = Date.now();
   await sleep(IDLE_MS);
-  const count = (await requestsBetween(from, Date.now())).length;
+  const count = (await sim.requestsBetween(from, Date.now())).length;
   stop();
   await sleep(500);
   return (count / IDLE_MS) * 60_000;
 }
 
-async function runNode(kind: Kind, n: number): Promise<Figures> {
-  const ids = await createFinishing(n);
+async function runNode(sim: Sim, kind: Kind, n: number): Promise<Figures> {
+  const ids = await createFinishing(sim, n);
   const from = Date.now();
   const cpu = process.cpuUsage();
-  const { latencies, stop } = await runTracker(kind, ids, from + SPREAD_MS + 5_000 + TAIL_MS);
+  const { latencies, stop } = await runTracker(sim, kind, ids, from + SPREAD_MS + 5_000 + TAIL_MS);
   const cpuUsed = process.cpuUsage(cpu);
   const to = Date.now();
   stop();
-  const log = await requestsBetween(from, to);
+  const log = await sim.requestsBetween(from, to);
   await sleep(2500);
-  const idle = await idleRate(kind, n);
+  const idle = await idleRate(sim, kind, n);
   return {
+    row: `${kind} ${n}`,
     kind,
     intents: n,
     notified: latencies.length,
@@ -205,12 +326,12 @@ async function runNode(kind: Kind, n: number): Promise<Figures> {
 }
 
 /** The real extension in Chromium: notification creation time minus the terminal transition. */
-async function runBrowser(n: number): Promise<Figures> {
+async function runBrowser(sim: Sim, n: number): Promise<Figures> {
   const ext = await launchExtension();
   try {
-    await configure(ext, url, accessKey);
+    await configure(ext, sim.url, sim.accessKey);
     await countNotificationCreates(ext);
-    const ids = await createFinishing(n);
+    const ids = await createFinishing(sim, n);
     const from = Date.now();
     const popup = await PopupPage.open(ext);
     await popup.page.evaluate(async (list) => {
@@ -230,12 +351,13 @@ async function runBrowser(n: number): Promise<Figures> {
     // A summary notification stands for several intents: each one's latency is the summary's time.
     for (const [nid, at] of shown) {
       for (const intentId of intentsOfNotificationId(nid)) {
-        const { intentReceipt } = await client.getIntentReceipt({ intentId });
+        const { intentReceipt } = await sim.client.getIntentReceipt({ intentId });
         latencies.push(at - finishedAt(intentReceipt));
       }
     }
-    const log = await requestsBetween(from, to);
+    const log = await sim.requestsBetween(from, to);
     return {
+      row: `tracker (browser) ${n}`,
       kind: 'tracker (browser)',
       intents: n,
       notified: latencies.length,
@@ -252,49 +374,217 @@ async function runBrowser(n: number): Promise<Figures> {
   }
 }
 
-// Results are written after every configuration; with BENCH_PARTS, the other parts' figures are kept.
+/**
+ * One scale row: a fresh simulator with `flags`, intents made by `create`, the tracker over them until all are
+ * notified or `runFor` ms passed (`untilAllNotified: false`: the whole time), then the figures.
+ */
+async function runScale(options: {
+  row: string;
+  scenario: NonNullable<Figures['scale']>['scenario'];
+  flags: string[];
+  serverWaitMs: number;
+  create: (sim: Sim) => Promise<string[]>;
+  runFor: number;
+  untilAllNotified: boolean;
+  warmUpMs?: number;
+  extra?: (log: RequestLogEntry[]) => Partial<NonNullable<Figures['scale']>>;
+}): Promise<Figures> {
+  const sim = await startSim(['--wait-timeout-ms', String(options.serverWaitMs), ...options.flags]);
+  try {
+    const ids = await options.create(sim);
+    const start = Date.now();
+    const cpu = process.cpuUsage();
+    const run = await runTracker(sim, 'tracker', ids, options.untilAllNotified ? start + options.runFor : start);
+    if (!options.untilAllNotified) await sleep(Math.max(0, start + options.runFor - Date.now()));
+    const cpuUsed = process.cpuUsage(cpu);
+    const end = Date.now();
+    run.stop();
+    // Requests are counted after the warm-up (idle rows: the first check of every intent is not idling).
+    const from = start + (options.warmUpMs ?? 0);
+    const log = await sim.requestsBetween(start, end);
+    const counted = log.filter((e) => e.start >= from);
+    return {
+      row: options.row,
+      kind: 'tracker',
+      intents: ids.length,
+      notified: run.latencies.length,
+      latencyMs: percentiles(run.latencies),
+      requestsPerMinute: perMinute(counted.length, end - from),
+      idleRequestsPerMinute: options.scenario === 'idle' ? perMinute(counted.length, end - from) : null,
+      idleRequestsPerMinutePerIntent:
+        options.scenario === 'idle' ? Math.round((perMinute(counted.length, end - from) / ids.length) * 100) / 100 : null,
+      peakConcurrentRequests: peakConcurrency(log),
+      cpuMs: Math.round((cpuUsed.user + cpuUsed.system) / 1000),
+      scale: {
+        scenario: options.scenario,
+        largestStalenessMs: largestStaleness(log, run, end),
+        serverWaitMs: options.serverWaitMs,
+        runMs: end - start,
+        ...options.extra?.(log),
+      },
+    };
+  } finally {
+    sim.stop();
+  }
+}
+
+/** The scale rows selected by BENCH_PARTS, in order. */
+function scaleRows(): Array<{ label: string; run: () => Promise<Figures> }> {
+  const rows: Array<{ label: string; run: () => Promise<Figures> }> = [];
+  const { busy, notInHistory, idle, notFound } = SCALE;
+  if (PARTS.has('busy'))
+    rows.push({
+      label: `${busy.tracked} tracked among ${busy.othersPerHour} others an hour`,
+      run: () =>
+        runScale({
+          row: `busy: ${busy.tracked} tracked among ${busy.othersPerHour}/h others`,
+          scenario: 'busy',
+          // One hour of the stream is there from the start: the tracked intents were created over that hour.
+          flags: ['--busy-per-hour', String(busy.othersPerHour), '--busy-backfill-ms', '3600000'],
+          serverWaitMs: 20_000,
+          create: (sim) =>
+            createFinishing(sim, busy.tracked, busy.spreadMs, () => ({ createdAgoMs: Math.round(60_000 + Math.random() * 54 * 60_000) })),
+          runFor: busy.spreadMs + 5_000 + busy.tailMs,
+          untilAllNotified: true,
+          extra: (log) => {
+            const history = log.filter((e) => e.operation === 'GetIntentHistory' && e.end !== undefined).map((e) => e.end! - e.start);
+            const p = percentiles(history);
+            return { othersPerHour: busy.othersPerHour, simulatorHistoryMs: p ? { p50: p.p50, max: p.max, calls: history.length } : null };
+          },
+        }),
+    });
+  if (PARTS.has('not-in-history'))
+    rows.push({
+      label: `${notInHistory.tracked} tracked that history never lists`,
+      run: () =>
+        runScale({
+          row: `not in history: ${notInHistory.tracked} tracked`,
+          scenario: 'not-in-history',
+          flags: ['--not-in-history'],
+          serverWaitMs: 20_000,
+          create: (sim) => createFinishing(sim, notInHistory.tracked, notInHistory.spreadMs),
+          runFor: notInHistory.spreadMs + 5_000 + notInHistory.tailMs,
+          untilAllNotified: true,
+        }),
+    });
+  if (PARTS.has('idle'))
+    for (const wait of idle.serverWaitsMs)
+      for (const n of idle.sizes)
+        rows.push({
+          label: `idle, ${n} intents, server wait ${wait / 1000} s`,
+          run: () =>
+            runScale({
+              row: `idle: ${n} intents, server wait ${wait / 1000} s`,
+              scenario: 'idle',
+              flags: [],
+              serverWaitMs: wait,
+              create: async (sim) => {
+                const ids = await createIdle(sim, n);
+                await sleep(1000);
+                return ids;
+              },
+              runFor: idle.warmUpMs + idle.windowMs,
+              untilAllNotified: false,
+              warmUpMs: idle.warmUpMs,
+            }),
+        });
+  if (PARTS.has('not-found'))
+    rows.push({
+      label: `${notFound.intents} intents NotFound before they appear`,
+      run: () =>
+        runScale({
+          row: `not found, then appears: ${notFound.intents} intents`,
+          scenario: 'not-found',
+          flags: [],
+          serverWaitMs: 20_000,
+          create: async (sim) => {
+            const ids: string[] = [];
+            const [lo, hi] = notFound.stepMs;
+            for (let i = 0; i < notFound.intents; i++) {
+              // NotFound for two steps, then the success script's third step; SUCCEEDED two steps later.
+              const stepMs = Math.round(lo + Math.random() * (hi - lo));
+              ids.push(
+                (await sim.control<{ intentId: string }>('/control/intents', { scenario: 'not-found-until-later', stepMs })).intentId,
+              );
+            }
+            return ids;
+          },
+          runFor: 4 * notFound.stepMs[1] + notFound.tailMs,
+          untilAllNotified: true,
+        }),
+    });
+  return rows;
+}
+
+// Results are written after every row. When only some rows run (BENCH_PARTS or a size list given), the other rows
+// keep their earlier figures, each with the date it was measured.
+const SUBSET = ['BENCH_PARTS', 'BENCH_NODE_SIZES', 'BENCH_BROWSER_SIZES'].some((v) => process.env[v] !== undefined);
+const rowOf = (f: Partial<Figures> & Pick<Figures, 'kind' | 'intents'>) => f.row ?? `${f.kind} ${f.intents}`;
 const earlier: Figures[] =
-  existsSync(OUT) && PARTS.length < 2 ? (JSON.parse(readFileSync(OUT, 'utf8')) as { results: Figures[] }).results : [];
+  SUBSET && existsSync(OUT)
+    ? (() => {
+        const old = JSON.parse(readFileSync(OUT, 'utf8')) as { machine: { date: string }; results: Figures[] };
+        return old.results.map((e) => ({ ...e, row: rowOf(e), measuredAt: e.measuredAt ?? old.machine.date }));
+      })()
+    : [];
 const results: Figures[] = [];
+const order = (f: Figures) => (f.scale ? 2 : f.kind.includes('browser') ? 1 : 0);
 const save = () => {
-  const merged = [...earlier.filter((e) => !results.some((r) => r.kind === e.kind && r.intents === e.intents)), ...results].sort(
-    (a, b) =>
-      Number(a.kind.includes('browser')) - Number(b.kind.includes('browser')) || a.intents - b.intents || a.kind.localeCompare(b.kind),
+  const merged = [...earlier.filter((e) => !results.some((r) => r.row === e.row)), ...results].sort(
+    (a, b) => order(a) - order(b) || (a.scale ? 0 : a.intents - b.intents || a.kind.localeCompare(b.kind)),
   );
   mkdirSync('bench', { recursive: true });
   writeFileSync(OUT, `${JSON.stringify({ machine, results: merged }, null, 2)}\n`);
   return merged;
 };
+const record = async (label: string, run: () => Promise<Figures>) => {
+  const started = Date.now();
+  console.error(`bench: ${label}…`);
+  results.push({ ...(await run()), measuredAt: new Date().toISOString() });
+  console.error(`${JSON.stringify(results[results.length - 1])} (${Math.round((Date.now() - started) / 1000)} s)`);
+  save();
+};
+
+const benchStart = Date.now();
 try {
-  for (const n of SIZES) {
-    for (const kind of ['tracker', 'baseline'] as const) {
-      console.error(`bench: ${kind}, ${n} intents…`);
-      results.push(await runNode(kind, n));
-      console.error(JSON.stringify(results[results.length - 1]));
-      save();
-    }
+  if (SIZES.length > 0 || BROWSER_SIZES.length > 0) {
+    const sim = await startSim();
+    for (const n of SIZES)
+      for (const kind of ['tracker', 'baseline'] as const) await record(`${kind}, ${n} intents`, () => runNode(sim, kind, n));
+    for (const n of BROWSER_SIZES) await record(`tracker in Chromium, ${n} intents`, () => runBrowser(sim, n));
+    sim.stop();
   }
-  for (const n of BROWSER_SIZES) {
-    console.error(`bench: tracker in Chromium, ${n} intents…`);
-    results.push(await runBrowser(n));
-    console.error(JSON.stringify(results[results.length - 1]));
-    save();
-  }
+  for (const { label, run } of scaleRows()) await record(label, run);
 } finally {
-  child.kill('SIGTERM');
+  for (const child of children) child.kill('SIGTERM');
 }
 
 const all = save();
-
 const f = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(v));
 console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, node ${machine.node}, ${chromium}`);
+console.log(`Ran for ${Math.round((Date.now() - benchStart) / 1000)} s${QUICK ? ' (BENCH_QUICK)' : ''}.`);
 console.log(
   '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of all) {
+for (const r of all.filter((r) => !r.scale)) {
   console.log(
     `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} |`,
   );
+}
+const scale = all.filter((r) => r.scale);
+if (scale.length > 0) {
+  console.log('');
+  console.log(
+    '| scale row (tracker) | intents | notified | p50 ms | p99 ms | max ms | largest staleness s | req/min | peak concurrent | run s |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of scale) {
+    const s = r.scale!;
+    const stale = s.largestStalenessMs === null ? null : Math.round(s.largestStalenessMs / 100) / 10;
+    console.log(
+      `| ${r.row} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${f(stale)} | ${r.requestsPerMinute} | ${r.peakConcurrentRequests} | ${Math.round(s.runMs / 1000)} |`,
+    );
+  }
 }
 process.exit(0);

@@ -1,9 +1,12 @@
 /**
- * `npm run simulator -- [--port N] [--wait-timeout-ms N] [--step-ms N] [--access-key K] [--demo N]`
+ * `npm run simulator -- [--port N] [--wait-timeout-ms N] [--step-ms N] [--access-key K] [--demo N]
+ *   [--busy-per-hour N [--busy-backfill-ms N]] [--not-in-history]`
  *
  * Starts the simulator and prints one JSON line `{"url", "accessKey", "restrictedAccessKey", "intents"}` when it is
  * ready (`intents`: the ids of the `--demo` intents, alternately success and failure). Port 0 (the default) picks
- * any free port. Stops on SIGINT/SIGTERM.
+ * any free port. `--busy-per-hour` starts the busy-project stream of other owners' intents (`busy.ts`; backfill
+ * default one hour); `--not-in-history`: GetIntentHistory never lists the intents made through the control API.
+ * Stops on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server';
@@ -16,6 +19,9 @@ const { values } = parseArgs({
     'step-ms': { type: 'string', default: '1500' },
     'access-key': { type: 'string' },
     demo: { type: 'string', default: '0' },
+    'busy-per-hour': { type: 'string' },
+    'busy-backfill-ms': { type: 'string' },
+    'not-in-history': { type: 'boolean', default: false },
   },
 });
 
@@ -34,6 +40,15 @@ const sim = await startSimulator({
   waitTimeoutMs: number('wait-timeout-ms', values['wait-timeout-ms']),
   stepMs: number('step-ms', values['step-ms']),
   ...(values['access-key'] ? { accessKey: values['access-key'] } : {}),
+  ...(values['busy-per-hour'] !== undefined
+    ? {
+        busy: {
+          perHour: number('busy-per-hour', values['busy-per-hour']),
+          ...(values['busy-backfill-ms'] !== undefined ? { backfillMs: number('busy-backfill-ms', values['busy-backfill-ms']) } : {}),
+        },
+      }
+    : {}),
+  scriptedInHistory: !values['not-in-history'],
 });
 const intents = Array.from({ length: number('demo', values.demo) }, (_, i) => sim.createIntent(i % 2 === 0 ? 'success' : 'failure'));
 console.log(JSON.stringify({ url: sim.url, accessKey: sim.accessKey, restrictedAccessKey: sim.restrictedAccessKey, intents }));

@@ -52,8 +52,8 @@ const SHAPES: Array<{ status: string; legs: Partial<Record<Leg, string>>; balanc
   { status: 'SUCCEEDED', legs: { deposit: 'SUCCEEDED', origin: 'SUCCEEDED', destination: 'SUCCEEDED' } },
 ];
 
-/** Amounts by symbol in display units, as whole numbers and their decimals' worth of randomness. */
-function randomRawAmount(rng: ReturnType<typeof xoroshiro128plus>, token: SimToken): string {
+/** A raw amount of `token` worth between 5 and 25 000 USD (decimal string). */
+export function randomRawAmount(rng: ReturnType<typeof xoroshiro128plus>, token: SimToken): string {
   const usd = uniformInt(rng, 5, 25_000);
   const cents = uniformInt(rng, 0, 99);
   const usdMicro = BigInt(usd) * 1_000_000n + BigInt(cents) * 10_000n;

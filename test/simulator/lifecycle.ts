@@ -51,6 +51,10 @@ export interface SimIntent {
   failureReason: string;
   /** The service answers NotFound before this time (not-found-until-later). */
   visibleAt?: number;
+  /** Made by `createIntent` (a test's or the demo's intent), not by the data set, QuoteIntent or the busy stream. */
+  scripted?: boolean;
+  /** Whether GetIntentHistory lists it: false models an intent of another project; unset follows the simulator. */
+  inHistory?: boolean;
   /** Funds left at the intent address (for includeBalances / onlyRecoverable). */
   balance?: { token: SimToken; amount: string };
   /** Quote's estimated duration in seconds. */
@@ -127,6 +131,11 @@ export function staticStep(status: string, legStates: Partial<Record<Leg, string
 /** Step index of an intent at `now`. */
 export function stepIndex(intent: SimIntent, now: number): number {
   return Math.max(0, Math.min(intent.script.length - 1, Math.floor((now - intent.startedAt) / intent.stepMs)));
+}
+
+/** IntentStatus at `now` (what `snapshotAt(...).status` says, without building the receipt). */
+export function statusAt(intent: SimIntent, now: number): string {
+  return intent.script[stepIndex(intent, now)]!.intent;
 }
 
 /** Simulated time of the next step after `now`, or undefined when the script is over. */

@@ -9,7 +9,7 @@
  * on the last page. Ids and creation times are unique, so no intent is skipped or repeated across pages, even while
  * new intents arrive (they sort before the first page in DESC order).
  */
-import { hashesAt, intentAddressOf, intentAt, type SimIntent, snapshotAt } from './lifecycle';
+import { hashesAt, intentAddressOf, intentAt, type SimIntent, snapshotAt, statusAt } from './lifecycle';
 import { usdOf } from './tokens';
 
 /** Largest page GetIntentHistory returns. */
@@ -54,8 +54,54 @@ function balancesOf(intent: SimIntent) {
   ];
 }
 
-/** GetIntentHistory. */
-export function intentHistory(all: SimIntent[], now: number, req: Json): Json {
+/**
+ * The intents sorted by each history column (ascending), kept sorted as intents arrive, so that a page of
+ * GetIntentHistory costs a binary search plus the rows it scans rather than a sort of every intent (thousands in
+ * the busy-project mode).
+ */
+export class IntentIndex {
+  readonly byId: SimIntent[] = [];
+  readonly byCreatedAt: SimIntent[] = [];
+
+  /** Adds an intent; its `numericId` and `createdAt` must not change afterwards. */
+  add(intent: SimIntent): void {
+    this.byId.splice(upperBound(this.byId, intent.numericId, idKey), 0, intent);
+    this.byCreatedAt.splice(upperBound(this.byCreatedAt, intent.createdAt, createdKey), 0, intent);
+  }
+}
+
+const idKey = (i: SimIntent) => i.numericId;
+const createdKey = (i: SimIntent) => i.createdAt;
+
+/** First index whose key is greater than `v` (`sorted` ascending by `key`). */
+function upperBound(sorted: readonly SimIntent[], v: number, key: (i: SimIntent) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(sorted[mid]!) <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose key is at least `v`. */
+function lowerBound(sorted: readonly SimIntent[], v: number, key: (i: SimIntent) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(sorted[mid]!) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * GetIntentHistory over `index`. `listed` says whether an intent may appear at all (the not-in-history mode);
+ * intents created after `now` or still NotFound never do.
+ */
+export function intentHistory(index: IntentIndex, now: number, req: Json, listed: (i: SimIntent) => boolean = () => true): Json {
   const page = (req.page ?? {}) as Json;
   const column = page.column === undefined || page.column === '' ? 'id' : page.column;
   if (column !== 'id' && column !== 'createdAt') throw new QueryError(`page.column must be "id" or "createdAt", not ${String(column)}`);
@@ -78,47 +124,64 @@ export function intentHistory(all: SimIntent[], now: number, req: Json): Json {
   const byProjectId = num(req.byProjectId, 'byProjectId');
   const originChainId = num(req.originChainId, 'originChainId');
   const destinationChainId = num(req.destinationChainId, 'destinationChainId');
+  const owner = lower(req.byOwnerAddress);
+  const originToken = lower(req.originTokenAddress);
+  const destinationToken = lower(req.destinationTokenAddress);
 
-  const key = (i: SimIntent) => (column === 'id' ? i.numericId : i.createdAt);
-  const rows = all
-    .filter((i) => i.createdAt <= now && (i.visibleAt === undefined || i.visibleAt <= now))
-    .map((i) => ({ i, status: snapshotAt(i, now).status }))
-    .filter(({ i, status }) => {
-      if (statuses && !statuses.includes(status)) return false;
-      if (byProjectId !== undefined && i.projectId !== byProjectId) return false;
-      if (req.byOwnerAddress && lower(req.byOwnerAddress) !== i.ownerAddress.toLowerCase()) return false;
-      if (originChainId !== undefined && i.origin.chainId !== originChainId) return false;
-      if (destinationChainId !== undefined && i.destination.chainId !== destinationChainId) return false;
-      if (req.originTokenAddress && lower(req.originTokenAddress) !== i.origin.address.toLowerCase()) return false;
-      if (req.destinationTokenAddress && lower(req.destinationTokenAddress) !== i.destination.address.toLowerCase()) return false;
-      if (fromTime !== undefined && i.createdAt < fromTime * 1000) return false;
-      if (toTime !== undefined && i.createdAt > toTime * 1000 + 999) return false;
-      if (req.onlyRecoverable === true && !(i.balance && TERMINAL.includes(status))) return false;
-      return true;
-    })
-    .sort((a, b) => (order === 'DESC' ? key(b.i) - key(a.i) : key(a.i) - key(b.i)));
+  const matches = (i: SimIntent): boolean => {
+    if (i.createdAt > now || (i.visibleAt !== undefined && i.visibleAt > now) || !listed(i)) return false;
+    if (byProjectId !== undefined && i.projectId !== byProjectId) return false;
+    if (owner && owner !== i.ownerAddress.toLowerCase()) return false;
+    if (originChainId !== undefined && i.origin.chainId !== originChainId) return false;
+    if (destinationChainId !== undefined && i.destination.chainId !== destinationChainId) return false;
+    if (originToken && originToken !== i.origin.address.toLowerCase()) return false;
+    if (destinationToken && destinationToken !== i.destination.address.toLowerCase()) return false;
+    if (fromTime !== undefined && i.createdAt < fromTime * 1000) return false;
+    if (toTime !== undefined && i.createdAt > toTime * 1000 + 999) return false;
+    const status = statusAt(i, now);
+    if (statuses && !statuses.includes(status)) return false;
+    if (req.onlyRecoverable === true && !(i.balance && TERMINAL.includes(status))) return false;
+    return true;
+  };
 
-  const isAfter = (v: number, cursor: number) => (order === 'DESC' ? v < cursor : v > cursor);
-  let selected: typeof rows;
+  const key = column === 'id' ? idKey : createdKey;
+  const sorted = column === 'id' ? index.byId : index.byCreatedAt;
+  const desc = order === 'DESC';
+  // Walks `sorted` from `from` in `step` direction, collecting up to `limit` matching intents.
+  const collect = (from: number, step: 1 | -1, limit: number) => {
+    const found: SimIntent[] = [];
+    for (let k = from; k >= 0 && k < sorted.length && found.length < limit; k += step) {
+      if (matches(sorted[k]!)) found.push(sorted[k]!);
+    }
+    return found;
+  };
+  let selected: SimIntent[];
   let cursor: Json | undefined;
   if (before !== undefined) {
-    // Previous page: the `pageSize` intents just before the cursor, still in sort order.
-    const earlier = rows.filter((r) => isAfter(before, key(r.i)));
-    selected = earlier.slice(-pageSize);
+    // Previous page: the `pageSize` intents just before the cursor in sort order, nearest first while collecting.
+    const near = desc
+      ? collect(upperBound(sorted, before, key), 1, pageSize + 1)
+      : collect(lowerBound(sorted, before, key) - 1, -1, pageSize + 1);
+    selected = near.slice(0, pageSize).reverse();
     const first = selected[0];
-    cursor = earlier.length > pageSize && first ? { before: key(first.i) } : undefined;
+    cursor = near.length > pageSize && first ? { before: key(first) } : undefined;
   } else {
-    const rest = after === undefined ? rows : rows.filter((r) => isAfter(key(r.i), after));
+    const start = desc
+      ? (after === undefined ? sorted.length : lowerBound(sorted, after, key)) - 1
+      : after === undefined
+        ? 0
+        : upperBound(sorted, after, key);
+    const rest = collect(start, desc ? -1 : 1, pageSize + 1);
     selected = rest.slice(0, pageSize);
     const last = selected[selected.length - 1];
-    cursor = rest.length > pageSize && last ? { after: key(last.i) } : undefined;
+    cursor = rest.length > pageSize && last ? { after: key(last) } : undefined;
   }
   const includeBalances = req.includeBalances === true;
-  const intents = selected.map(({ i, status }) => {
+  const intents = selected.map((i) => {
     const snap = snapshotAt(i, now);
     return {
       intentId: i.intentId,
-      status,
+      status: snap.status,
       expiresAt: new Date(i.createdAt + 10 * 60_000).toISOString(),
       receipt: snap.receipt,
       updatedAt: snap.receipt.updatedAt,
@@ -152,9 +215,10 @@ export function searchIntents(all: SimIntent[], now: number, req: Json): Json {
     .filter((i) => i.createdAt <= now && (i.visibleAt === undefined || i.visibleAt <= now))
     .filter((i) => {
       const intentAddress = intentAddressOf(i).toLowerCase();
-      const hashes = hashesAt(i, now).map((h) => h.toLowerCase());
       if (req.byIntentId && lower(req.byIntentId) !== i.intentId) return false;
       if (projectId !== undefined && i.projectId !== projectId) return false;
+      // Building the receipt for its hashes is the costly part: only when a filter needs them.
+      const hashes = hash || q ? hashesAt(i, now).map((h) => h.toLowerCase()) : [];
       if (hash && !hashes.includes(hash)) return false;
       if (req.byOwnerAddress && lower(req.byOwnerAddress) !== i.ownerAddress.toLowerCase()) return false;
       if (req.byOriginIntentAddress && lower(req.byOriginIntentAddress) !== intentAddress) return false;

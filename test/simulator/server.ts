@@ -8,22 +8,29 @@
  * intents created through the control API.
  *
  * Control API (no access key):
- * - `POST /control/intents {"scenario", "stepMs"?: number, "ownerAddress"?: string}` → `{"intentId"}`; scenarios:
- *   success, failure, refund, slow, stuck (stays EXECUTING), not-found-until-later (NotFound for two steps)
+ * - `POST /control/intents {"scenario", "stepMs"?: number, "ownerAddress"?: string, "inHistory"?: boolean,
+ *   "createdAgoMs"?: number}` → `{"intentId"}`; scenarios: success, failure, refund, slow, stuck (stays EXECUTING),
+ *   not-found-until-later (NotFound for two steps). `inHistory: false`: GetIntentHistory never lists it (an intent
+ *   of another project); `createdAgoMs`: created that long ago, its script running from then
+ * - `POST /control/busy {"perHour", "backfillMs"?, "minLifeMs"?, "maxLifeMs"?, "seed"?}` → `{"perHour", "backfilled"}`:
+ *   starts (or restarts) the busy-project stream of other owners' intents (`busy.ts`); `perHour: 0` stops it
+ * - `POST /control/history {"scriptedInHistory": boolean}`: whether GetIntentHistory lists the intents made by
+ *   `POST /control/intents` without an `inHistory` of their own (false: the not-in-history mode)
  * - `GET /control/requests` → the RPC log: `{operation, intentId, start, end, status, outcome, trace}` (times in ms
  *   since the epoch; outcome `answered` or `closed` when the client closed the connection before the answer; trace:
  *   the turns of a WaitIntentReceipt, what it held for and what it answered)
  * - `POST /control/clock {"advanceMs": number}` → `{"now"}`: moves the simulated clock forward
- * - `POST /control/wait-timeout {"ms": number}` → sets the WaitIntentReceipt wait time-out
+ * - `POST /control/wait-timeout {"ms": number}` → sets the WaitIntentReceipt wait time-out (0: answer at once)
  * - `POST /control/faults {"operation"?: string, "fault": Fault, "count"?: number}` → queues `count` (default 1)
  *   faults for the next calls of `operation` (any operation when omitted); `DELETE /control/faults` clears them.
  */
 import { EventEmitter } from 'node:events';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type BusyOptions, BusyStream } from './busy';
 import { DATASET, generateDataset } from './dataset';
 import { addressOf, hexOf, intentAt, SCENARIOS, SCRIPTS, type Scenario, type SimIntent, snapshotAt, waitTurn } from './lifecycle';
-import { intentHistory, QueryError, searchIntents } from './queries';
+import { IntentIndex, intentHistory, QueryError, searchIntents } from './queries';
 import { commitIntent, exactOutputRoutes, executeIntent, quoteIntent, ServiceError, tokenPrices } from './quotes';
 import { tokenBySymbol } from './tokens';
 
@@ -45,6 +52,21 @@ export interface SimulatorOptions {
   seed?: string;
   /** Load the seeded data set (default true). */
   dataset?: boolean;
+  /** Start the busy-project stream of other owners' intents (`busy.ts`; default: off). */
+  busy?: BusyOptions;
+  /**
+   * Whether GetIntentHistory lists scripted intents (made by `createIntent`) that were not given `inHistory`
+   * (default true; false: the not-in-history mode, as for intents of another project).
+   */
+  scriptedInHistory?: boolean;
+}
+
+/** Extra settings of one scripted intent (see {@link Simulator.createIntent}). */
+export interface CreateOptions {
+  /** false: GetIntentHistory never lists it; true: always; unset: as `scriptedInHistory` says. */
+  inHistory?: boolean;
+  /** Created this many ms before now (its script runs from then); default 0. */
+  createdAgoMs?: number;
 }
 
 /** One RPC call as the simulator saw it. Times are ms since the epoch (real time). */
@@ -100,8 +122,18 @@ export interface Simulator {
   url: string;
   accessKey: string;
   restrictedAccessKey: string;
-  /** Creates an intent running `scenario` from now; returns its intentId. */
-  createIntent(scenario: Scenario, stepMs?: number, ownerAddress?: string): string;
+  /**
+   * Creates an intent running `scenario` from its creation (now, or `more.createdAgoMs` ago); returns its intentId.
+   * Ids of created intents follow their creation time, as the service's do, so history pages them in that order.
+   */
+  createIntent(scenario: Scenario, stepMs?: number, ownerAddress?: string, more?: CreateOptions): string;
+  /**
+   * Starts (or restarts) the busy-project stream; undefined or `perHour: 0` stops it. Returns how many intents it
+   * backfilled. Throws an Error naming a setting that is not a number ≥ 0 (or lifetimes out of order).
+   */
+  setBusy(options: BusyOptions | undefined): number;
+  /** Sets whether GetIntentHistory lists scripted intents without an `inHistory` of their own. */
+  setScriptedInHistory(listed: boolean): void;
   /** Every intent the simulator knows (data set and created), as simulated. */
   intents(): SimIntent[];
   /** The simulated clock (ms since the epoch). */
@@ -140,6 +172,21 @@ class RpcError extends Error {
   }
 }
 
+/** The JSON object a control call sent (an empty body is `{}`), or undefined when it is not a JSON object. */
+function controlBody(request: FastifyRequest): Record<string, unknown> | undefined {
+  const text = typeof request.body === 'string' ? request.body : '';
+  try {
+    const body: unknown = text ? JSON.parse(text) : {};
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const NOT_JSON = { error: 'the body must be a JSON object' };
+
+const isNonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
 const WEBRPC_HEADER = 'webrpc@v0.22.1;gen-golang@v0.17.0;svc-api@v0.4.0';
 
 /** Starts the simulator; resolves once it listens. */
@@ -152,14 +199,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let clockOffset = 0;
   const now = () => Date.now() + clockOffset;
   const intents = new Map<string, SimIntent>();
-  if (options.dataset !== false) for (const i of generateDataset()) intents.set(i.intentId, i);
+  const index = new IntentIndex();
+  /** Creation times in use: they are unique, so that history cursors on createdAt never skip or repeat. */
+  const usedTimes = new Set<number>();
+  const uniqueTime = (t: number) => {
+    let u = Math.floor(t);
+    while (usedTimes.has(u)) u++;
+    usedTimes.add(u);
+    return u;
+  };
+  const addIntent = (i: SimIntent) => {
+    intents.set(i.intentId, i);
+    index.add(i);
+    usedTimes.add(i.createdAt);
+  };
+  if (options.dataset !== false) for (const i of generateDataset()) addIntent(i);
   const log: RequestLogEntry[] = [];
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
-  let counter = intents.size;
   let lastCreatedAt = DATASET.endsAt;
-  const nextId = () => ++counter;
-  const freshTime = () => (lastCreatedAt = Math.max(now(), lastCreatedAt + 1));
+  const freshTime = () => (lastCreatedAt = uniqueTime(Math.max(now(), lastCreatedAt + 1)));
+  let scriptedInHistory = options.scriptedInHistory ?? true;
+  const listed = (i: SimIntent) => i.inHistory ?? (scriptedInHistory || !i.scripted);
   const faults: Array<{ operation: string | undefined; fault: Fault }> = [];
   const takeFault = (operation: string): Fault | undefined => {
     const i = faults.findIndex((f) => f.operation === undefined || f.operation === operation);
@@ -167,16 +228,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   const demoOwner = addressOf(seed, 'demo-owner');
 
-  const createIntent = (scenario: Scenario, stepMs = defaultStepMs, ownerAddress = demoOwner): string => {
-    const numericId = nextId();
+  const createIntent = (scenario: Scenario, stepMs = defaultStepMs, ownerAddress = demoOwner, more: CreateOptions = {}): string => {
+    const createdAt = more.createdAgoMs ? uniqueTime(now() - more.createdAgoMs) : freshTime();
+    // The id follows the creation time (data set ids are far below), so id order is creation order.
+    const numericId = createdAt;
     const intentId = `0x${hexOf(seed, 'intent', numericId, Date.now())}`;
     const failing = scenario === 'failure' || scenario === 'refund';
-    const createdAt = freshTime();
     const step = scenario === 'slow' ? stepMs * 4 : stepMs;
     const script = scenario === 'failure' || scenario === 'refund' || scenario === 'stuck' ? SCRIPTS[scenario] : SCRIPTS.success;
-    intents.set(intentId, {
+    addIntent({
       intentId,
       numericId,
+      scripted: true,
+      ...(more.inHistory !== undefined ? { inHistory: more.inHistory } : {}),
       projectId: 1,
       ownerAddress: ownerAddress.toLowerCase(),
       origin: failing ? tokenBySymbol(42161, 'ETH') : tokenBySymbol(42161, 'USDC'),
@@ -193,6 +257,32 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
     return intentId;
   };
+
+  let busy: { stream: BusyStream; nextAt: number; timer: NodeJS.Timeout } | undefined;
+  const addBusy = (stream: BusyStream, at: number) => {
+    const createdAt = uniqueTime(at);
+    addIntent(stream.intent(createdAt, createdAt));
+  };
+  const setBusy = (settings: BusyOptions | undefined): number => {
+    if (busy) clearInterval(busy.timer);
+    busy = undefined;
+    if (!settings || settings.perHour === 0) return 0;
+    const stream = new BusyStream(settings, seed);
+    const t = now();
+    const times = stream.backfill(t);
+    for (const at of times) addBusy(stream, at);
+    const state = { stream, nextAt: t + stream.gap(), timer: setInterval(() => arrive(state), 200) };
+    state.timer.unref();
+    busy = state;
+    return times.length;
+  };
+  /** Creates the intents whose arrival time has come. A clock moved far ahead skips the arrivals it jumped over. */
+  const arrive = (state: NonNullable<typeof busy>) => {
+    const t = now();
+    if (state.nextAt < t - 5_000) state.nextAt = t;
+    for (; state.nextAt <= t; state.nextAt += state.stream.gap()) addBusy(state.stream, state.nextAt);
+  };
+  if (options.busy) setBusy(options.busy);
 
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
   await app.register(cors, {
@@ -266,7 +356,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const operations: Record<string, (body: Record<string, unknown>, reply: FastifyReply, raw: string) => Promise<unknown>> = {
     async GetIntentHistory(body) {
-      return intentHistory([...intents.values()], now(), body);
+      return intentHistory(index, now(), body, listed);
     },
     async SearchIntents(body) {
       return searchIntents([...intents.values()], now(), body);
@@ -275,7 +365,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return { intent: intentAt(intentOf(body), now()) };
     },
     async QuoteIntent(body) {
-      return quoteIntent(body, freshTime(), nextId, (i) => intents.set(i.intentId, i));
+      const createdAt = freshTime();
+      return quoteIntent(body, createdAt, () => createdAt, addIntent);
     },
     async CommitIntent(_body, _reply, raw) {
       return commitIntent(raw, intents, now());
@@ -370,24 +461,57 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
 
   app.post('/control/intents', async (request, reply) => {
-    const body = (typeof request.body === 'string' && request.body ? JSON.parse(request.body) : {}) as {
-      scenario?: string;
-      stepMs?: number;
-      ownerAddress?: string;
-    };
+    const body = controlBody(request) as
+      | {
+          scenario?: string;
+          stepMs?: number;
+          ownerAddress?: string;
+          inHistory?: unknown;
+          createdAgoMs?: unknown;
+        }
+      | undefined;
+    if (!body) return reply.code(400).send(NOT_JSON);
     const scenario = (body.scenario ?? 'success') as Scenario;
     if (!SCENARIOS.includes(scenario))
       return reply.code(400).send({ error: `unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}` });
-    return { intentId: createIntent(scenario, body.stepMs, body.ownerAddress) };
+    if (body.inHistory !== undefined && typeof body.inHistory !== 'boolean')
+      return reply.code(400).send({ error: 'inHistory must be true or false' });
+    if (body.createdAgoMs !== undefined && !isNonNegative(body.createdAgoMs))
+      return reply.code(400).send({ error: 'createdAgoMs must be a number ≥ 0' });
+    const more: CreateOptions = {
+      ...(body.inHistory !== undefined ? { inHistory: body.inHistory } : {}),
+      ...(body.createdAgoMs !== undefined ? { createdAgoMs: body.createdAgoMs } : {}),
+    };
+    return { intentId: createIntent(scenario, body.stepMs, body.ownerAddress, more) };
+  });
+  app.post('/control/busy', async (request, reply) => {
+    const body = controlBody(request) as BusyOptions | undefined;
+    if (!body) return reply.code(400).send(NOT_JSON);
+    try {
+      const backfilled = setBusy(body);
+      return { perHour: busy?.stream.settings.perHour ?? 0, backfilled };
+    } catch (err) {
+      return reply.code(400).send({ error: (err as Error).message });
+    }
+  });
+  app.post('/control/history', async (request, reply) => {
+    const body = controlBody(request) as { scriptedInHistory?: unknown } | undefined;
+    if (!body) return reply.code(400).send(NOT_JSON);
+    if (typeof body.scriptedInHistory !== 'boolean') return reply.code(400).send({ error: 'scriptedInHistory must be true or false' });
+    scriptedInHistory = body.scriptedInHistory;
+    return { scriptedInHistory };
   });
   app.get('/control/requests', async () => log);
   app.post('/control/clock', async (request) => {
     const { advanceMs } = JSON.parse(String(request.body || '{}')) as { advanceMs?: number };
     return { now: advance(Number(advanceMs ?? 0)) };
   });
-  app.post('/control/wait-timeout', async (request) => {
-    const { ms } = JSON.parse(String(request.body || '{}')) as { ms?: number };
-    waitTimeoutMs = Number(ms);
+  app.post('/control/wait-timeout', async (request, reply) => {
+    const body = controlBody(request) as { ms?: unknown } | undefined;
+    if (!body) return reply.code(400).send(NOT_JSON);
+    const { ms } = body;
+    if (!isNonNegative(ms)) return reply.code(400).send({ error: 'ms must be a number ≥ 0' });
+    waitTimeoutMs = ms;
     return { waitTimeoutMs };
   });
   app.post('/control/faults', async (request) => {
@@ -432,7 +556,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clearFaults: () => {
       faults.length = 0;
     },
+    setBusy,
+    setScriptedInHistory: (value) => {
+      scriptedInHistory = value;
+    },
     close: async () => {
+      setBusy(undefined);
       changes.emit('change');
       await app.close();
     },
