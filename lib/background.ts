@@ -38,6 +38,8 @@ export const KEEP_ALIVE_MS = 20_000;
 export const MENU_TRACK = 'svc-track-selection';
 /** Watched addresses are checked at most this often (ms). */
 export const WATCH_INTERVAL_MS = 60_000;
+/** GetIntentHistory pages (of 50) one watched-address check reads at most per address. */
+export const WATCH_MAX_PAGES = 5;
 /** Finished intents kept at most; the oldest are pruned beyond it. */
 export const MAX_FINISHED = 200;
 
@@ -56,6 +58,19 @@ export const realClock: Clock = {
       signal?.addEventListener('abort', done, { once: true });
     }),
 };
+
+/** What the menu says after tracking the `ids` of transaction `hash`, `added` of them new. */
+function transactionMessage(hash: string, ids: string[], added: number): string {
+  const tx = shortId(hash);
+  if (added === 0) {
+    return ids.length === 1
+      ? `Intent ${shortId(ids[0]!)} of transaction ${tx} is already tracked.`
+      : `The ${ids.length} intents of transaction ${tx} are already tracked.`;
+  }
+  if (ids.length === 1) return `Tracking intent ${shortId(ids[0]!)} of transaction ${tx}.`;
+  const known = ids.length - added;
+  return `Tracking ${added} intent${added === 1 ? '' : 's'} of transaction ${tx}${known > 0 ? ` (${known} already tracked)` : ''}.`;
+}
 
 /** Everything the background entrypoint wires. */
 export interface BackgroundServices {
@@ -193,15 +208,19 @@ export function createBackground(browser: Browser): BackgroundServices {
           try {
             const found = await c.searchByTransactionHash(id, { timeoutMs: 10_000 });
             if (found.intents.length > 0) {
-              for (const i of found.intents)
-                await track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
-              const n = found.intents.length;
+              let added = 0;
+              for (const i of found.intents) {
+                const r = await track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
+                if (r.ok && r.added) added++;
+              }
               await inform(
-                n === 1
-                  ? `Tracking intent ${shortId(found.intents[0]!.intentId)} of transaction ${shortId(id)}.`
-                  : `Tracking ${n} intents of transaction ${shortId(id)}.`,
+                transactionMessage(
+                  id,
+                  found.intents.map((i) => i.intentId),
+                  added,
+                ),
               );
-              return { ok: true, added: true, intentId: found.intents[0]!.intentId };
+              return { ok: true, added: added > 0, intentId: found.intents[0]!.intentId };
             }
           } catch {
             // fall through: track it as an intentId (the tracker keeps trying for a while)
@@ -222,32 +241,38 @@ export function createBackground(browser: Browser): BackgroundServices {
     const addresses = s?.autoTrackAddresses ?? [];
     const c = await currentClient();
     if (!c || addresses.length === 0) return 0;
-    const checkedAt = await watched.get();
+    const checkpoints = await watched.get();
     let added = 0;
     for (const address of addresses) {
-      // The first check looks back one hour; later ones from the previous check (a minute of overlap).
-      const since = checkedAt[address] !== undefined ? checkedAt[address]! - 60 : Math.floor(now / 1000) - 3600;
+      // Oldest first from the checkpoint, so that a check which stops early leaves a cursor to resume from and no
+      // intent behind it. The first check looks back one hour.
+      const start = checkpoints[address] ?? { fromTime: Math.floor(now / 1000) - 3600 };
+      let after = start.after;
       try {
-        let after: number | undefined;
-        for (let page = 0; page < 5; page++) {
+        let more = false;
+        for (let page = 0; page < WATCH_MAX_PAGES; page++) {
           const res = await c.getIntentHistoryLite({
             byOwnerAddress: address,
-            fromTime: since,
-            page: { pageSize: 50, ...(after ? { after } : {}) },
+            fromTime: start.fromTime,
+            page: { column: 'createdAt', sort: [{ column: 'createdAt', order: 'ASC' }], pageSize: 50, ...(after ? { after } : {}) },
           });
           for (const row of res.intents) {
             const r = await track(row.intentId, { source: 'watched' });
             if (r.ok && r.added) added++;
           }
-          if (!res.nextPage || res.nextPage.more === false || typeof res.nextPage.after !== 'number') break;
-          after = res.nextPage.after;
+          more = !!res.nextPage && res.nextPage.more !== false && typeof res.nextPage.after === 'number';
+          if (!more) break;
+          after = res.nextPage!.after!;
         }
-        checkedAt[address] = Math.floor(now / 1000);
+        // Everything read: the next check starts a minute before this one (an intent may show up in the history a
+        // little after it was created). Otherwise it resumes at the cursor.
+        checkpoints[address] = more ? { fromTime: start.fromTime, after: after! } : { fromTime: Math.floor(now / 1000) - 60 };
       } catch {
-        // try again at the next check
+        // Resume after the last page read, at the next check.
+        if (after !== start.after) checkpoints[address] = { fromTime: start.fromTime, after: after! };
       }
     }
-    await watched.set(checkedAt);
+    await watched.set(checkpoints);
     return added;
   }
 

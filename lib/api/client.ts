@@ -34,7 +34,8 @@ export interface HistoryLiteRequest {
   byStatuses?: string[];
   byOwnerAddress?: string;
   fromTime?: number;
-  page: { pageSize: number; after?: number };
+  /** `column` and `sort` as in spec §2.6; `after` is the cursor of the next page (a value of `column`). */
+  page: { pageSize: number; after?: number; column?: 'id' | 'createdAt'; sort?: Array<{ column: string; order: 'ASC' | 'DESC' }> };
 }
 
 /** Per-call options. */

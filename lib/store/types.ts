@@ -106,3 +106,13 @@ export interface TrackerState {
   pauseReason?: string;
   keyRejected?: TrackingError;
 }
+
+/**
+ * Where the watched-address check of one address resumes: `fromTime` (Unix seconds) of its GetIntentHistory query,
+ * oldest first; `after`, when the previous check stopped before the last page, is the page cursor (createdAt in ms)
+ * to go on from.
+ */
+export interface WatchedCheckpoint {
+  fromTime: number;
+  after?: number;
+}
