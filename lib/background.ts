@@ -23,7 +23,8 @@ import {
   type SettingsStore,
   type TrackedIntent,
 } from './store';
-import { type Clock, Tracker } from './tracker/engine';
+import { realClock } from './tracker/clock';
+import { Tracker } from './tracker/engine';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
@@ -42,22 +43,6 @@ export const WATCH_INTERVAL_MS = 60_000;
 export const WATCH_MAX_PAGES = 5;
 /** Finished intents kept at most; the oldest are pruned beyond it. */
 export const MAX_FINISHED = 200;
-
-/** A clock on real time. */
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done, { once: true });
-    }),
-};
 
 /** What the menu says after tracking the `ids` of transaction `hash`, `added` of them new. */
 function transactionMessage(hash: string, ids: string[], added: number): string {

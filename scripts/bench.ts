@@ -13,8 +13,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { SvcClient } from '../lib/api/client';
-import { realClock } from '../lib/background';
 import { MemoryStateStore, MemoryStore } from '../lib/store/memory';
+import { realClock } from '../lib/tracker/clock';
 import { Tracker } from '../lib/tracker/engine';
 import {
   configure,

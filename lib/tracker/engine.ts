@@ -50,18 +50,13 @@ import {
   type WaitIntentReceiptResponse,
 } from '../api/schemas';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore, TrackingError } from '../store';
+import type { Clock } from './clock';
 
 /** What the tracker needs from the service; SvcClient implements it. `getIntentHistory` enables batch refresh. */
 export interface ReceiptTransport {
   waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse>;
   getIntentReceipt(request: GetIntentReceiptRequest, options?: CallOptions): Promise<GetIntentReceiptResponse>;
   getIntentHistoryLite?(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse>;
-}
-
-/** Time source. `sleep` resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** Shows desktop notifications. Ids are stable per intent so a shown notification can be found again. */

@@ -5,7 +5,8 @@ import { createStore } from 'idb-keyval';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
 import type { TrackedIntent } from '@/lib/store';
 import { createIntentStore } from '@/lib/store';
-import type { Clock, Notifier, ReceiptTransport } from '@/lib/tracker/engine';
+import type { Clock } from '@/lib/tracker/clock';
+import type { Notifier, ReceiptTransport } from '@/lib/tracker/engine';
 
 let dbCounter = 0;
 /** A fresh IndexedDB-backed (fake-indexeddb) intent store. */

@@ -10,7 +10,8 @@ import { SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } fr
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
-import { type Clock, NOTIFYING_STATUSES, type Notifier, type ReceiptTransport, Tracker } from '@/lib/tracker/engine';
+import type { Clock } from '@/lib/tracker/clock';
+import { NOTIFYING_STATUSES, type Notifier, type ReceiptTransport, Tracker } from '@/lib/tracker/engine';
 
 const flush = async () => {
   for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
