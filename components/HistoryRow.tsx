@@ -1,4 +1,4 @@
-import type { IntentHistory } from '@/lib/api/operations';
+import type { IntentHistory } from '@/lib/api/schemas/history';
 import { chainName } from '@/lib/format/chains';
 import { destinationAmountText, originAmountText, routeChains, shortId } from '@/lib/format/intent';
 import { formatRelative, parseTime } from '@/lib/format/time';

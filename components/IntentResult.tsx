@@ -1,4 +1,4 @@
-import type { Intent } from '@/lib/api/operations';
+import type { Intent } from '@/lib/api/schemas/intent';
 import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { chainName } from '@/lib/format/chains';
 import { shortId } from '@/lib/format/intent';

@@ -4,7 +4,7 @@
  * the badge. `entrypoints/background.ts` only wires listeners to these.
  */
 import type { browser as browserApi } from 'wxt/browser';
-import { SvcApi } from './api/api';
+import { SvcClient } from './api/client';
 import { isNotFound } from './api/errors';
 import { findIntentId, parseIntentId } from './api/intent-id';
 import { describeError } from './format/errors';
@@ -92,17 +92,17 @@ export function createBackground(browser: Browser): BackgroundServices {
   const stateStore = createTrackerStateStore();
   const watched = createWatchedCheckpoints();
   const firefox = import.meta.env?.BROWSER === 'firefox';
-  let client: { key: string; client: SvcApi } | undefined;
+  let client: { key: string; client: SvcClient } | undefined;
   let lastWatchCheck = 0;
 
   /** The client for the current settings (rebuilt when they change), or undefined when not configured. */
-  async function currentClient(): Promise<SvcApi | undefined> {
+  async function currentClient(): Promise<SvcClient | undefined> {
     const s = await settings.get();
     if (!s?.baseUrl || !s.accessKey) return undefined;
     const key = `${s.baseUrl}\n${s.accessKey}`;
     if (client?.key !== key) {
       try {
-        client = { key, client: new SvcApi({ baseUrl: s.baseUrl, accessKey: s.accessKey, timeoutMs: 20_000 }) };
+        client = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey, timeoutMs: 20_000 }) };
       } catch {
         return undefined;
       }

@@ -3,7 +3,7 @@
  * (unknown or malformed messages are ignored), and the broadcast the worker sends when tracked intents change.
  */
 import * as z from 'zod/mini';
-import type { IntentReceipt } from './api/schemas';
+import type { IntentReceipt } from './api/schemas/receipt';
 import { CHANGED, LOOKUP_OPERATIONS } from './protocol';
 
 export { CHANGED };

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
-import type { IntentReceipt } from '@/lib/api/schemas';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { ErrorMessage } from '@/lib/format/errors';
 import { shortId } from '@/lib/format/intent';
 import { isChangedMessage } from '@/lib/protocol';

@@ -5,7 +5,7 @@
  * HTTP client or schemas.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { LookupApi } from '@/lib/api/history';
+import type { LookupApi } from '@/lib/api/lookup';
 import { UserFacingError } from '@/lib/format/errors';
 import type { Reply, Request } from '@/lib/messages';
 import type { LookupOperation } from '@/lib/protocol';

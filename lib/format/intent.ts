@@ -1,8 +1,8 @@
 /**
  * Words and figures describing an intent, shared by the popup, the notifications and the demo.
  */
-import type { IntentReceipt } from '../api/schemas';
-import { legOf } from '../api/types';
+import { legOf } from '../api/legs';
+import type { IntentReceipt } from '../api/schemas/receipt';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName } from './chains';
 

@@ -3,7 +3,7 @@
  * so that loops of different intents never overwrite each other; `update` is atomic for one key.
  */
 import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
-import type { IntentReceipt } from '../api/schemas';
+import type { IntentReceipt } from '../api/schemas/receipt';
 import type { Settings, TrackedIntent, TrackerState, WatchedCheckpoint } from './types';
 
 export type {

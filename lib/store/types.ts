@@ -2,7 +2,8 @@
  * Every persisted shape of the extension, in one place. Stored in IndexedDB through idb-keyval (see `./index`).
  * Times are milliseconds since the epoch unless a name says otherwise.
  */
-import type { IntentReceipt, IntentStatus, TransactionStatus } from '../api/schemas';
+import type { IntentReceipt } from '../api/schemas/receipt';
+import type { IntentStatus, TransactionStatus } from '../api/status';
 
 /** Connection settings saved from the options page. */
 export interface Settings {

@@ -37,18 +37,18 @@
  * record `pending` on start-up and asks the notifier whether that notification is already on screen before showing
  * it. Nothing that matters is held only in memory: a new engine (a new worker) loads its mirror from the store.
  */
-import type { CallOptions, HistoryLiteRequest } from '../api/client';
+
 import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited, SvcApiError } from '../api/errors';
-import {
-  FINAL_INTENT_STATUSES,
-  type GetIntentReceiptRequest,
-  type GetIntentReceiptResponse,
-  type HistoryLiteResponse,
-  type IntentReceipt,
-  type TransactionStatus,
-  type WaitIntentReceiptRequest,
-  type WaitIntentReceiptResponse,
-} from '../api/schemas';
+import type { CallOptions } from '../api/http';
+import type { HistoryLiteRequest, HistoryLiteResponse } from '../api/schemas/history';
+import type {
+  GetIntentReceiptRequest,
+  GetIntentReceiptResponse,
+  IntentReceipt,
+  WaitIntentReceiptRequest,
+  WaitIntentReceiptResponse,
+} from '../api/schemas/receipt';
+import { FINAL_INTENT_STATUSES, type TransactionStatus } from '../api/status';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore, TrackingError } from '../store';
 import type { Clock } from './clock';
 

@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { HistoryFiltersForm } from '@/components/HistoryFiltersForm';
 import { HistoryRow } from '@/components/HistoryRow';
-import type { LookupApi } from '@/lib/api/history';
-import type { IntentHistory, Page } from '@/lib/api/operations';
+import type { LookupApi } from '@/lib/api/lookup';
+import type { IntentHistory, Page } from '@/lib/api/schemas/history';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { usdOfRaw } from '@/lib/format/usd';
-import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history';
+import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history-filters';
 import { openSettings } from '../shared';
 
 const priceKey = (chainId: number | null | undefined, address: string | null | undefined) => `${chainId}:${(address ?? '').toLowerCase()}`;

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { IntentResult } from '@/components/IntentResult';
-import type { LookupApi } from '@/lib/api/history';
-import type { Intent } from '@/lib/api/operations';
+import type { LookupApi } from '@/lib/api/lookup';
+import type { Intent } from '@/lib/api/schemas/intent';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { mergeById, searchRequests } from '@/lib/query/search';
 import { openSettings } from '../shared';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '@/lib/api/client';
-import { IntentReceipt, WaitIntentReceiptResponse } from '@/lib/api/schemas';
+import { parseJsonExact } from '@/lib/api/http';
+import { IntentReceipt, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 
 // A receipt as the spec describes it (§2.2–2.4): numbers for amounts, spec enum values.
 const specForm = `{

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '@/lib/api/client';
-import { GetIntentHistoryResponse, Intent, SearchIntentsResponse, TokenInfo } from '@/lib/api/operations';
+import { parseJsonExact } from '@/lib/api/http';
+import { GetIntentHistoryResponse } from '@/lib/api/schemas/history';
+import { Intent, SearchIntentsResponse } from '@/lib/api/schemas/intent';
+import { TokenInfo } from '@/lib/api/schemas/routes';
 
 // An Intent in the spec's form (§2.7): every amount a JSON number.
 const specIntent = `{

@@ -1,49 +1,9 @@
 /**
- * zod schemas for the receipt side of the Svc intent service (spec `intent-service-interface.md` §2.2–2.4, §4.1,
- * §4.2), tolerant of the deployed drift listed in `deployed-wire-notes.md`:
- *
- * - raw token amounts arrive as decimal strings (deployed) or JSON numbers (spec); both are kept as an exact
- *   decimal string (`RawAmount`), never a JS float;
- * - enum values are any string: the known names are typed, unknown ones are kept as they came;
- * - unknown fields are kept (loose objects), `null` is accepted wherever a field may be absent.
+ * Receipts (docs/protocol.md §5): what an intent did, leg by leg, as GetIntentReceipt and WaitIntentReceipt return
+ * it. Unknown fields are kept; amounts are exact decimal strings (see `./fields`).
  */
 import * as z from 'zod/mini';
-
-export {
-  FINAL_INTENT_STATUSES,
-  INTENT_STATUSES,
-  type IntentStatus,
-  type KnownIntentStatus,
-  type KnownTransactionStatus,
-  LEG_KINDS,
-  type LegKind,
-  legOf,
-  TRANSACTION_STATUSES,
-  type TransactionStatus,
-} from './types';
-
-import type { IntentStatus, TransactionStatus } from './types';
-
-const intentStatus = z.string() as unknown as z.ZodMiniType<IntentStatus>;
-const transactionStatus = z.string() as unknown as z.ZodMiniType<TransactionStatus>;
-
-/**
- * A raw token amount in the token's smallest unit, as an exact base-10 integer string ("7845000000000000000").
- * Accepts a string, a JSON number or a bigint (the client's lossless JSON parser hands integers above 2^53 over as
- * strings). Non-integer or non-numeric strings are kept as they are; formatting shows them as unknown rather than
- * guessing.
- */
-export const RawAmount = z.pipe(
-  z.union([z.string(), z.number(), z.bigint()]),
-  z.transform((v: string | number | bigint) =>
-    typeof v === 'number' ? (Number.isInteger(v) ? BigInt(v).toString() : String(v)) : String(v),
-  ),
-);
-/** Exact decimal string of a raw amount (smallest token unit). See {@link RawAmount}. */
-export type RawAmount = z.output<typeof RawAmount>;
-
-/** Optional field helper: absent, `null` or the given type. */
-const opt = <T extends z.ZodMiniType>(s: T) => z.nullish(s);
+import { intentStatus, opt, RawAmount, transactionStatus } from './fields';
 
 /** TokenMetadata (spec §2.4): `decimals` scales raw amounts to display units. */
 export const TokenMetadata = z.looseObject({
@@ -185,19 +145,3 @@ export const WaitIntentReceiptResponse = z.looseObject({
   done: z.boolean(),
 });
 export type WaitIntentReceiptResponse = z.output<typeof WaitIntentReceiptResponse>;
-
-/**
- * A light reading of a GetIntentHistory response (spec §4.3): only what the tracker's batch refresh needs
- * (intentId, status, receipt, nextPage). The full schema is in `./operations`.
- */
-export const HistoryLiteResponse = z.looseObject({
-  intents: z.array(z.looseObject({ intentId: z.string(), status: intentStatus, receipt: opt(IntentReceipt) })),
-  nextPage: opt(z.looseObject({ after: opt(z.number()), more: opt(z.boolean()) })),
-});
-export type HistoryLiteResponse = z.output<typeof HistoryLiteResponse>;
-
-/** A light reading of a SearchIntents response: intentIds and the quote's estimated duration (seconds). */
-export const SearchLiteResponse = z.looseObject({
-  intents: z.array(z.looseObject({ intentId: z.string(), quote: opt(z.looseObject({ estimatedDuration: opt(z.number()) })) })),
-});
-export type SearchLiteResponse = z.output<typeof SearchLiteResponse>;
