@@ -1,7 +1,8 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createBackground, WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES } from '@/lib/background';
+import { createBackground } from '@/lib/background';
+import { WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES } from '@/lib/worker/lifetime';
 
 const ID = `0x${'cd'.repeat(32)}`;
 
