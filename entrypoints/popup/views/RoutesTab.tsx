@@ -6,7 +6,7 @@ import type { LookupApi } from '@/lib/api/lookup';
 import type { TokenInfo } from '@/lib/api/schemas/routes';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { isAddress, KNOWN_TOKENS } from '@/lib/format/tokens';
-import { openSettings } from '../shared';
+import { openSettings } from '../settings';
 
 /** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
 export function RoutesTab(props: { api: LookupApi }) {

@@ -8,7 +8,7 @@ import { StatusChip } from './StatusChip';
  * One GetIntentHistory row: status chip, route (chains and token symbols), amounts in display units and USD when
  * known, relative time; opens the receipt, or tracks the intent.
  */
-export function HistoryRow(props: {
+export function HistoryIntentRow(props: {
   row: IntentHistory;
   now: number;
   tracked: boolean;
