@@ -1,5 +1,5 @@
 /**
- * From the History tab's filters to a GetIntentHistory request (spec §4.3).
+ * From the History tab's filters to a GetIntentHistory request (docs/protocol.md §6).
  */
 import type { GetIntentHistoryRequest } from '../api/schemas/history';
 

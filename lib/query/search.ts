@@ -1,5 +1,5 @@
 /**
- * The search box: what the user typed → the SearchIntents requests (spec §4.4) that answer it.
+ * The search box: what the user typed → the SearchIntents requests (docs/protocol.md §7) that answer it.
  */
 import type { SearchIntentsRequest } from '../api/schemas/intent';
 

@@ -1,6 +1,6 @@
 /**
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
- * so that loops of different intents never overwrite each other; `update` is atomic for one key.
+ * so that writes for different intents never overwrite each other; `update` is atomic for one key.
  */
 import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas/receipt';

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { intentStatus, opt, RawAmount } from './fields';
 import { IntentReceipt } from './receipt';
 
-/** TokenBalance (spec §2.5): `balance` raw; `balanceUsd`/`priceUsd` USD strings. */
+/** TokenBalance: `balance` raw; `balanceUsd`/`priceUsd` USD strings. */
 export const TokenBalance = z.looseObject({
   contractAddress: opt(z.string()),
   balance: opt(RawAmount),
@@ -18,11 +18,11 @@ export const TokenBalance = z.looseObject({
 });
 export type TokenBalance = z.output<typeof TokenBalance>;
 
-/** BalanceEntry (spec §2.5): what an intent address holds on one chain. */
+/** BalanceEntry: what an intent address holds on one chain. */
 export const BalanceEntry = z.looseObject({ intentAddress: opt(z.string()), chainId: opt(z.number()), tokens: opt(z.array(TokenBalance)) });
 export type BalanceEntry = z.output<typeof BalanceEntry>;
 
-/** IntentHistory (spec §2.5): one row of GetIntentHistory with its full receipt. */
+/** IntentHistory: one row of GetIntentHistory with its full receipt. */
 export const IntentHistory = z.looseObject({
   intentId: z.string(),
   status: intentStatus,
@@ -35,12 +35,12 @@ export const IntentHistory = z.looseObject({
 });
 export type IntentHistory = z.output<typeof IntentHistory>;
 
-/** SortOrder and SortBy (spec §2.6). */
+/** SortOrder and SortBy. */
 export const SortBy = z.looseObject({ column: z.string(), order: z.string() as unknown as z.ZodMiniType<'ASC' | 'DESC'> });
 export type SortBy = z.output<typeof SortBy>;
 
 /**
- * Page (spec §2.6): `column` is `id` or `createdAt`; `after`/`before` are cursors (values of `column`; ms since the
+ * Page: `column` is `id` or `createdAt`; `after`/`before` are cursors (values of `column`; ms since the
  * epoch for createdAt); `pageSize` defaults to 20; `more` tells whether another page exists.
  */
 export const Page = z.looseObject({
@@ -53,7 +53,7 @@ export const Page = z.looseObject({
 });
 export type Page = z.output<typeof Page>;
 
-/** GetIntentHistory request (spec §4.3); every field optional. `fromTime`/`toTime` are Unix seconds, inclusive. */
+/** GetIntentHistory request; every field optional. `fromTime`/`toTime` are Unix seconds, inclusive. */
 export const GetIntentHistoryRequest = z.object({
   page: z.optional(z.partial(Page)),
   byProjectId: z.optional(z.number()),
@@ -70,22 +70,22 @@ export const GetIntentHistoryRequest = z.object({
   onlyRecoverable: z.optional(z.boolean()),
 });
 export type GetIntentHistoryRequest = z.input<typeof GetIntentHistoryRequest>;
-/** GetIntentHistory response (spec §4.3): `nextPage` absent or null on the last page. */
+/** GetIntentHistory response: `nextPage` absent or null on the last page. */
 export const GetIntentHistoryResponse = z.looseObject({ intents: z.array(IntentHistory), nextPage: opt(Page) });
 export type GetIntentHistoryResponse = z.output<typeof GetIntentHistoryResponse>;
 
-/** The GetIntentHistory filters the worker uses (spec §4.3); `fromTime` in Unix seconds. */
+/** The GetIntentHistory request of the light reading; `fromTime` in Unix seconds. */
 export interface HistoryLiteRequest {
   byStatuses?: string[];
   byOwnerAddress?: string;
   fromTime?: number;
-  /** `column` and `sort` as in spec §2.6; `after` is the cursor of the next page (a value of `column`). */
+  /** `after` is the cursor of the next page: a value of `column` (ms since the epoch for createdAt). */
   page: { pageSize: number; after?: number; column?: 'id' | 'createdAt'; sort?: Array<{ column: string; order: 'ASC' | 'DESC' }> };
 }
 
 /**
- * A light reading of a GetIntentHistory response (spec §4.3): only what the tracker's batch refresh needs
- * (intentId, status, receipt, nextPage). The full schema is in `./operations`.
+ * GetIntentHistory read lightly: only what the tracker's batch refresh and the watched-address check need (intentId,
+ * status, receipt, nextPage).
  */
 export const HistoryLiteResponse = z.looseObject({
   intents: z.array(z.looseObject({ intentId: z.string(), status: intentStatus, receipt: opt(IntentReceipt) })),

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { intentStatus, opt, RawAmount } from './fields';
 import { TransactionPrecondition } from './receipt';
 
-/** QuoteRequest.options (spec §2.7). `slippageTolerance` is a fraction (0.005 = 0.5 %). */
+/** QuoteRequest.options. `slippageTolerance` is a fraction (0.005 = 0.5 %). */
 export const QuoteRequestOptions = z.looseObject({
   swapProviderFallback: opt(z.boolean()),
   bridgeProviderFallback: opt(z.boolean()),
@@ -23,7 +23,7 @@ export const QuoteRequestOptions = z.looseObject({
   ),
 });
 
-/** QuoteRequest (spec §2.7). Token amounts and the call value are raw amounts. */
+/** QuoteRequest. Token amounts and the call value are raw amounts. */
 export const QuoteRequest = z.looseObject({
   ownerAddress: opt(z.string()),
   originChainId: opt(z.number()),
@@ -40,7 +40,7 @@ export const QuoteRequest = z.looseObject({
   options: opt(QuoteRequestOptions),
 });
 
-/** IntentDeposit (spec §2.7): what to deposit; `amount` and `value` are raw amounts. */
+/** IntentDeposit: what to deposit; `amount` and `value` are raw amounts. */
 export const IntentDeposit = z.looseObject({
   toAddress: opt(z.string()),
   tokenAddress: opt(z.string()),
@@ -52,7 +52,7 @@ export const IntentDeposit = z.looseObject({
   decimals: opt(z.number()),
 });
 
-/** Call (spec §2.7); `value` in wei (raw). */
+/** Call; `value` in wei (raw). */
 export const Call = z.looseObject({
   to: opt(z.string()),
   value: opt(RawAmount),
@@ -63,7 +63,7 @@ export const Call = z.looseObject({
   behaviorOnError: opt(z.number()),
 });
 
-/** CallBundle (spec §2.7). */
+/** CallBundle. */
 export const CallBundle = z.looseObject({
   chainId: opt(z.number()),
   calls: opt(z.array(Call)),
@@ -71,7 +71,7 @@ export const CallBundle = z.looseObject({
   nonce: opt(RawAmount),
 });
 
-/** MetaTxn (spec §2.7). */
+/** MetaTxn. */
 export const MetaTxn = z.looseObject({
   id: opt(z.string()),
   chainId: opt(z.number()),
@@ -81,7 +81,7 @@ export const MetaTxn = z.looseObject({
   bridgeGas: opt(RawAmount),
 });
 
-/** Contracts (spec §2.7). */
+/** Contracts. */
 export const Contracts = z.looseObject({
   svcIntentEntrypointAddress: opt(z.string()),
   svcRouterAddress: opt(z.string()),
@@ -92,7 +92,7 @@ export const Contracts = z.looseObject({
 const PriceImpactPart = z.looseObject({ priceImpact: opt(z.number()), priceImpactUsd: opt(z.number()) });
 
 /**
- * Quote (spec §2.7). from/to amounts are raw amounts of the origin/destination token; `*Usd` are USD;
+ * Quote. from/to amounts are raw amounts of the origin/destination token; `*Usd` are USD;
  * `maxSlippage` and price impacts as the service sends them; `estimatedDuration` in seconds.
  */
 export const Quote = z.looseObject({
@@ -122,7 +122,7 @@ export const Quote = z.looseObject({
   estimatedDuration: opt(z.number()),
 });
 
-/** GasFee (spec §2.7): `totalFeeAmount` raw in the native token; `totalFeeUsd` a USD string. */
+/** GasFee: `totalFeeAmount` raw in the native token; `totalFeeUsd` a USD string. */
 export const GasFee = z.looseObject({
   chainId: opt(z.number()),
   totalGasLimit: opt(RawAmount),
@@ -135,7 +135,7 @@ export const GasFee = z.looseObject({
   nativeTokenPriceUsd: opt(z.number()),
 });
 
-/** ProviderFee (spec §2.7): fee amounts raw, `*Usd` in USD. */
+/** ProviderFee: fee amounts raw, `*Usd` in USD. */
 export const ProviderFee = z.looseObject({
   quoteProvider: opt(z.string()),
   quoteProviderFee: opt(RawAmount),
@@ -148,7 +148,7 @@ export const ProviderFee = z.looseObject({
   totalFeeUsd: opt(z.number()),
 });
 
-/** Fees (spec §2.7): totals raw (fee token units), `*Usd` in USD. */
+/** Fees: totals raw (fee token units), `*Usd` in USD. */
 export const Fees = z.looseObject({
   originGas: opt(GasFee),
   destinationGas: opt(GasFee),
@@ -169,7 +169,7 @@ export const Fees = z.looseObject({
   totalFeeUsd: opt(z.number()),
 });
 
-/** FeeOption (spec §2.7): `amount` raw in the fee token. */
+/** FeeOption: `amount` raw in the fee token. */
 export const FeeOption = z.looseObject({
   tokenAddress: opt(z.string()),
   tokenSymbol: opt(z.string()),
@@ -181,7 +181,7 @@ export const FeeOption = z.looseObject({
   isPassthroughEligible: opt(z.boolean()),
 });
 
-/** GasFeeOptions (spec §2.7). */
+/** GasFeeOptions. */
 export const GasFeeOptions = z.looseObject({
   gasEstimate: opt(
     z.looseObject({ totalGas: opt(RawAmount), gasPrice: opt(RawAmount), nativeCost: opt(RawAmount), nativeCostUsd: opt(z.number()) }),
@@ -191,7 +191,7 @@ export const GasFeeOptions = z.looseObject({
   feeCollectorAddress: opt(z.string()),
 });
 
-/** Intent (spec §2.7): returned by SearchIntents, GetIntent and QuoteIntent, sent back to CommitIntent. */
+/** Intent: returned by SearchIntents, GetIntent and QuoteIntent, sent back to CommitIntent. */
 export const Intent = z.looseObject({
   id: opt(z.number()),
   projectId: opt(z.number()),
@@ -225,7 +225,7 @@ export const Intent = z.looseObject({
 });
 export type Intent = z.output<typeof Intent>;
 
-/** SearchIntents request (spec §4.4); at least one filter. */
+/** SearchIntents request; at least one filter. */
 export const SearchIntentsRequest = z.object({
   byIntentId: z.optional(z.string()),
   byProjectId: z.optional(z.number()),
@@ -236,11 +236,11 @@ export const SearchIntentsRequest = z.object({
   byQueryString: z.optional(z.string()),
 });
 export type SearchIntentsRequest = z.input<typeof SearchIntentsRequest>;
-/** SearchIntents response (spec §4.4): not paginated. */
+/** SearchIntents response: not paginated. */
 export const SearchIntentsResponse = z.looseObject({ intents: z.array(Intent) });
 export type SearchIntentsResponse = z.output<typeof SearchIntentsResponse>;
 
-/** CommitIntent response (spec §4.5). */
+/** CommitIntent response. */
 export const CommitIntentResponse = z.looseObject({ intentId: z.string() });
 export type CommitIntentResponse = z.output<typeof CommitIntentResponse>;
 
@@ -249,13 +249,14 @@ export const SearchLiteResponse = z.looseObject({
   intents: z.array(z.looseObject({ intentId: z.string(), quote: opt(z.looseObject({ estimatedDuration: opt(z.number()) })) })),
 });
 export type SearchLiteResponse = z.output<typeof SearchLiteResponse>;
-/** GetIntent request/response (wire notes: `{intentId}` → `{intent}`). */
+
+/** GetIntent: `{intentId}` → `{intent}`. */
 export const GetIntentRequest = z.object({ intentId: z.string() });
 export type GetIntentRequest = z.input<typeof GetIntentRequest>;
 export const GetIntentResponse = z.looseObject({ intent: Intent });
 export type GetIntentResponse = z.output<typeof GetIntentResponse>;
 
-/** QuoteIntent request (wire notes). Amounts are raw (smallest unit) decimal strings. */
+/** QuoteIntent request. Amounts are raw (smallest unit) decimal strings. */
 export const QuoteIntentRequest = z.object({
   ownerAddress: z.string(),
   originChainId: z.number(),
@@ -269,11 +270,11 @@ export const QuoteIntentRequest = z.object({
   options: z.optional(QuoteRequestOptions),
 });
 export type QuoteIntentRequest = z.input<typeof QuoteIntentRequest>;
-/** QuoteIntent response (wire notes). */
+/** QuoteIntent response. */
 export const QuoteIntentResponse = z.looseObject({ intent: Intent, gasFeeOptions: opt(GasFeeOptions) });
 export type QuoteIntentResponse = z.output<typeof QuoteIntentResponse>;
 
-/** ExecuteIntent request/response (wire notes). */
+/** ExecuteIntent request/response. */
 export const ExecuteIntentRequest = z.object({
   intentId: z.string(),
   depositTransactionHash: z.optional(z.string()),

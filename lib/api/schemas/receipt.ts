@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { intentStatus, opt, RawAmount, transactionStatus } from './fields';
 
-/** TokenMetadata (spec §2.4): `decimals` scales raw amounts to display units. */
+/** TokenMetadata: `decimals` scales raw amounts to display units. */
 export const TokenMetadata = z.looseObject({
   chainId: opt(z.number()),
   tokenAddress: opt(z.string()),
@@ -16,7 +16,7 @@ export const TokenMetadata = z.looseObject({
 });
 export type TokenMetadata = z.output<typeof TokenMetadata>;
 
-/** TransactionPrecondition (spec §2.3); `minAmount` is a raw amount. */
+/** TransactionPrecondition; `minAmount` is a raw amount. */
 export const TransactionPrecondition = z.looseObject({
   type: opt(z.string()),
   chainId: opt(z.number()),
@@ -26,7 +26,7 @@ export const TransactionPrecondition = z.looseObject({
 });
 export type TransactionPrecondition = z.output<typeof TransactionPrecondition>;
 
-/** DepositIntentEntry (spec §2.3): deposit signature details. Deadlines are Unix seconds. */
+/** DepositIntentEntry: deposit signature details. Deadlines are Unix seconds. */
 export const DepositIntentEntry = z.looseObject({
   feeAmount: opt(z.string()),
   feeToken: opt(z.string()),
@@ -41,9 +41,9 @@ export const DepositIntentEntry = z.looseObject({
 export type DepositIntentEntry = z.output<typeof DepositIntentEntry>;
 
 /**
- * IntentTransaction (spec §2.3): one leg of an intent (deposit, origin, destination or refund).
+ * IntentTransaction: one leg of an intent (deposit, origin, destination or refund).
  * `tokenAmount` and `bridgeGas` are raw amounts; `txnMinedAt` is an ISO 8601 string. A `txnHash` ending in ten or
- * more zeros is a placeholder (wire notes).
+ * more zeros is a placeholder.
  */
 export const IntentTransaction = z.looseObject({
   id: opt(z.number()),
@@ -68,7 +68,7 @@ export const IntentTransaction = z.looseObject({
 });
 export type IntentTransaction = z.output<typeof IntentTransaction>;
 
-/** IntentReceiptSummary (spec §2.4). Token amounts are raw amounts; times are ISO 8601 strings. */
+/** IntentReceiptSummary. Token amounts are raw amounts; times are ISO 8601 strings. */
 export const IntentReceiptSummary = z.looseObject({
   intentId: opt(z.string()),
   ownerAddress: opt(z.string()),
@@ -96,7 +96,7 @@ export const IntentReceiptSummary = z.looseObject({
 });
 export type IntentReceiptSummary = z.output<typeof IntentReceiptSummary>;
 
-/** IntentReceipt (spec §2.2): status and every leg of one intent. `intentId` and `status` are required. */
+/** IntentReceipt: status and every leg of one intent. `intentId` and `status` are required. */
 export const IntentReceipt = z.looseObject({
   id: opt(z.number()),
   projectId: opt(z.number()),
@@ -119,16 +119,16 @@ export const IntentReceipt = z.looseObject({
 });
 export type IntentReceipt = z.output<typeof IntentReceipt>;
 
-/** GetIntentReceipt request (spec §4.2). */
+/** GetIntentReceipt request. */
 export const GetIntentReceiptRequest = z.object({ intentId: z.string() });
 export type GetIntentReceiptRequest = z.input<typeof GetIntentReceiptRequest>;
-/** GetIntentReceipt response (spec §4.2). */
+/** GetIntentReceipt response. */
 export const GetIntentReceiptResponse = z.looseObject({ intentReceipt: IntentReceipt });
 export type GetIntentReceiptResponse = z.output<typeof GetIntentReceiptResponse>;
 
 /**
- * WaitIntentReceipt request (spec §4.1). `lastReceiptStates` is the previous response's `receiptStates`:
- * TransactionStatus by position [deposit, origin, destination] (wire notes); empty on the first call.
+ * WaitIntentReceipt request. `lastReceiptStates` is the previous response's `receiptStates`:
+ * TransactionStatus by position [deposit, origin, destination]; empty on the first call.
  */
 export const WaitIntentReceiptRequest = z.object({
   intentId: z.string(),
@@ -136,7 +136,7 @@ export const WaitIntentReceiptRequest = z.object({
 });
 export type WaitIntentReceiptRequest = z.input<typeof WaitIntentReceiptRequest>;
 /**
- * WaitIntentReceipt response (spec §4.1). `done` is true once the intent is SUCCEEDED or FAILED; false means the
+ * WaitIntentReceipt response. `done` is true once the intent is SUCCEEDED or FAILED; false means the
  * server's wait timed out or states changed and the client should call again with `receiptStates`.
  */
 export const WaitIntentReceiptResponse = z.looseObject({

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { opt } from './fields';
 
-/** TokenInfo (spec §2.8). */
+/** TokenInfo. */
 export const TokenInfo = z.looseObject({
   chainId: z.number(),
   address: z.string(),
@@ -19,7 +19,7 @@ export const TokenInfo = z.looseObject({
 });
 export type TokenInfo = z.output<typeof TokenInfo>;
 
-/** GetExactOutputRoutes request (spec §4.6). */
+/** GetExactOutputRoutes request. */
 export const GetExactOutputRoutesRequest = z.object({
   destinationChainId: z.number(),
   destinationTokenAddress: z.string(),
@@ -28,11 +28,11 @@ export const GetExactOutputRoutesRequest = z.object({
   ownerAddress: z.optional(z.string()),
 });
 export type GetExactOutputRoutesRequest = z.input<typeof GetExactOutputRoutesRequest>;
-/** GetExactOutputRoutes response (spec §4.6): empty when no route exists. */
+/** GetExactOutputRoutes response: empty when no route exists. */
 export const GetExactOutputRoutesResponse = z.looseObject({ tokens: z.array(TokenInfo) });
 export type GetExactOutputRoutesResponse = z.output<typeof GetExactOutputRoutesResponse>;
 
-/** GetTokenPrices request/response (wire notes); `priceUsd` in USD, absent when unknown. */
+/** GetTokenPrices request/response; `priceUsd` in USD, absent when unknown. */
 export const GetTokenPricesRequest = z.object({ tokens: z.array(z.object({ chainId: z.number(), tokenAddress: z.string() })) });
 export type GetTokenPricesRequest = z.input<typeof GetTokenPricesRequest>;
 export const GetTokenPricesResponse = z.looseObject({
