@@ -37,7 +37,6 @@
  * record `pending` on start-up and asks the notifier whether that notification is already on screen before showing
  * it. Nothing that matters is held only in memory: a new engine (a new worker) loads its mirror from the store.
  */
-
 import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited, SvcApiError } from '../api/errors';
 import type { CallOptions } from '../api/http';
 import type { HistoryLiteRequest, HistoryLiteResponse } from '../api/schemas/history';
