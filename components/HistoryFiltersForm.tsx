@@ -1,8 +1,8 @@
-import { INTENT_STATUSES } from '@/lib/api/types';
+import { INTENT_STATUSES } from '@/lib/api/status';
 import { CHAINS } from '@/lib/format/chains';
 import { statusLabel } from '@/lib/format/intent';
 import { KNOWN_TOKENS } from '@/lib/format/tokens';
-import type { HistoryFilters, TimeRange } from '@/lib/query/history';
+import type { HistoryFilters, TimeRange } from '@/lib/query/history-filters';
 import { ChainSelect } from './ChainSelect';
 
 /**

@@ -1,4 +1,5 @@
-import type { IntentTransaction, LegKind } from '@/lib/api/schemas';
+import type { LegKind } from '@/lib/api/legs';
+import type { IntentTransaction } from '@/lib/api/schemas/receipt';
 import { formatTokenAmount } from '@/lib/format/amount';
 import { chainName, explorerTxUrl, isPlaceholderHash } from '@/lib/format/chains';
 import { shortId } from '@/lib/format/intent';

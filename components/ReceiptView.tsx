@@ -1,5 +1,5 @@
-import type { IntentReceipt } from '@/lib/api/schemas';
-import { LEG_KINDS, legOf } from '@/lib/api/types';
+import { LEG_KINDS, legOf } from '@/lib/api/legs';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { chainName } from '@/lib/format/chains';
 import type { ErrorMessage } from '@/lib/format/errors';
 import { destinationAmountText, failureReason, originAmountText, routeChains } from '@/lib/format/intent';

@@ -1,4 +1,4 @@
-import type { TokenInfo } from '@/lib/api/operations';
+import type { TokenInfo } from '@/lib/api/schemas/routes';
 import { chainName } from '@/lib/format/chains';
 
 /** Only https logos are shown; anything else (http, data:, javascript:) is dropped. */

@@ -1,4 +1,4 @@
-import type { IntentHistory } from '@/lib/api/operations';
+import type { IntentHistory } from '@/lib/api/schemas/history';
 import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { chainName } from '@/lib/format/chains';
 import { shortId } from '@/lib/format/intent';

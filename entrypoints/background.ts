@@ -1,8 +1,9 @@
-import { createBackground, MENU_TRACK, WATCHDOG_ALARM } from '@/lib/background';
+import { createBackground } from '@/lib/background';
+import { MENU_TRACK, WATCHDOG_ALARM } from '@/lib/worker/lifetime';
 
 /**
- * Background worker: wires browser events to the services of `lib/background`. Every listener is registered
- * synchronously at the top of main(), so events that wake the worker are never lost.
+ * Background worker: wires browser events to the services that `lib/background` builds. Every listener is
+ * registered synchronously, so events that wake the worker are never lost.
  */
 export default defineBackground(() => {
   const bg = createBackground(browser);
@@ -34,6 +35,6 @@ export default defineBackground(() => {
   browser.omnibox.onInputEntered.addListener((text) => void bg.openFromOmnibox(text));
 
   bg.startKeepAlive();
-  // The worker also starts for messages and alarms: resume loops every time it starts.
+  // The worker also starts for messages and alarms: resume the tracker every time it starts.
   resume();
 });

@@ -1,7 +1,8 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createBackground, WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES } from '@/lib/background';
+import { createBackground } from '@/lib/background';
+import { WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES } from '@/lib/worker/lifetime';
 
 const ID = `0x${'cd'.repeat(32)}`;
 
@@ -134,6 +135,48 @@ describe('background services with the simulator', () => {
       expect(infos.map((i) => i.message)).toContain(
         `Tracking intent ${target.intentId.slice(0, 6)}…${target.intentId.slice(-4)} of transaction ${hash.slice(0, 6)}…${hash.slice(-4)}.`,
       );
+    } finally {
+      bg.tracker.stop();
+      await sim.close();
+    }
+  });
+
+  it('answers added only when a selected transaction hash brought a new intent, and says "already tracked" otherwise', async () => {
+    const { startSimulator } = await import('./simulator/server');
+    const { intentWithDestinationHash } = await import('./simulator/find');
+    const sim = await startSimulator();
+    const bg = createBackground(fakeBrowser as never);
+    try {
+      await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
+      const { intentId, hash } = intentWithDestinationHash(sim);
+      const short = (s: string) => `${s.slice(0, 6)}…${s.slice(-4)}`;
+      expect(await bg.trackSelection(hash)).toMatchObject({ ok: true, added: true, intentId });
+      expect(await bg.trackSelection(hash)).toMatchObject({ ok: true, added: false, intentId });
+      const infos = Object.values(
+        (fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }).getAllCreateOptions(),
+      );
+      expect(infos.map((i) => i.message)).toContain(`Intent ${short(intentId)} of transaction ${short(hash)} is already tracked.`);
+    } finally {
+      bg.tracker.stop();
+      await sim.close();
+    }
+  });
+
+  it('tracks every new intent of a watched address even when one check cannot read them all', async () => {
+    const { startSimulator } = await import('./simulator/server');
+    const sim = await startSimulator({ dataset: false });
+    const bg = createBackground(fakeBrowser as never);
+    try {
+      const busy = `0x${'c3'.repeat(20)}`;
+      // More than one check reads (5 pages of 50), all within the first check's look-back hour.
+      const created = Array.from({ length: 320 }, () => sim.createIntent('stuck', 600_000, busy));
+      // The simulator gives each new intent a distinct creation time, a few ms apart: let them all be in the past.
+      sim.advanceClock(2_000);
+      await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey, watchedAddresses: [busy], autoTrackAddresses: [busy] });
+      let added = 0;
+      for (let check = 0; check < 3; check++) added += await bg.checkWatched(true);
+      expect(added).toBe(320);
+      expect(new Set((await bg.intents.list()).map((t) => t.intentId))).toEqual(new Set(created));
     } finally {
       bg.tracker.stop();
       await sim.close();

@@ -12,7 +12,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ReceiptView } from '@/components/ReceiptView';
 import { SearchTab } from '@/entrypoints/popup/views/SearchTab';
-import { SvcApi } from '@/lib/api/api';
 import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 import { SvcClient } from '@/lib/api/client';
 import { parseIntentId } from '@/lib/api/intent-id';
@@ -167,7 +166,9 @@ describe('hostile and bad input catalogue', () => {
       status: 'SUCCEEDED',
     }));
     answer = json(200, JSON.stringify({ intents }));
-    render(<SearchTab api={new SvcApi({ baseUrl: base, accessKey: 'k' })} trackedIds={new Set()} onOpen={() => {}} onTrack={() => {}} />);
+    render(
+      <SearchTab api={new SvcClient({ baseUrl: base, accessKey: 'k' })} trackedIds={new Set()} onOpen={() => {}} onTrack={() => {}} />,
+    );
     const box = screen.getByLabelText('Search intents') as HTMLInputElement;
     const { fireEvent } = await import('@testing-library/preact');
     fireEvent.input(box, { target: { value: 'anything' } });

@@ -1,22 +1,18 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
-import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
-import type { IntentReceipt } from '@/lib/api/schemas';
-import type { ErrorMessage } from '@/lib/format/errors';
-import { shortId } from '@/lib/format/intent';
-import { isChangedMessage } from '@/lib/protocol';
-import { createIntentStore, createReceiptCache, createTrackerStateStore, type TrackedIntent, type TrackerState } from '@/lib/store';
-import { backgroundLookup, openSettings, send, useSettings } from './shared';
+import type { LookupApi } from '@/lib/api/lookup';
+import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
+import { useOpenedReceipt } from './hooks/useOpenedReceipt';
+import { useTrackCommands } from './hooks/useTrackCommands';
+import { useTrackedIntents } from './hooks/useTrackedIntents';
+import { openSettings, useSettings } from './settings';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
 import { SearchTab } from './views/SearchTab';
 import { StuckTab } from './views/StuckTab';
 import { TrackedTab } from './views/TrackedTab';
-
-const intentStore = createIntentStore();
-const receiptCache = createReceiptCache();
-const trackerStateStore = createTrackerStateStore();
+import { backgroundLookup, send } from './worker-messages';
 
 type TabId = 'tracked' | 'history' | 'search' | 'stuck' | 'routes';
 const TABS: TabSpec<TabId>[] = [
@@ -27,152 +23,24 @@ const TABS: TabSpec<TabId>[] = [
   { id: 'routes', label: 'Routes' },
 ];
 
-/** An intent whose receipt is open: the receipt shown (cached first), and the error of the last refresh. */
-interface Opened {
-  intentId: string;
-  receipt?: IntentReceipt;
-  error?: ErrorMessage;
-}
-
-function intentFromHash(): string | undefined {
-  const m = /^#intent=(.+)$/.exec(location.hash);
-  return m?.[1] ? decodeURIComponent(m[1]) : undefined;
-}
-
 /**
- * The toolbar popup: tabs for tracked intents, history, search, stuck funds and routes, and the receipt view.
- * Tracked intents are read from IndexedDB directly and changed through the background worker.
+ * The toolbar popup: banners for the settings and the tracker's state, then either an open receipt or the tabs
+ * (tracked intents, history, search, stuck funds, routes). Tracked intents are read from IndexedDB and changed
+ * through the background worker.
  */
 export function App() {
   const settings = useSettings();
-  const api = settings ? backgroundLookup : undefined;
   const [tab, setTab] = useState<TabId>('tracked');
-  const [intents, setIntents] = useState<TrackedIntent[] | undefined>();
-  const [opened, setOpened] = useState<Opened | undefined>(() => {
-    const id = intentFromHash();
-    return id ? { intentId: id } : undefined;
-  });
-  const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [now, setNow] = useState(Date.now());
-  const [trackerState, setTrackerState] = useState<TrackerState>({});
-  const [suggestion, setSuggestion] = useState<string | undefined>();
-
-  // Reloads may overlap (one per change message) and finish out of order: a reload's result is applied only when
-  // no reload started after it has been applied already, so an older picture of the store never replaces a newer one.
-  const reloads = useRef({ started: 0, applied: 0 });
-  const reload = useCallback(async () => {
-    const seq = ++reloads.current.started;
-    const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get()]);
-    if (seq < reloads.current.applied) return;
-    reloads.current.applied = seq;
-    setIntents(list);
-    setTrackerState(state ?? {});
-    setNow(Date.now());
-  }, []);
-
-  useEffect(() => {
-    void reload().then(() => send({ type: 'seen' }));
-    void send({ type: 'resume' });
-    // A copied intentId not tracked yet is offered, never tracked without a click.
-    void navigator.clipboard
-      .readText()
-      .then(async (text) => {
-        const id = findIntentId(text);
-        if (id && !(await intentStore.get(id))) setSuggestion(id);
-      })
-      .catch(() => {});
-    const onMessage = (msg: unknown) => {
-      if (isChangedMessage(msg)) void reload();
-    };
-    browser.runtime.onMessage.addListener(onMessage);
-    const tick = setInterval(() => setNow(Date.now()), 15_000);
-    const onHash = () => {
-      const id = intentFromHash();
-      setOpened(id ? { intentId: id } : undefined);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => {
-      window.removeEventListener('hashchange', onHash);
-      browser.runtime.onMessage.removeListener(onMessage);
-      clearInterval(tick);
-    };
-  }, [reload]);
-
+  const { intents, trackerState, now, reload } = useTrackedIntents();
   const trackedIds = new Set((intents ?? []).map((i) => i.intentId));
-  const openedId = opened?.intentId;
-  const tracked = openedId ? intents?.find((i) => i.intentId === openedId) : undefined;
+  const { opened, open, close } = useOpenedReceipt(intents);
+  const clipboard = useClipboardSuggestion(trackedIds);
+  const commands = useTrackCommands(reload);
 
-  // Receipt view: cached receipt first, then a fresh read through the background.
-  useEffect(() => {
-    history.replaceState(null, '', openedId ? `#intent=${encodeURIComponent(openedId)}` : '#');
-    if (!openedId || intents === undefined) return;
-    if (trackedIds.has(openedId)) {
-      void send({ type: 'refresh', intentId: openedId });
-      return;
-    }
-    let live = true;
-    void (async () => {
-      const cached = await receiptCache.get(openedId);
-      if (live && cached) setOpened((o) => (o?.intentId === openedId && !o.receipt ? { ...o, receipt: cached.receipt } : o));
-      const reply = await send({ type: 'receipt', intentId: openedId });
-      if (!live) return;
-      setOpened((o) =>
-        o?.intentId !== openedId
-          ? o
-          : reply.ok
-            ? { intentId: openedId, receipt: reply.receipt ?? o.receipt }
-            : { ...o, error: { text: reply.message, openSettings: reply.openSettings ?? false } },
-      );
-    })();
-    return () => {
-      live = false;
-    };
-  }, [openedId, intents === undefined]);
-
-  const track = async (text: string) => {
-    const parsed = parseIntentId(text);
-    if (!parsed.ok) {
-      setMessage({ text: parsed.message, error: true });
-      return;
-    }
-    setBusy(true);
-    const reply = await send({ type: 'track', intentId: parsed.intentId });
-    setBusy(false);
-    if (!reply.ok) setMessage({ text: reply.message, error: true });
-    else
-      setMessage({
-        text: reply.added ? `Tracking ${shortId(parsed.intentId)}.` : `${shortId(parsed.intentId)} is already tracked.`,
-        error: false,
-      });
-    await reload();
-  };
-
-  const trackClipboard = async () => {
-    let text: string;
-    try {
-      text = await navigator.clipboard.readText();
-    } catch {
-      setMessage({ text: 'Could not read the clipboard. Paste the intent ID into the box instead.', error: true });
-      return;
-    }
-    const id = findIntentId(text);
-    if (!id) {
-      setMessage({ text: 'The clipboard holds no intent ID. Copy one, or paste it into the box.', error: true });
-      return;
-    }
-    await track(id);
-  };
-
-  const remove = async (intentId: string) => {
-    await send({ type: 'remove', intentId });
-    setMessage({ text: `Stopped tracking ${shortId(intentId)}.`, error: false });
-    await reload();
-  };
-
-  const needsApi = (content: (a: NonNullable<typeof api>) => preact.ComponentChildren) =>
-    api ? (
-      content(api)
+  // The lookup tabs need the service: until it is configured they say so.
+  const withLookup = (content: (api: LookupApi) => preact.ComponentChildren) =>
+    settings ? (
+      content(backgroundLookup)
     ) : settings === undefined ? (
       <p class="muted">Loading…</p>
     ) : (
@@ -211,14 +79,14 @@ export function App() {
       {opened ? (
         <ReceiptView
           intentId={opened.intentId}
-          receipt={tracked?.receipt ?? opened.receipt}
-          tracked={tracked}
+          receipt={opened.tracked?.receipt ?? opened.receipt}
+          tracked={opened.tracked}
           now={now}
-          error={tracked ? undefined : opened.error}
-          onBack={() => setOpened(undefined)}
-          onTrack={() => void track(opened.intentId)}
+          error={opened.tracked ? undefined : opened.error}
+          onBack={close}
+          onTrack={() => void commands.track(opened.intentId)}
           onRetry={() => void send({ type: 'retry', intentId: opened.intentId })}
-          onRemove={() => void remove(opened.intentId).then(() => setOpened(undefined))}
+          onRemove={() => void commands.remove(opened.intentId).then(close)}
           onOpenSettings={openSettings}
         />
       ) : (
@@ -226,43 +94,45 @@ export function App() {
           {tab === 'tracked' && (
             <TrackedTab
               intents={intents}
-              suggestion={suggestion && !trackedIds.has(suggestion) ? suggestion : undefined}
+              suggestion={clipboard.suggestion}
               onAcceptSuggestion={() => {
-                const id = suggestion;
-                setSuggestion(undefined);
-                if (id) void track(id);
+                const id = clipboard.suggestion;
+                clipboard.dismiss();
+                if (id) void commands.track(id);
               }}
-              onDismissSuggestion={() => setSuggestion(undefined)}
+              onDismissSuggestion={clipboard.dismiss}
               onClearFinished={() => void send({ type: 'clear-finished' }).then(reload)}
               now={now}
-              message={message}
-              busy={busy}
-              onTrack={(t) => void track(t)}
-              onTrackClipboard={() => void trackClipboard()}
-              onOpen={(intentId) => setOpened({ intentId })}
-              onRemove={(intentId) => void remove(intentId)}
+              message={commands.message}
+              busy={commands.busy}
+              onTrack={(t) => void commands.track(t)}
+              onTrackClipboard={() => void commands.trackClipboard()}
+              onOpen={(intentId) => open(intentId)}
+              onRemove={(intentId) => void commands.remove(intentId)}
             />
           )}
           {tab === 'history' &&
-            needsApi((a) => (
+            withLookup((api) => (
               <HistoryTab
-                api={a}
+                api={api}
                 now={now}
                 trackedIds={trackedIds}
                 myAddresses={settings?.watchedAddresses ?? []}
-                onOpen={(row) => setOpened({ intentId: row.intentId, receipt: row.receipt ?? undefined })}
-                onTrack={(id) => void track(id)}
+                onOpen={(row) => open(row.intentId, row.receipt ?? undefined)}
+                onTrack={(id) => void commands.track(id)}
               />
             ))}
           {tab === 'search' &&
-            needsApi((a) => (
-              <SearchTab api={a} trackedIds={trackedIds} onOpen={(intentId) => setOpened({ intentId })} onTrack={(id) => void track(id)} />
+            withLookup((api) => (
+              <SearchTab
+                api={api}
+                trackedIds={trackedIds}
+                onOpen={(intentId) => open(intentId)}
+                onTrack={(id) => void commands.track(id)}
+              />
             ))}
-          {tab === 'stuck' &&
-            needsApi((a) => (
-              <StuckTab api={a} onOpen={(row) => setOpened({ intentId: row.intentId, receipt: row.receipt ?? undefined })} />
-            ))}
-          {tab === 'routes' && needsApi((a) => <RoutesTab api={a} />)}
+          {tab === 'stuck' && withLookup((api) => <StuckTab api={api} onOpen={(row) => open(row.intentId, row.receipt ?? undefined)} />)}
+          {tab === 'routes' && withLookup((api) => <RoutesTab api={api} />)}
         </Tabs>
       )}
     </main>

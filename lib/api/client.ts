@@ -1,271 +1,131 @@
 /**
- * HTTP client of the Svc intent service (spec §4, §5): every operation is a POST to
- * `{baseUrl}/rpc/Svc/<Operation>` with `Content-Type: application/json` and `X-Access-Key`.
- *
- * Responses are parsed losslessly (integers above 2^53 stay exact strings) and validated with zod. Every failure
- * is thrown as one of the typed errors of `./errors`.
+ * The Svc client: one typed method per operation of the service (docs/protocol.md §5–§9), over the HTTP of
+ * `./http`. Every method throws the typed errors of `./errors` (see {@link SvcHttp.call}).
  */
-import { parse as parseLosslessJson } from 'lossless-json';
-import * as z from 'zod/mini';
-import { redact, SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError, SvcValidationError } from './errors';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import type * as z from 'zod/mini';
+import { SvcValidationError } from './errors';
+import { type CallOptions, RawJson, SvcHttp } from './http';
+import { GetIntentHistoryRequest, GetIntentHistoryResponse, type HistoryLiteRequest, HistoryLiteResponse } from './schemas/history';
+import {
+  CommitIntentResponse,
+  ExecuteIntentRequest,
+  ExecuteIntentResponse,
+  GetIntentRequest,
+  GetIntentResponse,
+  type Intent,
+  QuoteIntentRequest,
+  QuoteIntentResponse,
+  SearchIntentsRequest,
+  SearchIntentsResponse,
+  SearchLiteResponse,
+} from './schemas/intent';
 import {
   type GetIntentReceiptRequest,
   GetIntentReceiptResponse,
-  HistoryLiteResponse,
-  SearchLiteResponse,
   type WaitIntentReceiptRequest,
   WaitIntentReceiptResponse,
-} from './schemas';
-
-/** Connection settings: where the service is and the key it accepts. */
-export interface SvcClientConfig {
-  /** Base URL without the `/rpc/Svc` part, e.g. `https://api.example.com` (a trailing slash is ignored). */
-  baseUrl: string;
-  /** Access key sent as `X-Access-Key`; sent to `baseUrl`'s origin only, never logged. */
-  accessKey: string;
-  /** fetch implementation (tests inject one); defaults to the global fetch. */
-  fetch?: typeof fetch;
-  /** Default time-out of a call in milliseconds (default 30 000). */
-  timeoutMs?: number;
-}
-
-/** The GetIntentHistory filters the worker uses (spec §4.3); `fromTime` in Unix seconds. */
-export interface HistoryLiteRequest {
-  byStatuses?: string[];
-  byOwnerAddress?: string;
-  fromTime?: number;
-  page: { pageSize: number; after?: number };
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  /** Cancels the call; the promise then rejects with SvcAbortedError. */
-  signal?: AbortSignal;
-  /** Time-out of this call in milliseconds; overrides the client default. */
-  timeoutMs?: number;
-}
-
-/** A request body already serialized: sent as it is, byte for byte (CommitIntent sends the quoted intent back). */
-export class RawJson {
-  /** @param text a JSON document */
-  constructor(readonly text: string) {}
-}
-
-/** Largest response body accepted (characters); a larger one is refused with SvcBadBodyError. */
-export const MAX_BODY_CHARS = 4 * 1024 * 1024;
-
-/** Longest body kept in error snippets (characters). */
-const SNIPPET_CHARS = 200;
-
-/** Wire form of the service error body, plain or wrapped (wire notes, "Errors"). */
-const PlainErrorBody = z.looseObject({ error: z.string(), code: z.number(), msg: z.nullish(z.string()), cause: z.nullish(z.string()) });
-const WrappedErrorBody = z.looseObject({
-  webrpcError: z.looseObject({ code: z.number(), name: z.string(), message: z.nullish(z.string()), cause: z.nullish(z.string()) }),
-});
-const ErrorBody = z.union([
-  z.pipe(
-    PlainErrorBody,
-    z.transform((e: z.output<typeof PlainErrorBody>) => ({
-      errorName: e.error,
-      code: e.code,
-      msg: e.msg ?? '',
-      causeText: e.cause ?? undefined,
-    })),
-  ),
-  z.pipe(
-    WrappedErrorBody,
-    z.transform(({ webrpcError: e }: z.output<typeof WrappedErrorBody>) => ({
-      errorName: e.name,
-      code: e.code,
-      msg: e.message ?? '',
-      causeText: e.cause ?? undefined,
-    })),
-  ),
-]);
+} from './schemas/receipt';
+import { GetExactOutputRoutesRequest, GetExactOutputRoutesResponse, GetTokenPricesRequest, GetTokenPricesResponse } from './schemas/routes';
 
 /**
- * Parses JSON keeping integer literals outside the safe range as exact decimal strings; every other number becomes
- * a JS number. Throws SyntaxError on malformed JSON.
+ * An intent as QuoteIntent returned it: the parsed `intent`, and `wire`, its exact JSON text, which CommitIntent
+ * sends back unchanged (docs/protocol.md §8).
  */
-export function parseJsonExact(text: string): unknown {
-  return parseLosslessJson(text, null, (literal: string) =>
-    /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal)) ? literal : Number(literal),
-  );
+export interface QuotedIntent {
+  intent: Intent;
+  wire: string;
 }
 
-/** Reads `Retry-After` as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
+/** Checks a request against its schema before sending; throws SvcValidationError naming the field. */
+function checked<S extends z.ZodMiniType>(operation: string, schema: S, request: unknown): z.output<S> {
+  const r = schema.safeParse(request);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  throw new SvcValidationError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid request');
 }
 
-/** Formats a zod issue path as `a.b[0].c`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
-}
-
-/** The typed Svc client. One instance per (baseUrl, accessKey). */
-export class SvcClient {
-  readonly baseUrl: string;
-  readonly #accessKey: string;
-  readonly #fetch: typeof fetch;
-  readonly #timeoutMs: number;
-
-  /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
-  constructor(config: SvcClientConfig) {
-    const url = new URL(config.baseUrl);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('The base URL must be http(s)');
-    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
-    this.#accessKey = config.accessKey;
-    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#timeoutMs = config.timeoutMs ?? 30_000;
-  }
-
-  /** Origin (`scheme://host:port`) the access key is sent to. */
-  get origin(): string {
-    return new URL(this.baseUrl).origin;
-  }
-
-  /**
-   * Calls `operation` with `request` and validates the answer with `schema`.
-   * @throws SvcServiceError (service error body), SvcNetworkError, SvcTimeoutError, SvcAbortedError,
-   *   SvcBadBodyError (non-JSON or non-service body), SvcValidationError (names the offending field).
-   */
-  async call<S extends z.ZodMiniType>(operation: string, request: unknown, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
-    return (await this.callWithText(operation, request, schema, options)).data;
-  }
-
-  /**
-   * Like {@link SvcClient.call}, and also returns the response body text (to keep a part of it byte for byte).
-   * A {@link RawJson} request is sent as it is.
-   */
-  async callWithText<S extends z.ZodMiniType>(
-    operation: string,
-    request: unknown,
-    schema: S,
-    options: CallOptions = {},
-  ): Promise<{ data: z.output<S>; text: string }> {
-    const url = `${this.baseUrl}/rpc/Svc/${operation}`;
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-    const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
-    let response: Response;
-    let text: string;
-    try {
-      try {
-        response = await this.#fetch(url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
-          body: request instanceof RawJson ? request.text : JSON.stringify(request),
-          signal,
-          credentials: 'omit',
-          referrerPolicy: 'no-referrer',
-          // A redirect would carry X-Access-Key to another origin: refuse it.
-          redirect: 'error',
-        });
-      } catch (err) {
-        if (signal.aborted) throw cancelled();
-        throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
-      }
-      try {
-        text = await response.text();
-      } catch (err) {
-        if (signal.aborted) throw cancelled();
-        throw new SvcNetworkError(
-          operation,
-          url,
-          `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
-        );
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    const snippet = redact(text.slice(0, SNIPPET_CHARS), this.#accessKey);
-    if (text.length > MAX_BODY_CHARS) {
-      throw new SvcBadBodyError(
-        operation,
-        response.status,
-        `a body of ${(text.length / 2 ** 20).toFixed(1)} MB, more than the ${MAX_BODY_CHARS / 2 ** 20} MB accepted`,
-        snippet,
-      );
-    }
-    const contentType = response.headers.get('content-type') ?? '';
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? undefined : parseJsonExact(text);
-    } catch {
-      body = undefined;
-    }
-    if (!response.ok) {
-      const parsed = ErrorBody.safeParse(body);
-      if (parsed.success) {
-        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-        const fields = parsed.data;
-        throw new SvcServiceError(operation, {
-          ...fields,
-          msg: redact(fields.msg, this.#accessKey),
-          causeText: fields.causeText === undefined ? undefined : redact(fields.causeText, this.#accessKey),
-          httpStatus: response.status,
-          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-        });
-      }
-      throw new SvcBadBodyError(operation, response.status, describeBody(text, contentType), snippet);
-    }
-    if (body === undefined) {
-      throw new SvcBadBodyError(operation, response.status, describeBody(text, contentType), snippet);
-    }
-    const result = schema.safeParse(body);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new SvcValidationError(operation, issue ? formatPath(issue.path) : '', issue?.message ?? 'invalid');
-    }
-    return { data: result.data, text };
-  }
-
-  /**
-   * GetIntentReceipt (spec §4.2): the current receipt, once, without waiting.
-   * @throws see {@link SvcClient.call}; NotFound (8000) for an unknown intentId.
-   */
+/** Every operation of the service. One instance per (baseUrl, accessKey). */
+export class SvcClient extends SvcHttp {
+  /** GetIntentReceipt: the current receipt, once, without waiting. NotFound (8000) for an unknown intentId. */
   getIntentReceipt(request: GetIntentReceiptRequest, options?: CallOptions): Promise<GetIntentReceiptResponse> {
     return this.call('GetIntentReceipt', request, GetIntentReceiptResponse, options);
   }
 
   /**
-   * WaitIntentReceipt (spec §4.1): long-poll until the receipt states differ from `lastReceiptStates`, the intent is
-   * done (SUCCEEDED/FAILED) or the server's wait times out (`done: false`). Give a `timeoutMs` longer than the
-   * server's wait (unknown: 0 s to several minutes).
-   * @throws see {@link SvcClient.call}.
+   * WaitIntentReceipt: long-polls until the receipt states differ from `lastReceiptStates`, the intent is done
+   * (SUCCEEDED/FAILED) or the server's wait times out (`done: false`). The server's wait is not published (0 s to
+   * minutes): give a `timeoutMs` longer than any usual one.
    */
   waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse> {
     return this.call('WaitIntentReceipt', { lastReceiptStates: [], ...request }, WaitIntentReceiptResponse, options);
   }
 
+  /** GetIntentHistory: one page of intents with receipts; follow `nextPage` (see `iterateIntentHistory`). */
+  async getIntentHistory(request: GetIntentHistoryRequest = {}, options?: CallOptions): Promise<GetIntentHistoryResponse> {
+    return this.call('GetIntentHistory', checked('GetIntentHistory', GetIntentHistoryRequest, request), GetIntentHistoryResponse, options);
+  }
+
   /**
-   * GetIntentHistory (spec §4.3) read lightly, for the tracker's batch refresh and the watched addresses: one page.
-   * SvcApi.getIntentHistory has the full shape.
-   * @throws see {@link SvcClient.call}.
+   * GetIntentHistory read lightly (intentId, status, receipt, nextPage): what the tracker's batch refresh and the
+   * watched-address check need.
    */
   getIntentHistoryLite(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse> {
     return this.call('GetIntentHistory', request, HistoryLiteResponse, options);
   }
 
-  /**
-   * SearchIntents (spec §4.4) by transaction hash of any leg, read lightly (intentIds and estimated durations).
-   * @throws see {@link SvcClient.call}.
-   */
+  /** SearchIntents: intents matching every given filter; not paginated. Needs at least one filter. */
+  async searchIntents(request: SearchIntentsRequest, options?: CallOptions): Promise<SearchIntentsResponse> {
+    return this.call('SearchIntents', checked('SearchIntents', SearchIntentsRequest, request), SearchIntentsResponse, options);
+  }
+
+  /** SearchIntents by a transaction hash of any leg, read lightly (intentIds and estimated durations). */
   searchByTransactionHash(hash: string, options?: CallOptions): Promise<SearchLiteResponse> {
     return this.call('SearchIntents', { byTransactionHash: hash }, SearchLiteResponse, options);
   }
-}
 
-/** Words for an unusable body: "an empty body", "an HTML page", "a body that is not JSON". */
-function describeBody(text: string, contentType: string): string {
-  if (text.trim() === '') return 'an empty body';
-  if (contentType.includes('html') || /^\s*</.test(text)) return 'an HTML page';
-  return 'a body that is not the service’s JSON';
+  /** GetExactOutputRoutes: origin tokens that can pay for the destination token; empty when none. */
+  async getExactOutputRoutes(request: GetExactOutputRoutesRequest, options?: CallOptions): Promise<GetExactOutputRoutesResponse> {
+    return this.call(
+      'GetExactOutputRoutes',
+      checked('GetExactOutputRoutes', GetExactOutputRoutesRequest, request),
+      GetExactOutputRoutesResponse,
+      options,
+    );
+  }
+
+  /** GetTokenPrices: USD prices, absent when unknown. */
+  async getTokenPrices(request: GetTokenPricesRequest, options?: CallOptions): Promise<GetTokenPricesResponse> {
+    return this.call('GetTokenPrices', checked('GetTokenPrices', GetTokenPricesRequest, request), GetTokenPricesResponse, options);
+  }
+
+  /** GetIntent: the full Intent. */
+  async getIntent(request: GetIntentRequest, options?: CallOptions): Promise<GetIntentResponse> {
+    return this.call('GetIntent', checked('GetIntent', GetIntentRequest, request), GetIntentResponse, options);
+  }
+
+  /** QuoteIntent: a QUOTED intent (raw amounts as decimal strings), with its exact JSON kept for {@link commitIntent}. */
+  async quoteIntent(request: QuoteIntentRequest, options?: CallOptions): Promise<QuoteIntentResponse & { quoted: QuotedIntent }> {
+    const { data, text } = await this.callWithText(
+      'QuoteIntent',
+      checked('QuoteIntent', QuoteIntentRequest, request),
+      QuoteIntentResponse,
+      options,
+    );
+    const wire = stringifyLossless((parseLossless(text) as { intent: unknown }).intent) ?? '';
+    return { ...data, quoted: { intent: data.intent, wire } };
+  }
+
+  /**
+   * CommitIntent: commits a quoted intent, sent back byte for byte as quoted (the service refuses any change).
+   * Execute it within 10 minutes.
+   */
+  async commitIntent(quoted: QuotedIntent, options?: CallOptions): Promise<CommitIntentResponse> {
+    return this.call('CommitIntent', new RawJson(`{"intent":${quoted.wire}}`), CommitIntentResponse, options);
+  }
+
+  /** ExecuteIntent. Fails with QuoteExpired (7001) more than 10 minutes after the commit. */
+  async executeIntent(request: ExecuteIntentRequest, options?: CallOptions): Promise<ExecuteIntentResponse> {
+    return this.call('ExecuteIntent', checked('ExecuteIntent', ExecuteIntentRequest, request), ExecuteIntentResponse, options);
+  }
 }

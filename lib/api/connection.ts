@@ -1,6 +1,6 @@
 /**
  * "Test connection" of the options page: one harmless call that tells whether the base URL answers as the Svc
- * service and whether the access key is accepted. Error codes per `deployed-wire-notes.md`.
+ * service and whether the access key is accepted (error codes: docs/protocol.md §2).
  */
 import type { SvcClient } from './client';
 import { isKeyRejected, isNotFound, isOriginRejected, SvcApiError, SvcServiceError } from './errors';
@@ -18,7 +18,7 @@ export type ConnectionResult =
 export const PROBE_INTENT_ID = `0x${'0'.repeat(64)}`;
 
 /**
- * Probes the service with GetIntentReceipt for an intent that does not exist (spec §4.2). NotFound (8000) means the
+ * Probes the service with GetIntentReceipt for an intent that does not exist. NotFound (8000) means the
  * service answered and accepted the key. Never throws; time-out is `timeoutMs` milliseconds (default 10 000).
  */
 export async function testConnection(client: SvcClient, timeoutMs = 10_000): Promise<ConnectionResult> {

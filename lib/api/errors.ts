@@ -1,7 +1,6 @@
 /**
  * Typed errors of the Svc client. Every failure of a call becomes one of these, each with a `kind` to switch on
- * and a message a person can act on. The error body format and codes come from `deployed-wire-notes.md` ("Errors");
- * the spec (§7) does not show them.
+ * and a message a person can act on. Error bodies and codes: docs/protocol.md §2.
  */
 
 /** What went wrong, coarsely: drives retry policy and what the UI says. */
@@ -19,7 +18,7 @@ export abstract class SvcApiError extends Error {
   }
 }
 
-/** Service error codes (wire notes) that the client and UI treat specially. */
+/** Service error codes that the client and UI treat specially. */
 export const SvcErrorCode = {
   Unauthorized: 1000,
   PermissionDenied: 1001,
@@ -34,7 +33,7 @@ export const SvcErrorCode = {
   NotFound: 8000,
 } as const;
 
-/** Codes meaning "this access key is not accepted" (wire notes: 1000 Unauthorized, 1101, 1008). */
+/** Codes meaning "this access key is not accepted": 1000 Unauthorized, 1101 AccessKeyNotFound, 1008 ProjectNotFound. */
 export const KEY_REJECTED_CODES: readonly number[] = [
   SvcErrorCode.Unauthorized,
   SvcErrorCode.AccessKeyNotFound,
@@ -43,13 +42,13 @@ export const KEY_REJECTED_CODES: readonly number[] = [
 
 /**
  * The service answered with its error body: `{"error","code","msg","cause"?,"status"}` or the wrapped
- * `{"webrpcError":{"code","name","message","cause","httpStatus"}}` (wire notes).
+ * `{"webrpcError":{"code","name","message","cause","httpStatus"}}`.
  */
 export class SvcServiceError extends SvcApiError {
   readonly kind = 'service' as const;
   /** Error name, e.g. "NotFound", "AccessKeyNotFound", "WebrpcBadRoute". */
   readonly errorName: string;
-  /** Numeric code, e.g. 8000 for NotFound (wire notes list). */
+  /** Numeric code, e.g. 8000 for NotFound. */
   readonly code: number;
   /** The service's own message. */
   readonly msg: string;
@@ -117,7 +116,7 @@ export class SvcBadBodyError extends SvcApiError {
   }
 }
 
-/** The JSON answer does not have the shape of the spec. `path` names the first offending field. */
+/** The JSON answer does not have the expected shape. `path` names the first offending field. */
 export class SvcValidationError extends SvcApiError {
   readonly kind = 'validation' as const;
   readonly path: string;

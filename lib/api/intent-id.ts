@@ -1,5 +1,5 @@
 /**
- * Reading an intentId typed, pasted or copied by the user. The spec (§2.2) only says "string"; the service's ids
+ * Reading an intentId typed, pasted or copied by the user. The service only says "string"; the service's ids
  * are 0x-prefixed 32-byte hex strings, and other id-like tokens are accepted too so that a differently shaped id is
  * never refused outright.
  */

@@ -1,7 +1,7 @@
 /**
  * Token amounts: raw units (the token's smallest unit, exact integer strings) to display units
- * (raw ÷ 10^decimals), as the official client formats them: 2 to 8 fraction digits (wire notes, "How the official
- * client formats"). No float is ever involved: viem's `formatUnits` does the exact division and
+ * (raw ÷ 10^decimals), as the official client formats them: 2 to 8 fraction digits (docs/protocol.md §3). No float
+ * is ever involved: viem's `formatUnits` does the exact division and
  * `Intl.NumberFormat` rounds the decimal string.
  */
 import { formatUnits } from 'viem';

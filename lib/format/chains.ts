@@ -1,6 +1,5 @@
 /**
- * Chain names and block explorers. The explorer table is the one in `deployed-wire-notes.md` ("Explorers"):
- * a transaction link is `base + "/tx/" + hash`. A chain outside the table gets no link, never a guessed one.
+ * Chain names and block explorers (docs/protocol.md §10): a transaction link is `base + "/tx/" + hash`. A chain outside the table gets no link, never a guessed one.
  */
 
 /** Known chains: display name and explorer base URL (https only). Keyed by chainId. */
@@ -27,7 +26,7 @@ export function chainName(chainId: number | null | undefined): string {
 /** A well-formed transaction hash: 0x and 64 hex digits. */
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
-/** True for a hash the service uses as a placeholder (ends in ten or more zeros; wire notes). */
+/** True for a hash the service uses as a placeholder (ends in ten or more zeros; docs/protocol.md §4). */
 export function isPlaceholderHash(hash: string): boolean {
   return /0{10,}$/.test(hash);
 }

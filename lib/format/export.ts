@@ -2,7 +2,7 @@
  * Exports of the tracked intents as JSON and CSV (pure). Amounts in raw units (exact strings) and display units.
  * Built from the tracked records only: the settings, and so the access key, are never part of an export.
  */
-import { LEG_KINDS, legOf } from '../api/types';
+import { LEG_KINDS, legOf } from '../api/legs';
 import type { TrackedIntent } from '../store';
 import { formatTokenAmount } from './amount';
 

@@ -1,8 +1,8 @@
 /**
  * Words and figures describing an intent, shared by the popup, the notifications and the demo.
  */
-import type { IntentReceipt } from '../api/schemas';
-import { legOf } from '../api/types';
+import { legOf } from '../api/legs';
+import type { IntentReceipt } from '../api/schemas/receipt';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName } from './chains';
 
@@ -41,7 +41,7 @@ export function destinationAmountText(receipt: IntentReceipt): string | undefine
 }
 
 /**
- * The reason an intent failed: `statusReason` of the first failed leg, origin first (spec §4.1 rule 5), then any leg
+ * The reason an intent failed: `statusReason` of the first failed leg, origin first (docs/protocol.md §5), then any leg
  * that carries one. Undefined when no leg says.
  */
 export function failureReason(receipt: IntentReceipt): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * Times for display. The service sends ISO 8601 strings (wire notes); this module never trusts them to parse.
+ * Times for display. The service sends ISO 8601 strings (docs/protocol.md §3); this module never trusts them to parse.
  */
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });

@@ -1,5 +1,5 @@
 /**
- * USD figures as the official client shows them (wire notes): 2 decimals, or "<$0.01" for a positive amount below a
+ * USD figures as the official client shows them (docs/protocol.md §3): 2 decimals, or "<$0.01" for a positive amount below a
  * cent. Accepts numbers and numeric strings (the service sends both); anything else gives undefined.
  */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });

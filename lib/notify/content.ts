@@ -2,7 +2,7 @@
  * What desktop notifications say (pure; no browser API). Built from receipts only, never from settings, so the
  * access key cannot end up in a notification.
  */
-import { LEG_KINDS, type LegKind, legOf } from '../api/types';
+import { LEG_KINDS, type LegKind, legOf } from '../api/legs';
 import { explorerTxUrl } from '../format/chains';
 import { destinationAmountText, failureReason, originAmountText, routeText, shortId, statusLabel } from '../format/intent';
 import type { TrackedIntent } from '../store';

@@ -1,7 +1,7 @@
 /**
- * The search box: what the user typed → the SearchIntents requests (spec §4.4) that answer it.
+ * The search box: what the user typed → the SearchIntents requests (docs/protocol.md §7) that answer it.
  */
-import type { SearchIntentsRequest } from '../api/operations';
+import type { SearchIntentsRequest } from '../api/schemas/intent';
 
 /** What a search input was understood as. */
 export type SearchKind = 'hash' | 'address' | 'text';

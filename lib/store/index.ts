@@ -1,12 +1,21 @@
 /**
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
- * so that loops of different intents never overwrite each other; `update` is atomic for one key.
+ * so that writes for different intents never overwrite each other; `update` is atomic for one key.
  */
 import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
-import type { IntentReceipt } from '../api/schemas';
-import type { Settings, TrackedIntent, TrackerState } from './types';
+import type { IntentReceipt } from '../api/schemas/receipt';
+import type { Settings, TrackedIntent, TrackerState, WatchedCheckpoint } from './types';
 
-export type { NotificationState, NotifySettings, Settings, TrackedIntent, TrackerState, TrackingError, TrackingPhase } from './types';
+export type {
+  NotificationState,
+  NotifySettings,
+  Settings,
+  TrackedIntent,
+  TrackerState,
+  TrackingError,
+  TrackingPhase,
+  WatchedCheckpoint,
+} from './types';
 export { DEFAULT_NOTIFY } from './types';
 
 /** Read/write access to the tracked intents. Implemented on IndexedDB; the tracker depends on this interface only. */
@@ -43,20 +52,22 @@ export function createTrackerStateStore(db: UseStore = createStore(DB_NAMES.sett
   };
 }
 
-/**
- * When each watched address was last checked for new intents: address → Unix seconds. Kept under its own key so
- * that the tracker's state writes and the watched-address check never overwrite each other.
- */
+/** Where the watched-address check of each address resumes (address → checkpoint). Kept under its own key so that
+ * the tracker's state writes and the watched-address check never overwrite each other. */
 export interface WatchedCheckpoints {
-  get(): Promise<Record<string, number>>;
-  set(checkedAt: Record<string, number>): Promise<void>;
+  get(): Promise<Record<string, WatchedCheckpoint>>;
+  set(checkpoints: Record<string, WatchedCheckpoint>): Promise<void>;
 }
 
 /** Creates the IndexedDB-backed watched-address checkpoints (kept beside the settings). */
 export function createWatchedCheckpoints(db: UseStore = createStore(DB_NAMES.settings, 'settings')): WatchedCheckpoints {
   return {
-    get: async () => (await get<Record<string, number>>('watched-checked-at', db)) ?? {},
-    set: (checkedAt) => set('watched-checked-at', checkedAt, db),
+    async get() {
+      const saved = (await get<Record<string, WatchedCheckpoint | number>>('watched-checked-at', db)) ?? {};
+      // Earlier versions kept the time of the last check (Unix seconds), and looked back a minute from it.
+      return Object.fromEntries(Object.entries(saved).map(([a, v]) => [a, typeof v === 'number' ? { fromTime: v - 60 } : v]));
+    },
+    set: (checkpoints) => set('watched-checked-at', checkpoints, db),
   };
 }
 

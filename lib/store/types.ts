@@ -2,7 +2,8 @@
  * Every persisted shape of the extension, in one place. Stored in IndexedDB through idb-keyval (see `./index`).
  * Times are milliseconds since the epoch unless a name says otherwise.
  */
-import type { IntentReceipt, IntentStatus, TransactionStatus } from '../api/schemas';
+import type { IntentReceipt } from '../api/schemas/receipt';
+import type { IntentStatus, TransactionStatus } from '../api/status';
 
 /** Connection settings saved from the options page. */
 export interface Settings {
@@ -34,10 +35,10 @@ export const DEFAULT_NOTIFY: NotifySettings = { succeeded: true, failed: true, r
 
 /**
  * Where the tracker stands with one intent:
- * - `tracking`: WaitIntentReceipt loop running (or backing off after an error);
+ * - `tracking`: checked by the tracker (long-poll or sweep), or backing off after an error;
  * - `final`: the intent reached a final status; no more calls;
  * - `not-found`: the service kept answering NotFound (8000) for the whole grace period; stopped until the user retries;
- * - `expired`: COMMITTED for longer than the 10-minute execution window (spec §3); stopped.
+ * - `expired`: COMMITTED for longer than the 10-minute execution window (docs/protocol.md §8); stopped.
  * A rejected key pauses the whole tracker instead (see TrackerState).
  */
 export type TrackingPhase = 'tracking' | 'final' | 'not-found' | 'expired';
@@ -54,16 +55,14 @@ export interface TrackingError {
   /** Error kind: an SvcErrorKind, or 'key-rejected' / 'origin-rejected' / 'not-configured'. */
   kind: string;
   message: string;
-  /** When it happened (ms). */
   at: number;
 }
 
 /** One intent the user tracks. */
 export interface TrackedIntent {
   intentId: string;
-  /** When the user started tracking it (ms). */
   addedAt: number;
-  /** The latest receipt received, if any. */
+  /** The latest receipt received. */
   receipt?: IntentReceipt;
   /** Convenience copy of `receipt.status`. */
   status?: IntentStatus;
@@ -71,7 +70,6 @@ export interface TrackedIntent {
   lastStates: TransactionStatus[];
   phase: TrackingPhase;
   notification: NotificationState;
-  /** When the notification was shown (ms). */
   notifiedAt?: number;
   /** What the notification said (built from the receipt only; never holds the access key). */
   notified?: { title: string; message: string };
@@ -86,13 +84,12 @@ export interface TrackedIntent {
   lastChangeAt?: number;
   /** When the tracker gave up on an intent the service never knew (ms). */
   gaveUpAt?: number;
-  /** The user has seen this intent's final status in the popup (clears the badge). */
+  /** The user has seen the final status in the popup (clears the badge). */
   seen?: boolean;
   /** When the "taking longer than expected" notification was shown (ms); it is shown once. */
   stuckNotifiedAt?: number;
   /** The quote's estimated duration in seconds, when known (sets the stuck threshold). */
   estimatedDuration?: number;
-  /** How the intent came to be tracked. */
   source?: 'user' | 'watched' | 'menu';
 }
 
@@ -105,4 +102,14 @@ export interface TrackerState {
   pausedUntil?: number;
   pauseReason?: string;
   keyRejected?: TrackingError;
+}
+
+/**
+ * Where the watched-address check of one address resumes: `fromTime` (Unix seconds) of its GetIntentHistory query,
+ * oldest first; `after`, when the previous check stopped before the last page, is the page cursor (createdAt in ms)
+ * to go on from.
+ */
+export interface WatchedCheckpoint {
+  fromTime: number;
+  after?: number;
 }

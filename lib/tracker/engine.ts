@@ -8,7 +8,8 @@
  * transport, store and notifier are injected, so it runs the same in the worker and on virtual time in tests.
  */
 import { SvcApiError, SvcServiceError } from '../api/errors';
-import type { IntentReceipt, TransactionStatus } from '../api/schemas';
+import type { IntentReceipt } from '../api/schemas/receipt';
+import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';

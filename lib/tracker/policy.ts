@@ -3,7 +3,7 @@
  * back off, how to rank intents for the long-poll slots, and the staleness bound S(N) of invariant I1.
  */
 import { isKeyRejected, isNotFound, isOriginRejected, isRateLimited } from '../api/errors';
-import { FINAL_INTENT_STATUSES, type TransactionStatus } from '../api/schemas';
+import { FINAL_INTENT_STATUSES, type TransactionStatus } from '../api/status';
 import type { TrackedIntent } from '../store';
 import type { TrackerTuning } from './types';
 

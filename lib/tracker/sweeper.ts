@@ -8,8 +8,9 @@
  * other owners then never fill our pages), else one query covers them all; `fromTime` is the oldest tracked intent of
  * the group. A group's cycle ends after `maxBatchPages` pages, on the last page, or when a cursor comes back.
  */
-import type { HistoryLiteRequest } from '../api/client';
-import { FINAL_INTENT_STATUSES, type HistoryLiteResponse, type IntentReceipt } from '../api/schemas';
+import type { HistoryLiteRequest, HistoryLiteResponse } from '../api/schemas/history';
+import type { IntentReceipt } from '../api/schemas/receipt';
+import { FINAL_INTENT_STATUSES } from '../api/status';
 import type { TrackedIntent } from '../store';
 import { isFinalStatus } from './policy';
 

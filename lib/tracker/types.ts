@@ -1,12 +1,12 @@
 /** What the tracker depends on (transport, notifier, stores, clock) and its tuning. Times in milliseconds. */
-import type { CallOptions, HistoryLiteRequest } from '../api/client';
+import type { CallOptions } from '../api/http';
+import type { HistoryLiteRequest, HistoryLiteResponse } from '../api/schemas/history';
 import type {
   GetIntentReceiptRequest,
   GetIntentReceiptResponse,
-  HistoryLiteResponse,
   WaitIntentReceiptRequest,
   WaitIntentReceiptResponse,
-} from '../api/schemas';
+} from '../api/schemas/receipt';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '../store';
 import type { Clock } from './clock';
 

@@ -1,21 +1,23 @@
 /**
- * Contract suite: the whole client (SvcApi) against the simulator over real HTTP — every operation, every filter,
+ * Contract suite: the whole client (SvcClient) against the simulator over real HTTP — every operation, every filter,
  * pagination over the whole data set, and the error paths.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iterateIntentHistory, SvcApi } from '@/lib/api/api';
+import { SvcClient } from '@/lib/api/client';
 import { SvcServiceError } from '@/lib/api/errors';
-import type { IntentHistory } from '@/lib/api/operations';
-import { INTENT_STATUSES, LEG_KINDS, legOf } from '@/lib/api/schemas';
+import { iterateIntentHistory } from '@/lib/api/history-pages';
+import { LEG_KINDS, legOf } from '@/lib/api/legs';
+import type { IntentHistory } from '@/lib/api/schemas/history';
+import { INTENT_STATUSES } from '@/lib/api/status';
 import { type Simulator, startSimulator } from '../simulator/server';
 
 let sim: Simulator;
-let api: SvcApi;
+let api: SvcClient;
 let all: IntentHistory[];
 
 beforeAll(async () => {
   sim = await startSimulator({ waitTimeoutMs: 1000 });
-  api = new SvcApi({ baseUrl: sim.url, accessKey: sim.accessKey });
+  api = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey });
   all = [];
   for await (const h of iterateIntentHistory(api, { page: { pageSize: 100 } })) all.push(h);
 });
@@ -76,7 +78,7 @@ describe('data set', () => {
   it('is the same on every start (fixed seed)', async () => {
     const again = await startSimulator();
     try {
-      const first = await new SvcApi({ baseUrl: again.url, accessKey: again.accessKey }).getIntentHistory({ page: { pageSize: 5 } });
+      const first = await new SvcClient({ baseUrl: again.url, accessKey: again.accessKey }).getIntentHistory({ page: { pageSize: 5 } });
       expect(ids(first.intents)).toEqual(ids(all.slice(0, 5)));
     } finally {
       await again.close();
@@ -118,7 +120,7 @@ describe('GetIntentHistory', () => {
   it('skips and repeats nothing while new intents arrive between pages', async () => {
     const own = await startSimulator();
     try {
-      const ownApi = new SvcApi({ baseUrl: own.url, accessKey: own.accessKey });
+      const ownApi = new SvcClient({ baseUrl: own.url, accessKey: own.accessKey });
       const seen: string[] = [];
       let created = 0;
       for await (const h of iterateIntentHistory(ownApi, { page: { pageSize: 25 } })) {
@@ -234,7 +236,7 @@ describe('SearchIntents', () => {
     const dep = await api.call(
       'SearchIntents',
       { byDepositTransactionHash: s.receipt!.depositTransaction!.txnHash! },
-      (await import('@/lib/api/operations')).SearchIntentsResponse,
+      (await import('@/lib/api/schemas/intent')).SearchIntentsResponse,
     );
     expect(ids(dep.intents)).toEqual([s.intentId]);
   });
@@ -381,7 +383,7 @@ describe('scenarios and error paths', () => {
       body: '{"tokens":[]}',
     });
     expect(res.headers.get('webrpc')).toMatch(/^webrpc@/);
-    const bad = new SvcApi({ baseUrl: sim.url, accessKey: 'nope' });
+    const bad = new SvcClient({ baseUrl: sim.url, accessKey: 'nope' });
     const calls = [
       bad.getIntentHistory(),
       bad.searchIntents({ byProjectId: 1 }),

@@ -6,7 +6,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcApi } from '@/lib/api/api';
 import { SvcClient } from '@/lib/api/client';
 import { type Simulator, startSimulator } from '../simulator/server';
 
@@ -30,7 +29,7 @@ afterAll(async () => {
 describe('access key confinement', () => {
   it('sends every call, with the key, to the configured origin only — never to URLs found in answers', async () => {
     const seen: string[] = [];
-    const api = new SvcApi({
+    const api = new SvcClient({
       baseUrl: sim.url,
       accessKey: sim.accessKey,
       fetch: (input, init) => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReceiptView } from '@/components/ReceiptView';
 import { RouteList, safeLogo } from '@/components/RouteList';
 import { Tabs } from '@/components/Tabs';
-import type { IntentReceipt } from '@/lib/api/schemas';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 
 afterEach(cleanup);
 const noop = () => {};

@@ -8,16 +8,16 @@ import { HistoryTab } from '@/entrypoints/popup/views/HistoryTab';
 import { RoutesTab } from '@/entrypoints/popup/views/RoutesTab';
 import { SearchTab } from '@/entrypoints/popup/views/SearchTab';
 import { StuckTab } from '@/entrypoints/popup/views/StuckTab';
-import { SvcApi } from '@/lib/api/api';
+import { SvcClient } from '@/lib/api/client';
 import { snapshotAt } from '../simulator/lifecycle';
 import { TERMINAL } from '../simulator/queries';
 import { type Simulator, startSimulator } from '../simulator/server';
 
 let sim: Simulator;
-let api: SvcApi;
+let api: SvcClient;
 beforeAll(async () => {
   sim = await startSimulator();
-  api = new SvcApi({ baseUrl: sim.url, accessKey: sim.accessKey });
+  api = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey });
 });
 afterAll(() => sim.close());
 afterEach(() => {
@@ -64,7 +64,7 @@ describe('HistoryTab', () => {
   });
 
   it('explains a rejected key and offers the settings', async () => {
-    const bad = new SvcApi({ baseUrl: sim.url, accessKey: 'wrong' });
+    const bad = new SvcClient({ baseUrl: sim.url, accessKey: 'wrong' });
     render(<HistoryTab api={bad} now={Date.now()} trackedIds={new Set()} myAddresses={[]} onOpen={noop} onTrack={noop} />);
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('rejected the access key');

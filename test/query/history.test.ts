@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyRequest, timeWindow } from '@/lib/query/history';
+import { historyRequest, timeWindow } from '@/lib/query/history-filters';
 import { mergeById, searchRequests } from '@/lib/query/search';
 
 const NOW = Date.UTC(2026, 10, 21, 15, 30, 0);

@@ -2,7 +2,7 @@
  * The IndexedDB stores (fake-indexeddb): atomic read-modify-write of one intent, nothing written when there is
  * nothing to write, and the tracker state and the watched-address checkpoints kept apart.
  */
-import { createStore, keys } from 'idb-keyval';
+import { createStore, keys, set } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { createIntentStore, createTrackerStateStore, createWatchedCheckpoints, type TrackedIntent } from '@/lib/store';
 
@@ -64,11 +64,17 @@ describe('tracker state and watched-address checkpoints', () => {
     const state = createTrackerStateStore(db);
     const watched = createWatchedCheckpoints(db);
     expect(await watched.get()).toEqual({});
-    await watched.set({ '0xabc': 1_700_000_000 });
+    await watched.set({ '0xabc': { fromTime: 1_700_000_000 } });
     await state.set({ pausedUntil: 5 });
     await state.set({});
-    expect(await watched.get()).toEqual({ '0xabc': 1_700_000_000 });
-    await watched.set({ '0xabc': 1_700_000_060 });
+    expect(await watched.get()).toEqual({ '0xabc': { fromTime: 1_700_000_000 } });
+    await watched.set({ '0xabc': { fromTime: 1_700_000_060, after: 1_700_000_100_000 } });
     expect(await state.get()).toEqual({});
+  });
+
+  it('reads a checkpoint saved by an earlier version (the time of the last check) as a start a minute before it', async () => {
+    const db = fresh('settings');
+    await set('watched-checked-at', { '0xabc': 1_700_000_000 }, db);
+    expect(await createWatchedCheckpoints(db).get()).toEqual({ '0xabc': { fromTime: 1_699_999_940 } });
   });
 });

@@ -6,9 +6,9 @@
  * projects' finished intents, ignore the owner filter, repeat a cursor, answer pages out of order and add stale rows.
  */
 
-import type { HistoryLiteRequest } from '@/lib/api/client';
 import { SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
-import type { HistoryLiteResponse, IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
+import type { HistoryLiteRequest, HistoryLiteResponse } from '@/lib/api/schemas/history';
+import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 import type { Clock } from '@/lib/tracker/clock';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 

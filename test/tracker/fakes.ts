@@ -2,7 +2,7 @@
  * Test doubles for the tracker: a virtual clock, a scripted transport and a recording notifier.
  */
 import { createStore } from 'idb-keyval';
-import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas';
+import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 import type { TrackedIntent } from '@/lib/store';
 import { createIntentStore } from '@/lib/store';
 import type { Clock } from '@/lib/tracker/clock';

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { HistoryFiltersForm } from '@/components/HistoryFiltersForm';
-import { HistoryRow } from '@/components/HistoryRow';
-import type { LookupApi } from '@/lib/api/history';
-import type { IntentHistory, Page } from '@/lib/api/operations';
+import { HistoryIntentRow } from '@/components/HistoryIntentRow';
+import type { LookupApi } from '@/lib/api/lookup';
+import type { IntentHistory, Page } from '@/lib/api/schemas/history';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { usdOfRaw } from '@/lib/format/usd';
-import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history';
-import { openSettings } from '../shared';
+import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history-filters';
+import { openSettings } from '../settings';
 
 const priceKey = (chainId: number | null | undefined, address: string | null | undefined) => `${chainId}:${(address ?? '').toLowerCase()}`;
 
@@ -88,7 +88,7 @@ export function HistoryTab(props: {
       {rows.length > 0 && (
         <ul class="intent-list" aria-label="Intent history">
           {rows.map((r) => (
-            <HistoryRow
+            <HistoryIntentRow
               key={r.intentId}
               row={r}
               now={props.now}

@@ -2,11 +2,11 @@ import { useState } from 'preact/hooks';
 import { ChainSelect } from '@/components/ChainSelect';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { RouteList } from '@/components/RouteList';
-import type { LookupApi } from '@/lib/api/history';
-import type { TokenInfo } from '@/lib/api/operations';
+import type { LookupApi } from '@/lib/api/lookup';
+import type { TokenInfo } from '@/lib/api/schemas/routes';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { isAddress, KNOWN_TOKENS } from '@/lib/format/tokens';
-import { openSettings } from '../shared';
+import { openSettings } from '../settings';
 
 /** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
 export function RoutesTab(props: { api: LookupApi }) {

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
-import { IntentResult } from '@/components/IntentResult';
-import type { LookupApi } from '@/lib/api/history';
-import type { Intent } from '@/lib/api/operations';
+import { IntentQuoteCard } from '@/components/IntentQuoteCard';
+import type { LookupApi } from '@/lib/api/lookup';
+import type { Intent } from '@/lib/api/schemas/intent';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { mergeById, searchRequests } from '@/lib/query/search';
-import { openSettings } from '../shared';
+import { openSettings } from '../settings';
 
 /** Most results rendered at once (SearchIntents is not paginated and can be large). */
 export const MAX_SHOWN = 200;
@@ -81,7 +81,7 @@ export function SearchTab(props: {
           </p>
           <ul class="intent-list" aria-label="Search results">
             {results.slice(0, MAX_SHOWN).map((i) => (
-              <IntentResult
+              <IntentQuoteCard
                 key={i.intentId}
                 intent={i}
                 tracked={props.trackedIds.has(i.intentId)}

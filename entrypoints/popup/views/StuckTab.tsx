@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { StuckFundsList } from '@/components/StuckFundsList';
-import { iterateIntentHistory, type LookupApi } from '@/lib/api/history';
-import type { IntentHistory } from '@/lib/api/operations';
+import { iterateIntentHistory } from '@/lib/api/history-pages';
+import type { LookupApi } from '@/lib/api/lookup';
+import type { IntentHistory } from '@/lib/api/schemas/history';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
-import { openSettings } from '../shared';
+import { openSettings } from '../settings';
 
 /** Stuck funds: intents that ended with funds left at their intent address (onlyRecoverable + includeBalances). */
 export function StuckTab(props: { api: LookupApi; onOpen: (row: IntentHistory) => void }) {

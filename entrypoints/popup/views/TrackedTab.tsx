@@ -1,4 +1,4 @@
-import { IntentRow } from '@/components/IntentRow';
+import { TrackedIntentRow } from '@/components/TrackedIntentRow';
 import { TrackForm } from '@/components/TrackForm';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
@@ -58,7 +58,7 @@ export function TrackedTab(props: {
           <>
             <ul class="intent-list" aria-label="Tracked intents">
               {props.intents.map((intent) => (
-                <IntentRow
+                <TrackedIntentRow
                   key={intent.intentId}
                   intent={intent}
                   now={props.now}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '@/lib/api/client';
-import { IntentReceipt, WaitIntentReceiptResponse } from '@/lib/api/schemas';
+import { parseJsonExact } from '@/lib/api/http';
+import { IntentReceipt, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 
-// A receipt as the spec describes it (§2.2–2.4): numbers for amounts, spec enum values.
+// A receipt in the specified form (docs/protocol.md §3): numbers for amounts, specified enum values.
 const specForm = `{
   "intentReceipt": {
     "id": 7, "projectId": 2, "intentId": "0xabc", "status": "EXECUTING", "ownerAddress": "0xowner",
@@ -16,7 +16,7 @@ const specForm = `{
   "done": false
 }`;
 
-// The deployed form (wire notes): string amounts, deployed-only enum values, extra fields, null legs.
+// The deployed form (docs/protocol.md §3): string amounts, deployed-only enum values, extra fields, null legs.
 const deployedForm = `{
   "intentReceipt": {
     "id": 7, "intentId": "0xabc", "status": "EXECUTING",

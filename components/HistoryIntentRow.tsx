@@ -1,4 +1,4 @@
-import type { IntentHistory } from '@/lib/api/operations';
+import type { IntentHistory } from '@/lib/api/schemas/history';
 import { chainName } from '@/lib/format/chains';
 import { destinationAmountText, originAmountText, routeChains, shortId } from '@/lib/format/intent';
 import { formatRelative, parseTime } from '@/lib/format/time';
@@ -8,7 +8,7 @@ import { StatusChip } from './StatusChip';
  * One GetIntentHistory row: status chip, route (chains and token symbols), amounts in display units and USD when
  * known, relative time; opens the receipt, or tracks the intent.
  */
-export function HistoryRow(props: {
+export function HistoryIntentRow(props: {
   row: IntentHistory;
   now: number;
   tracked: boolean;

@@ -5,7 +5,7 @@ import { StatusChip } from './StatusChip';
 import { TrackingHealth } from './TrackingHealth';
 
 /** One tracked intent in the list: status chip, route, amount, relative time; opens the receipt, or removes it. */
-export function IntentRow(props: { intent: TrackedIntent; now: number; onOpen: () => void; onRemove: () => void }) {
+export function TrackedIntentRow(props: { intent: TrackedIntent; now: number; onOpen: () => void; onRemove: () => void }) {
   const { intent, now } = props;
   const r = intent.receipt;
   const when = parseTime(r?.updatedAt ?? r?.createdAt) ?? intent.addedAt;

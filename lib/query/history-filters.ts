@@ -1,7 +1,7 @@
 /**
- * From the History tab's filters to a GetIntentHistory request (spec §4.3).
+ * From the History tab's filters to a GetIntentHistory request (docs/protocol.md §6).
  */
-import type { GetIntentHistoryRequest } from '../api/operations';
+import type { GetIntentHistoryRequest } from '../api/schemas/history';
 
 /** Time ranges offered; `custom` uses `from`/`to` (local dates, YYYY-MM-DD). */
 export type TimeRange = 'any' | 'today' | '7d' | '30d' | 'custom';

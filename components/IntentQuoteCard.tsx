@@ -1,4 +1,4 @@
-import type { Intent } from '@/lib/api/operations';
+import type { Intent } from '@/lib/api/schemas/intent';
 import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { chainName } from '@/lib/format/chains';
 import { shortId } from '@/lib/format/intent';
@@ -16,10 +16,10 @@ function originToken(intent: Intent): { decimals?: number; symbol?: string } {
 }
 
 /**
- * A SearchIntents result: status, route, and the quote summary — amounts (raw → display units where the decimals
+ * An intent with its quote, as SearchIntents finds it: status, route, and the quote summary — amounts (raw → display units where the decimals
  * are known; USD otherwise), fees, price impact (percent as sent), estimated duration (seconds) — with Track.
  */
-export function IntentResult(props: { intent: Intent; tracked: boolean; onTrack: () => void; onOpen: () => void }) {
+export function IntentQuoteCard(props: { intent: Intent; tracked: boolean; onTrack: () => void; onOpen: () => void }) {
   const i = props.intent;
   const q = i.quote;
   const origin = originToken(i);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '@/lib/api/client';
-import { GetIntentHistoryResponse, Intent, SearchIntentsResponse, TokenInfo } from '@/lib/api/operations';
+import { parseJsonExact } from '@/lib/api/http';
+import { GetIntentHistoryResponse } from '@/lib/api/schemas/history';
+import { Intent, SearchIntentsResponse } from '@/lib/api/schemas/intent';
+import { TokenInfo } from '@/lib/api/schemas/routes';
 
-// An Intent in the spec's form (§2.7): every amount a JSON number.
+// An Intent in the specified form (docs/protocol.md §3, §8): every amount a JSON number.
 const specIntent = `{
   "id": 1, "projectId": 2, "intentId": "0xabc", "status": "QUOTED", "ownerAddress": "0xowner",
   "originChainId": 1, "destinationChainId": 8453, "salt": 42,
@@ -18,7 +20,7 @@ const specIntent = `{
   "svcContracts": { "svcRouterAddress": "0xr" }
 }`;
 
-// The deployed form (wire notes): amounts as strings, extra fields.
+// The deployed form (docs/protocol.md §3): amounts as strings, extra fields.
 const deployedIntent = specIntent
   .replace('"originTokenAmount": 1000000', '"originTokenAmount": "1000000"')
   .replace('"fromAmount": 1000000', '"fromAmount": "1000000"')

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import type { ErrorMessage } from '@/lib/format/errors';
+import type { TrackedIntent } from '@/lib/store';
+import { receiptCache } from '../stores';
+import { send } from '../worker-messages';
+
+/** An intent whose receipt is open: the receipt shown (cached first), and the error of the last read. */
+interface Opened {
+  intentId: string;
+  receipt?: IntentReceipt;
+  error?: ErrorMessage;
+}
+
+/** The receipt view's state. */
+export interface OpenedReceipt {
+  /** The open intent, or undefined when the tabs show. `tracked` is its record when it is tracked. */
+  opened: (Opened & { tracked?: TrackedIntent }) | undefined;
+  /** Opens an intent's receipt; `receipt` (e.g. from a history row) shows until a fresh one arrives. */
+  open(intentId: string, receipt?: IntentReceipt): void;
+  /** Back to the tabs. */
+  close(): void;
+}
+
+function intentFromHash(): string | undefined {
+  const m = /^#intent=(.+)$/.exec(location.hash);
+  return m?.[1] ? decodeURIComponent(m[1]) : undefined;
+}
+
+/**
+ * Which receipt is open, kept in the URL (`#intent=<id>`, so a notification or the omnibox can open one). A tracked
+ * intent shows the tracker's receipt and asks the tracker for a fresh check; any other shows the cached receipt
+ * first, then one read through the worker.
+ */
+export function useOpenedReceipt(intents: TrackedIntent[] | undefined): OpenedReceipt {
+  const [opened, setOpened] = useState<Opened | undefined>(() => {
+    const id = intentFromHash();
+    return id ? { intentId: id } : undefined;
+  });
+
+  useEffect(() => {
+    const onHash = () => {
+      const id = intentFromHash();
+      setOpened(id ? { intentId: id } : undefined);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  const openedId = opened?.intentId;
+  useEffect(() => {
+    history.replaceState(null, '', openedId ? `#intent=${encodeURIComponent(openedId)}` : '#');
+    if (!openedId || intents === undefined) return;
+    if (intents.some((i) => i.intentId === openedId)) {
+      void send({ type: 'refresh', intentId: openedId });
+      return;
+    }
+    let live = true;
+    void (async () => {
+      const cached = await receiptCache.get(openedId);
+      if (live && cached) setOpened((o) => (o?.intentId === openedId && !o.receipt ? { ...o, receipt: cached.receipt } : o));
+      const reply = await send({ type: 'receipt', intentId: openedId });
+      if (!live) return;
+      setOpened((o) =>
+        o?.intentId !== openedId
+          ? o
+          : reply.ok
+            ? { intentId: openedId, receipt: reply.receipt ?? o.receipt }
+            : { ...o, error: { text: reply.message, openSettings: reply.openSettings ?? false } },
+      );
+    })();
+    return () => {
+      live = false;
+    };
+  }, [openedId, intents === undefined]);
+
+  const tracked = openedId ? intents?.find((i) => i.intentId === openedId) : undefined;
+  return {
+    opened: opened && { ...opened, tracked },
+    open: (intentId, receipt) => setOpened({ intentId, ...(receipt ? { receipt } : {}) }),
+    close: () => setOpened(undefined),
+  };
+}

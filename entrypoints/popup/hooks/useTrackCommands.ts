@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
+import { shortId } from '@/lib/format/intent';
+import { send } from '../worker-messages';
+
+/** A line under the Track box: what happened, or what is wrong. */
+export interface TrackMessage {
+  text: string;
+  error: boolean;
+}
+
+/** Tracking and removing from the popup, with the message that says what happened. */
+export interface TrackCommands {
+  message: TrackMessage | undefined;
+  /** True while a track request is under way. */
+  busy: boolean;
+  /** Tracks the intentId typed (validated here first, for an immediate message). */
+  track(text: string): Promise<void>;
+  /** Tracks the intentId on the clipboard. */
+  trackClipboard(): Promise<void>;
+  /** Stops tracking an intent. */
+  remove(intentId: string): Promise<void>;
+}
+
+/** The popup's track and remove commands; `reload` re-reads the tracked list after each. */
+export function useTrackCommands(reload: () => Promise<void>): TrackCommands {
+  const [message, setMessage] = useState<TrackMessage | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const track = async (text: string) => {
+    const parsed = parseIntentId(text);
+    if (!parsed.ok) {
+      setMessage({ text: parsed.message, error: true });
+      return;
+    }
+    setBusy(true);
+    const reply = await send({ type: 'track', intentId: parsed.intentId });
+    setBusy(false);
+    if (!reply.ok) setMessage({ text: reply.message, error: true });
+    else
+      setMessage({
+        text: reply.added ? `Tracking ${shortId(parsed.intentId)}.` : `${shortId(parsed.intentId)} is already tracked.`,
+        error: false,
+      });
+    await reload();
+  };
+
+  const trackClipboard = async () => {
+    let text: string;
+    try {
+      text = await navigator.clipboard.readText();
+    } catch {
+      setMessage({ text: 'Could not read the clipboard. Paste the intent ID into the box instead.', error: true });
+      return;
+    }
+    const id = findIntentId(text);
+    if (!id) {
+      setMessage({ text: 'The clipboard holds no intent ID. Copy one, or paste it into the box.', error: true });
+      return;
+    }
+    await track(id);
+  };
+
+  const remove = async (intentId: string) => {
+    await send({ type: 'remove', intentId });
+    setMessage({ text: `Stopped tracking ${shortId(intentId)}.`, error: false });
+    await reload();
+  };
+
+  return { message, busy, track, trackClipboard, remove };
+}

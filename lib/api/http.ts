@@ -1,0 +1,219 @@
+/**
+ * The HTTP side of the Svc client (docs/protocol.md §1, §2): every call is a POST of JSON to
+ * `{baseUrl}/rpc/Svc/<Operation>` with `X-Access-Key`. Answers are parsed losslessly (integers above 2^53 stay exact
+ * strings) and validated with the operation's zod schema; every failure is thrown as one of the typed errors of
+ * `./errors`. The operations themselves are in `./client`.
+ */
+import { parse as parseLosslessJson } from 'lossless-json';
+import * as z from 'zod/mini';
+import { redact, SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError, SvcValidationError } from './errors';
+
+/** Connection settings: where the service is and the key it accepts. */
+export interface SvcClientConfig {
+  /** Base URL without the `/rpc/Svc` part, e.g. `https://api.example.com` (a trailing slash is ignored). */
+  baseUrl: string;
+  /** Access key sent as `X-Access-Key`; sent to `baseUrl`'s origin only, never logged. */
+  accessKey: string;
+  /** fetch implementation (tests inject one); defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Default time-out of a call in milliseconds (default 30 000). */
+  timeoutMs?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Cancels the call; the promise then rejects with SvcAbortedError. */
+  signal?: AbortSignal;
+  /** Time-out of this call in milliseconds; overrides the client default. */
+  timeoutMs?: number;
+}
+
+/** A request body already serialized: sent as it is, byte for byte (CommitIntent sends the quoted intent back). */
+export class RawJson {
+  /** @param text a JSON document */
+  constructor(readonly text: string) {}
+}
+
+/** Largest response body accepted (characters); a larger one is refused with SvcBadBodyError. */
+export const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
+/** Longest body kept in error snippets (characters). */
+const SNIPPET_CHARS = 200;
+
+/** The service's error body, plain or wrapped (docs/protocol.md §2). */
+const PlainErrorBody = z.looseObject({ error: z.string(), code: z.number(), msg: z.nullish(z.string()), cause: z.nullish(z.string()) });
+const WrappedErrorBody = z.looseObject({
+  webrpcError: z.looseObject({ code: z.number(), name: z.string(), message: z.nullish(z.string()), cause: z.nullish(z.string()) }),
+});
+const ErrorBody = z.union([
+  z.pipe(
+    PlainErrorBody,
+    z.transform((e: z.output<typeof PlainErrorBody>) => ({
+      errorName: e.error,
+      code: e.code,
+      msg: e.msg ?? '',
+      causeText: e.cause ?? undefined,
+    })),
+  ),
+  z.pipe(
+    WrappedErrorBody,
+    z.transform(({ webrpcError: e }: z.output<typeof WrappedErrorBody>) => ({
+      errorName: e.name,
+      code: e.code,
+      msg: e.message ?? '',
+      causeText: e.cause ?? undefined,
+    })),
+  ),
+]);
+
+/**
+ * Parses JSON keeping integer literals outside the safe range as exact decimal strings; every other number becomes
+ * a JS number. Throws SyntaxError on malformed JSON.
+ */
+export function parseJsonExact(text: string): unknown {
+  return parseLosslessJson(text, null, (literal: string) =>
+    /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal)) ? literal : Number(literal),
+  );
+}
+
+/** Reads `Retry-After` as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+/** Formats a zod issue path as `a.b[0].c`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+}
+
+/** Calls the service over HTTP. One instance per (baseUrl, accessKey); {@link SvcClient} adds the operations. */
+export class SvcHttp {
+  readonly baseUrl: string;
+  readonly #accessKey: string;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+
+  /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
+  constructor(config: SvcClientConfig) {
+    const url = new URL(config.baseUrl);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('The base URL must be http(s)');
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.#accessKey = config.accessKey;
+    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#timeoutMs = config.timeoutMs ?? 30_000;
+  }
+
+  /** Origin (`scheme://host:port`) the access key is sent to. */
+  get origin(): string {
+    return new URL(this.baseUrl).origin;
+  }
+
+  /**
+   * Calls `operation` with `request` and validates the answer with `schema`.
+   * @throws SvcServiceError (service error body), SvcNetworkError, SvcTimeoutError, SvcAbortedError,
+   *   SvcBadBodyError (non-JSON or non-service body), SvcValidationError (names the offending field).
+   */
+  async call<S extends z.ZodMiniType>(operation: string, request: unknown, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+    return (await this.callWithText(operation, request, schema, options)).data;
+  }
+
+  /**
+   * Like {@link SvcHttp.call}, and also returns the response body text (to keep a part of it byte for byte).
+   * A {@link RawJson} request is sent as it is.
+   */
+  async callWithText<S extends z.ZodMiniType>(
+    operation: string,
+    request: unknown,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<{ data: z.output<S>; text: string }> {
+    const url = `${this.baseUrl}/rpc/Svc/${operation}`;
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
+    let response: Response;
+    let text: string;
+    try {
+      try {
+        response = await this.#fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
+          body: request instanceof RawJson ? request.text : JSON.stringify(request),
+          signal,
+          credentials: 'omit',
+          referrerPolicy: 'no-referrer',
+          // A redirect would carry X-Access-Key to another origin: refuse it.
+          redirect: 'error',
+        });
+      } catch (err) {
+        if (signal.aborted) throw cancelled();
+        throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
+      }
+      try {
+        text = await response.text();
+      } catch (err) {
+        if (signal.aborted) throw cancelled();
+        throw new SvcNetworkError(
+          operation,
+          url,
+          `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    const snippet = redact(text.slice(0, SNIPPET_CHARS), this.#accessKey);
+    if (text.length > MAX_BODY_CHARS) {
+      throw new SvcBadBodyError(
+        operation,
+        response.status,
+        `a body of ${(text.length / 2 ** 20).toFixed(1)} MB, more than the ${MAX_BODY_CHARS / 2 ** 20} MB accepted`,
+        snippet,
+      );
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    let body: unknown;
+    try {
+      body = text.trim() === '' ? undefined : parseJsonExact(text);
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) {
+      const parsed = ErrorBody.safeParse(body);
+      if (parsed.success) {
+        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+        const fields = parsed.data;
+        throw new SvcServiceError(operation, {
+          ...fields,
+          msg: redact(fields.msg, this.#accessKey),
+          causeText: fields.causeText === undefined ? undefined : redact(fields.causeText, this.#accessKey),
+          httpStatus: response.status,
+          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+        });
+      }
+      throw new SvcBadBodyError(operation, response.status, describeBody(text, contentType), snippet);
+    }
+    if (body === undefined) {
+      throw new SvcBadBodyError(operation, response.status, describeBody(text, contentType), snippet);
+    }
+    const result = schema.safeParse(body);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new SvcValidationError(operation, issue ? formatPath(issue.path) : '', issue?.message ?? 'invalid');
+    }
+    return { data: result.data, text };
+  }
+}
+
+/** Words for an unusable body: "an empty body", "an HTML page", "a body that is not JSON". */
+function describeBody(text: string, contentType: string): string {
+  if (text.trim() === '') return 'an empty body';
+  if (contentType.includes('html') || /^\s*</.test(text)) return 'an HTML page';
+  return 'a body that is not the service’s JSON';
+}

@@ -1,0 +1,93 @@
+/** What the worker does for each request of the popup and options pages (`lib/messages.ts` lists them). */
+import { describeError } from '../format/errors';
+import type { Reply } from '../messages';
+import type { ReceiptCache } from '../store';
+import type { Tracker } from '../tracker/engine';
+import type { ClientCache } from './client-cache';
+import type { MessageHandlers } from './dispatch';
+import { clearFinished, type TrackIntent } from './track';
+
+/** What the handlers use. */
+export interface MessageHandlerDeps {
+  tracker: Pick<Tracker, 'track' | 'list' | 'remove' | 'refresh' | 'retryNow' | 'markSeen' | 'resume'>;
+  track: TrackIntent;
+  clients: ClientCache;
+  receipts: ReceiptCache;
+  /** The context menu's action, for `track-text`. */
+  trackSelection(text: string): Promise<Reply>;
+  /** Updates the toolbar badge now. */
+  updateBadge(): Promise<void>;
+  /** Checks the watched addresses (`force` skips the once-a-minute throttle). */
+  checkWatched(force?: boolean): Promise<number>;
+}
+
+const NOT_CONFIGURED: Reply = { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };
+
+/** The reply for an error of a call the page asked for. */
+function failed(err: unknown): Reply {
+  const { text, openSettings } = describeError(err);
+  return { ok: false, message: text, openSettings };
+}
+
+/** Creates the handler of every request type. */
+export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers {
+  const { tracker } = deps;
+  return {
+    track: (r) => deps.track(r.intentId, { source: 'user', ...(r.estimatedDuration ? { estimatedDuration: r.estimatedDuration } : {}) }),
+    'track-text': (r) => deps.trackSelection(r.text),
+    async seen() {
+      await tracker.markSeen();
+      await deps.updateBadge();
+      return { ok: true };
+    },
+    async 'clear-finished'() {
+      await clearFinished(tracker);
+      return { ok: true };
+    },
+    async remove(r) {
+      await tracker.remove(r.intentId);
+      return { ok: true };
+    },
+    async refresh(r) {
+      await tracker.refresh(r.intentId);
+      return { ok: true };
+    },
+    async retry(r) {
+      await tracker.retryNow(r.intentId);
+      return { ok: true };
+    },
+    async resume() {
+      await tracker.resume();
+      return { ok: true };
+    },
+    // The popup's own reads go straight to the service, never through the tracker's connection slots, so they never
+    // wait behind a long-poll.
+    async receipt(r) {
+      const client = await deps.clients.current();
+      if (!client) return NOT_CONFIGURED;
+      try {
+        const { intentReceipt } = await client.getIntentReceipt({ intentId: r.intentId }, { timeoutMs: 15_000 });
+        await deps.receipts.put(r.intentId, { receipt: intentReceipt, fetchedAt: Date.now() });
+        return { ok: true, receipt: intentReceipt };
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    async lookup(r) {
+      const client = await deps.clients.current();
+      if (!client) return NOT_CONFIGURED;
+      try {
+        const run = client[r.operation] as (request: unknown) => Promise<unknown>;
+        return { ok: true, data: await run.call(client, r.request ?? {}) };
+      } catch (err) {
+        return failed(err);
+      }
+    },
+    async 'settings-saved'() {
+      deps.clients.reset();
+      await tracker.retryNow();
+      void deps.checkWatched(true);
+      return { ok: true };
+    },
+  };
+}

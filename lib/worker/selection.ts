@@ -1,0 +1,115 @@
+/**
+ * Looking up what the user selected or typed outside the popup: the context menu's "Track intent" on a selection (an
+ * intentId, or a transaction hash of any leg, resolved with SearchIntents) and the omnibox (`intent <id>`).
+ */
+import type { SvcClient } from '../api/client';
+import { isNotFound } from '../api/errors';
+import { findIntentId } from '../api/intent-id';
+import { shortId } from '../format/intent';
+import type { Reply } from '../messages';
+import type { TrackIntent } from './track';
+
+/** Time-out of the look-ups behind a selection (ms). */
+const LOOKUP_TIMEOUT_MS = 10_000;
+
+/** What the selection and omnibox look-ups need. */
+export interface SelectionDeps {
+  /** The client for the current settings; undefined while not configured. */
+  client(): Promise<Pick<SvcClient, 'getIntentReceipt' | 'searchByTransactionHash'> | undefined>;
+  track: TrackIntent;
+  /** Shows a plain information notification. */
+  inform(message: string): Promise<unknown>;
+  /** Opens an intent's receipt in a tab. */
+  openReceipt(intentId: string): Promise<unknown>;
+}
+
+/** The menu and omnibox actions. */
+export interface SelectionLookup {
+  /**
+   * Tracks what `text` holds: an intentId, or every intent of a transaction hash. Tells the user with a notification.
+   * `added` is true only when at least one intent was newly tracked. Never throws.
+   */
+  trackSelection(text: string): Promise<Reply>;
+  /** Opens the receipt of the intentId in `text`, or says that it holds none. */
+  openFromOmnibox(text: string): Promise<void>;
+}
+
+/** What the menu says after tracking the `ids` of transaction `hash`, `added` of them new. */
+export function transactionMessage(hash: string, ids: readonly string[], added: number): string {
+  const tx = shortId(hash);
+  if (added === 0) {
+    return ids.length === 1
+      ? `Intent ${shortId(ids[0]!)} of transaction ${tx} is already tracked.`
+      : `The ${ids.length} intents of transaction ${tx} are already tracked.`;
+  }
+  if (ids.length === 1) return `Tracking intent ${shortId(ids[0]!)} of transaction ${tx}.`;
+  const known = ids.length - added;
+  return `Tracking ${added} intent${added === 1 ? '' : 's'} of transaction ${tx}${known > 0 ? ` (${known} already tracked)` : ''}.`;
+}
+
+/** Creates the menu and omnibox actions. */
+export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
+  /** The intents of a transaction hash, tracked; undefined when the hash names no intent or the search failed. */
+  async function trackTransaction(hash: string): Promise<Reply | undefined> {
+    const client = await deps.client();
+    if (!client) return undefined;
+    try {
+      await client.getIntentReceipt({ intentId: hash }, { timeoutMs: LOOKUP_TIMEOUT_MS });
+      return undefined; // an intentId the service knows
+    } catch (err) {
+      if (!isNotFound(err)) return undefined;
+    }
+    try {
+      const found = await client.searchByTransactionHash(hash, { timeoutMs: LOOKUP_TIMEOUT_MS });
+      if (found.intents.length === 0) return undefined;
+      let added = 0;
+      for (const i of found.intents) {
+        const r = await deps.track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
+        if (r.ok && r.added) added++;
+      }
+      await deps.inform(
+        transactionMessage(
+          hash,
+          found.intents.map((i) => i.intentId),
+          added,
+        ),
+      );
+      return { ok: true, added: added > 0, intentId: found.intents[0]!.intentId };
+    } catch {
+      return undefined; // tracked as an intentId below: the tracker keeps trying for a while
+    }
+  }
+
+  async function trackSelection(text: string): Promise<Reply> {
+    const id = findIntentId(text);
+    if (!id) {
+      const message = 'The selection holds no intent ID or transaction hash.';
+      await deps.inform(message);
+      return { ok: false, message };
+    }
+    // A 0x + 64 hex id may as well be a transaction hash of some leg.
+    if (/^0x[0-9a-f]{64}$/.test(id)) {
+      const reply = await trackTransaction(id);
+      if (reply) return reply;
+    }
+    const reply = await deps.track(id, { source: 'menu' });
+    if (reply.ok) await deps.inform(reply.added ? `Tracking intent ${shortId(id)}.` : `Intent ${shortId(id)} is already tracked.`);
+    return reply;
+  }
+
+  return {
+    trackSelection: (text) =>
+      trackSelection(text).catch((err) => ({
+        ok: false as const,
+        message: `Something went wrong: ${err instanceof Error ? err.message : String(err)}`,
+      })),
+    async openFromOmnibox(text) {
+      const id = findIntentId(text);
+      if (!id) {
+        await deps.inform(`“${text.slice(0, 80)}” is not an intent ID.`);
+        return;
+      }
+      await deps.openReceipt(id);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/** The one dispatcher: each request type to its handler, after its own schema; nothing else gets an answer. */
+import { describe, expect, it } from 'vitest';
+import type { Reply } from '@/lib/messages';
+import { createDispatcher, type MessageHandlers } from '@/lib/worker/dispatch';
+
+/** Handlers that record what they were given and answer ok (`remove` throws). */
+function recordingHandlers() {
+  const calls: unknown[] = [];
+  const ok = async (request: unknown): Promise<Reply> => {
+    calls.push(request);
+    return { ok: true };
+  };
+  const handlers: MessageHandlers = {
+    track: ok,
+    'track-text': ok,
+    seen: ok,
+    'clear-finished': ok,
+    remove: async () => {
+      throw new Error('disk full');
+    },
+    refresh: ok,
+    retry: ok,
+    resume: ok,
+    receipt: ok,
+    lookup: ok,
+    'settings-saved': ok,
+  };
+  return { calls, dispatch: createDispatcher(handlers) };
+}
+
+describe('createDispatcher', () => {
+  it('ignores what is not a request: no type, an unknown type, an inherited name, a malformed field', () => {
+    const { calls, dispatch } = recordingHandlers();
+    for (const message of [
+      undefined,
+      'track',
+      {},
+      { type: 'format-disk' },
+      { type: 'toString' },
+      { type: '__proto__' },
+      { type: 'track', intentId: 42 },
+      { type: 'track', intentId: 'x'.repeat(10_001) },
+      { type: 'retry', intentId: 'x'.repeat(201) },
+      { type: 'lookup', operation: 'commitIntent', request: {} },
+      { type: 'track', intentId: 'a', estimatedDuration: -1 },
+    ]) {
+      expect(dispatch(message)).toBeUndefined();
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('hands each valid request to its handler, without fields its schema does not name', async () => {
+    const { calls, dispatch } = recordingHandlers();
+    expect(await dispatch({ type: 'track', intentId: 'abc', estimatedDuration: 30, extra: 'dropped' })).toEqual({ ok: true });
+    expect(await dispatch({ type: 'lookup', operation: 'searchIntents', request: { byQueryString: 'x' } })).toEqual({ ok: true });
+    expect(await dispatch({ type: 'retry' })).toEqual({ ok: true });
+    expect(calls).toEqual([
+      { type: 'track', intentId: 'abc', estimatedDuration: 30 },
+      { type: 'lookup', operation: 'searchIntents', request: { byQueryString: 'x' } },
+      { type: 'retry' },
+    ]);
+  });
+
+  it('turns a failing handler into a reply that says so', async () => {
+    const { dispatch } = recordingHandlers();
+    expect(await dispatch({ type: 'remove', intentId: 'abc' })).toEqual({ ok: false, message: 'Something went wrong: disk full' });
+  });
+});

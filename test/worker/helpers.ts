@@ -1,0 +1,27 @@
+/** Shared set-up of the worker-service tests: a real tracker on an in-memory store, and notifications created. */
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
+import { realClock } from '@/lib/tracker/clock';
+import { Tracker } from '@/lib/tracker/engine';
+import type { ReceiptTransport } from '@/lib/tracker/types';
+
+/** A tracker on an in-memory store; with no transport it calls no service (intents wait "not configured"). */
+export function memoryTracker(transport: () => Promise<ReceiptTransport | undefined> = async () => undefined) {
+  const store = new MemoryStore();
+  const tracker = new Tracker({
+    store,
+    stateStore: new MemoryStateStore(),
+    clock: realClock,
+    transport,
+    notifier: { show: async () => undefined, exists: async () => false },
+  });
+  return { store, tracker };
+}
+
+/** The messages of the notifications created on fakeBrowser so far. */
+export function notificationMessages(): string[] {
+  const all = (
+    fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }
+  ).getAllCreateOptions();
+  return Object.values(all).map((n) => n.message);
+}

@@ -1,0 +1,129 @@
+/**
+ * The handler of each request type, on a real tracker (in memory) and the real client against the simulator over
+ * HTTP: tracking, housekeeping, the popup's own reads (receipt, lookups) and a settings change.
+ */
+import { IDBFactory } from 'fake-indexeddb';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Reply } from '@/lib/messages';
+import { createReceiptCache, createSettingsStore, type TrackedIntent } from '@/lib/store';
+import { createClientCache } from '@/lib/worker/client-cache';
+import { createMessageHandlers } from '@/lib/worker/message-handlers';
+import { createTrackIntent } from '@/lib/worker/track';
+import { snapshotAt } from '../simulator/lifecycle';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { memoryTracker } from './helpers';
+
+const ID = `0x${'ab'.repeat(32)}`;
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator();
+});
+afterAll(() => sim.close());
+
+let stop: (() => void) | undefined;
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+});
+afterEach(() => stop?.());
+
+/** The handlers over fresh stores; `configured` saves the simulator's URL and key. */
+async function setUp(configured: boolean) {
+  const settings = createSettingsStore();
+  if (configured) await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
+  const clients = createClientCache(settings);
+  const { tracker, store } = memoryTracker();
+  stop = () => tracker.stop();
+  const receipts = createReceiptCache();
+  const log: string[] = [];
+  const handlers = createMessageHandlers({
+    tracker,
+    track: createTrackIntent(tracker),
+    clients,
+    receipts,
+    trackSelection: async (text): Promise<Reply> => {
+      log.push(`selection ${text}`);
+      return { ok: true, added: false };
+    },
+    updateBadge: async () => {
+      log.push('badge');
+    },
+    checkWatched: async (force) => {
+      log.push(`watched ${force}`);
+      return 0;
+    },
+  });
+  return { handlers, tracker, store, clients, receipts, log };
+}
+
+describe('message handlers', () => {
+  it('tracks typed intents as the user’s, with the estimated duration given', async () => {
+    const { handlers, store } = await setUp(false);
+    expect(await handlers.track({ type: 'track', intentId: ` ${ID} `, estimatedDuration: 90 })).toEqual({
+      ok: true,
+      added: true,
+      intentId: ID,
+    });
+    expect(store.map.get(ID)).toMatchObject({ source: 'user', estimatedDuration: 90 });
+    expect(await handlers.track({ type: 'track', intentId: 'no way' })).toEqual({ ok: false, message: 'An intent ID has no spaces.' });
+  });
+
+  it('passes selected text to the menu’s action', async () => {
+    const { handlers, log } = await setUp(false);
+    await handlers['track-text']({ type: 'track-text', text: 'hello' });
+    expect(log).toEqual(['selection hello']);
+  });
+
+  it('marks finished intents seen and updates the badge; removes one; clears the finished ones', async () => {
+    const { handlers, store, log } = await setUp(false);
+    const done: TrackedIntent = { intentId: ID, addedAt: 1, lastStates: [], phase: 'final', status: 'FAILED', notification: 'shown' };
+    const other = `0x${'cd'.repeat(32)}`;
+    await store.put(done);
+    await store.put({ ...done, intentId: other, phase: 'tracking', status: 'EXECUTING', notification: 'none' });
+    expect(await handlers.seen({ type: 'seen' })).toEqual({ ok: true });
+    expect(store.map.get(ID)?.seen).toBe(true);
+    expect(log).toEqual(['badge']);
+    expect(await handlers['clear-finished']({ type: 'clear-finished' })).toEqual({ ok: true });
+    expect([...store.map.keys()]).toEqual([other]);
+    expect(await handlers.remove({ type: 'remove', intentId: other })).toEqual({ ok: true });
+    expect(store.map.size).toBe(0);
+  });
+
+  it('asks for the settings when the popup reads something before they are saved', async () => {
+    const { handlers } = await setUp(false);
+    const notConfigured = { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };
+    expect(await handlers.receipt({ type: 'receipt', intentId: ID })).toEqual(notConfigured);
+    expect(await handlers.lookup({ type: 'lookup', operation: 'getIntentHistory', request: {} })).toEqual(notConfigured);
+  });
+
+  it('reads a receipt straight from the service and keeps it in the receipt cache', async () => {
+    const { handlers, receipts } = await setUp(true);
+    const intent = sim.intents()[7]!;
+    const reply = await handlers.receipt({ type: 'receipt', intentId: intent.intentId });
+    const expected = snapshotAt(intent, sim.now()).receipt as { status: string };
+    expect(reply).toMatchObject({ ok: true, receipt: { intentId: intent.intentId, status: expected.status } });
+    expect((await receipts.get(intent.intentId))?.receipt).toEqual(reply.ok ? reply.receipt : undefined);
+    expect(await handlers.receipt({ type: 'receipt', intentId: ID })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('(8000)'),
+    });
+  });
+
+  it('runs a lookup operation for the page, and words its error for the user', async () => {
+    const { handlers } = await setUp(true);
+    const reply = await handlers.lookup({ type: 'lookup', operation: 'getIntentHistory', request: { page: { pageSize: 3 } } });
+    expect(reply.ok && (reply.data as { intents: unknown[] }).intents).toHaveLength(3);
+    expect(await handlers.lookup({ type: 'lookup', operation: 'searchIntents', request: {} })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('(2000)'),
+    });
+  });
+
+  it('after the settings are saved, builds a new client and checks the watched addresses at once', async () => {
+    const { handlers, clients, log } = await setUp(true);
+    const before = await clients.current();
+    expect(await handlers['settings-saved']({ type: 'settings-saved' })).toEqual({ ok: true });
+    expect(await clients.current()).not.toBe(before);
+    expect(log).toEqual(['watched true']);
+  });
+});

@@ -1,0 +1,48 @@
+/** Clicks on notifications (fakeBrowser): the receipt of their intent, the tracked list for a summary, the explorer. */
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createIntentStore } from '@/lib/store';
+import { createNotificationRouting } from '@/lib/worker/notification-routing';
+
+const A = `0x${'a'.repeat(64)}`;
+const B = `0x${'b'.repeat(64)}`;
+const HASH = `0x${'12'.repeat(32)}`;
+// fakeBrowser starts with one blank tab.
+const tabUrls = async () => (await fakeBrowser.tabs.query({})).map((t) => t.url ?? '').filter(Boolean);
+
+describe('createNotificationRouting', () => {
+  beforeEach(() => {
+    fakeBrowser.reset();
+    globalThis.indexedDB = new IDBFactory();
+  });
+
+  it('opens the receipt of a single intent, the tracked list for a summary, and nothing for other ids', async () => {
+    const routing = createNotificationRouting(fakeBrowser as never, createIntentStore());
+    await routing.openNotification(`svc-intent:${A}:1`);
+    await routing.openNotification(`svc-group:2:${A},${B}`);
+    await routing.openNotification('svc-info:3');
+    const urls = await tabUrls();
+    expect(urls.filter((u) => u.endsWith(`/popup.html#intent=${A}`))).toHaveLength(1);
+    expect(urls.filter((u) => u.endsWith('/popup.html'))).toHaveLength(1);
+    expect(urls.filter((u) => u.includes('popup.html'))).toHaveLength(2);
+  });
+
+  it('button 0 opens the receipt; button 1 the explorer page of the leg that settled', async () => {
+    const intents = createIntentStore();
+    await intents.put({
+      intentId: A,
+      addedAt: 1,
+      lastStates: [],
+      phase: 'final',
+      notification: 'shown',
+      status: 'SUCCEEDED',
+      receipt: { intentId: A, status: 'SUCCEEDED', destinationTransaction: { chainId: 8453, status: 'SUCCEEDED', txnHash: HASH } },
+    });
+    const routing = createNotificationRouting(fakeBrowser as never, intents);
+    await routing.notificationButton(`svc-intent:${A}:1`, 0);
+    await routing.notificationButton(`svc-intent:${A}:1`, 1);
+    await routing.notificationButton(`svc-intent:${B}:1`, 1);
+    expect(await tabUrls()).toEqual([expect.stringMatching(new RegExp(`/popup\\.html#intent=${A}$`)), `https://basescan.org/tx/${HASH}`]);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The watched-address check against the simulator over HTTP: only ticked addresses, only new intents, oldest first,
+ * resumed where a check stopped (a full page budget, or a failed call), throttled to once a minute.
+ */
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SvcClient } from '@/lib/api/client';
+import { SvcNetworkError } from '@/lib/api/errors';
+import type { HistoryLiteRequest } from '@/lib/api/schemas/history';
+import { createSettingsStore, createWatchedCheckpoints } from '@/lib/store';
+import { createWatchedCheck, WATCH_MAX_PAGES, WATCH_PAGE_SIZE } from '@/lib/worker/watched';
+import { type Simulator, startSimulator } from '../simulator/server';
+
+const MINE = `0x${'a1'.repeat(20)}`;
+const OTHER = `0x${'b2'.repeat(20)}`;
+
+let sim: Simulator;
+beforeEach(async () => {
+  globalThis.indexedDB = new IDBFactory();
+  sim = await startSimulator({ dataset: false });
+});
+afterEach(() => sim.close());
+
+/** The check with a recording `track` (a set of tracked ids, like the tracker's) and the requests it sent. */
+async function setUp(options: { failOnCall?: number; now?: () => number } = {}) {
+  const settings = createSettingsStore();
+  await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey, watchedAddresses: [MINE, OTHER], autoTrackAddresses: [MINE] });
+  const real = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey });
+  const requests: HistoryLiteRequest[] = [];
+  const client = {
+    getIntentHistoryLite(request: HistoryLiteRequest) {
+      requests.push(request);
+      if (requests.length === options.failOnCall) return Promise.reject(new SvcNetworkError('GetIntentHistory', sim.url, 'reset'));
+      return real.getIntentHistoryLite(request);
+    },
+  };
+  const tracked = new Set<string>();
+  const check = createWatchedCheck({
+    settings,
+    client: async () => client,
+    checkpoints: createWatchedCheckpoints(),
+    track: async (intentId) => {
+      const added = !tracked.has(intentId);
+      tracked.add(intentId);
+      return { ok: true, added, intentId };
+    },
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return { check, tracked, requests };
+}
+
+/** Creates `n` intents of `owner` and lets the simulated clock pass their (distinct, ms-apart) creation times. */
+function createMany(n: number, owner: string): string[] {
+  const ids = Array.from({ length: n }, () => sim.createIntent('stuck', 600_000, owner));
+  sim.advanceClock(n + 1_000);
+  return ids;
+}
+
+describe('createWatchedCheck', () => {
+  it('tracks the new intents of the ticked addresses only, and later only what is new', async () => {
+    const { check, tracked } = await setUp();
+    const mine = createMany(2, MINE);
+    createMany(1, OTHER);
+    expect(await check(true)).toBe(2);
+    expect([...tracked].sort()).toEqual([...mine].sort());
+    const later = createMany(1, MINE);
+    expect(await check(true)).toBe(1);
+    expect(tracked.has(later[0]!)).toBe(true);
+  });
+
+  it('reads oldest first by creation time, and covers more intents than one check reads over the next checks', async () => {
+    const { check, tracked, requests } = await setUp();
+    const n = WATCH_MAX_PAGES * WATCH_PAGE_SIZE + 70;
+    const ids = createMany(n, MINE);
+    expect(await check(true)).toBe(WATCH_MAX_PAGES * WATCH_PAGE_SIZE);
+    // The oldest ones came first.
+    expect(ids.slice(0, WATCH_MAX_PAGES * WATCH_PAGE_SIZE).every((id) => tracked.has(id))).toBe(true);
+    expect(requests[0]?.page).toMatchObject({ column: 'createdAt', sort: [{ column: 'createdAt', order: 'ASC' }] });
+    expect(await check(true)).toBe(70);
+    expect(tracked.size).toBe(n);
+    // The second check went on, under the same fromTime, after the creation time of the last intent the first read.
+    const lastRead = sim.intents().find((i) => i.intentId === ids[WATCH_MAX_PAGES * WATCH_PAGE_SIZE - 1]);
+    expect(requests[WATCH_MAX_PAGES]).toMatchObject({ fromTime: requests[0]!.fromTime, page: { after: lastRead!.createdAt } });
+  });
+
+  it('after a failed call, goes on after the last page it read', async () => {
+    const { check, tracked, requests } = await setUp({ failOnCall: 3 });
+    const ids = createMany(3 * WATCH_PAGE_SIZE, MINE);
+    expect(await check(true)).toBe(2 * WATCH_PAGE_SIZE);
+    expect(await check(true)).toBe(WATCH_PAGE_SIZE);
+    expect(tracked).toEqual(new Set(ids));
+    // The retry asked for the failed page, not the first one again.
+    expect(requests[3]!.page.after).toBe(requests[2]!.page.after);
+  });
+
+  it('checks at most once a minute unless forced', async () => {
+    let t = sim.now();
+    const { check, requests } = await setUp({ now: () => t });
+    createMany(1, MINE);
+    expect(await check()).toBe(1);
+    const sent = requests.length;
+    t += 30_000;
+    expect(await check()).toBe(0);
+    expect(requests).toHaveLength(sent);
+    t += 31_000;
+    await check();
+    expect(requests.length).toBeGreaterThan(sent);
+  });
+});
