@@ -1,0 +1,17 @@
+/**
+ * Mutation testing of the tracker (`npm run mutation`): Stryker changes lib/tracker one mutant at a time and runs
+ * the tracker's tests (vitest.mutation.config.ts); the score is the share of mutants some test kills.
+ */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  mutate: ['lib/tracker/**/*.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 30_000,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  thresholds: { high: 90, low: 85, break: 85 },
+  tempDirName: '.stryker-tmp',
+};
