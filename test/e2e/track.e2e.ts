@@ -98,7 +98,8 @@ describe('tracking an intent', () => {
     const calls = () => ctx.sim.requests().filter((r) => r.intentId === unknown).length;
     const before = calls();
     await new Promise((r) => setTimeout(r, 3000));
-    expect(calls()).toBe(before);
+    // Asked again soon at first (a just-committed intent appears within seconds: 2 s, then 2.5 s…), never in a loop.
+    expect(calls() - before).toBeLessThanOrEqual(2);
     await popup.close();
   });
 });

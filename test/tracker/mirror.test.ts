@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { TrackedIntent } from '@/lib/store';
+import { MemoryStore } from '@/lib/store/memory';
+import { Delivery } from '@/lib/tracker/delivery';
+import { IntentMirror } from '@/lib/tracker/mirror';
+import { RecordingNotifier, VirtualClock } from './fakes';
+
+const rec = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
+  intentId,
+  addedAt: 1,
+  lastStates: [],
+  phase: 'tracking',
+  notification: 'none',
+  ...extra,
+});
+
+describe('IntentMirror', () => {
+  it('loads the store once, writes through it, and tells listeners unless quiet', async () => {
+    const store = new MemoryStore();
+    await store.put(rec('a'));
+    const changes: string[] = [];
+    const mirror = new IntentMirror(store, (id) => changes.push(id));
+    await mirror.load();
+    await store.put(rec('b'));
+    await mirror.load();
+    expect(mirror.values().map((t) => t.intentId)).toEqual(['a']);
+    await mirror.write('a', (c) => (c ? { ...c, seen: true } : undefined));
+    await mirror.write('a', (c) => (c ? { ...c, status: 'X' } : undefined), { quiet: true });
+    await mirror.write('a', () => undefined);
+    expect(changes).toEqual(['a']);
+    expect(mirror.get('a')).toMatchObject({ seen: true, status: 'X' });
+    expect(await store.get('a')).toEqual(mirror.get('a'));
+  });
+
+  it('a write that lands after remove() does not bring the intent back; revive() lifts that', async () => {
+    const store = new MemoryStore();
+    const mirror = new IntentMirror(store);
+    await mirror.write('a', () => rec('a'));
+    let release!: () => void;
+    const update = store.update.bind(store);
+    store.update = async (id, fn) => {
+      const written = await update(id, fn);
+      await new Promise<void>((r) => (release = r));
+      return written;
+    };
+    const write = mirror.write('a', (c) => (c ? { ...c, status: 'EXECUTING' } : undefined));
+    await Promise.resolve();
+    const removed = mirror.remove('a');
+    release();
+    expect(await write).toBeUndefined();
+    await removed;
+    expect(mirror.get('a')).toBeUndefined();
+    store.update = update;
+    mirror.revive('a');
+    await mirror.write('a', () => rec('a'));
+    expect(mirror.get('a')).toBeDefined();
+  });
+
+  it('a failed load is tried again by the next call', async () => {
+    const store = new MemoryStore();
+    await store.put(rec('a'));
+    const list = store.list.bind(store);
+    let fail = true;
+    store.list = () => (fail ? Promise.reject(new Error('blocked')) : list());
+    const mirror = new IntentMirror(store);
+    await expect(mirror.load()).rejects.toThrow('blocked');
+    fail = false;
+    await mirror.load();
+    expect(mirror.get('a')).toBeDefined();
+  });
+});
+
+describe('Delivery', () => {
+  it('shows a pending notification once and records what it said; not again, not when already shown', async () => {
+    const store = new MemoryStore();
+    const mirror = new IntentMirror(store);
+    const notifier = new RecordingNotifier();
+    const clock = new VirtualClock();
+    const delivery = new Delivery(mirror, notifier, clock);
+    await mirror.write('a', () => rec('a', { phase: 'final', status: 'SUCCEEDED', notification: 'pending' }));
+    await Promise.all([delivery.deliver('a'), delivery.deliver('a')]);
+    await delivery.deliver('a');
+    expect(notifier.shown.map((t) => t.intentId)).toEqual(['a']);
+    expect(mirror.get('a')).toMatchObject({
+      notification: 'shown',
+      notifiedAt: clock.now(),
+      notified: { title: 'shown SUCCEEDED', message: 'a' },
+    });
+    // Already on screen (a worker died after showing it): recorded, not shown again.
+    await mirror.write('b', () => rec('b', { phase: 'final', status: 'FAILED', notification: 'pending' }));
+    notifier.onScreen.add('b');
+    await delivery.deliver('b');
+    expect(notifier.shown).toHaveLength(1);
+    expect(mirror.get('b')?.notification).toBe('shown');
+    expect(mirror.get('b')?.notified).toBeUndefined();
+  });
+
+  it('a notifier that fails leaves the notification pending, and the worker runs on', async () => {
+    const mirror = new IntentMirror(new MemoryStore());
+    const notifier = new RecordingNotifier();
+    notifier.show = () => Promise.reject(new Error('no permission'));
+    await mirror.write('a', () => rec('a', { phase: 'final', status: 'SUCCEEDED', notification: 'pending' }));
+    await new Delivery(mirror, notifier, new VirtualClock()).deliver('a');
+    expect(mirror.get('a')?.notification).toBe('pending');
+  });
+});

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { TrackedIntent } from '@/lib/store';
+import { dueAt, LongPollBudget, type PlanInput, planChecks } from '@/lib/tracker/scheduler';
+
+const NOW = 1_000_000;
+const t = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
+  intentId,
+  addedAt: 0,
+  lastStates: [],
+  phase: 'tracking',
+  notification: 'none',
+  status: 'EXECUTING',
+  receipt: { intentId: 'x', status: 'EXECUTING', createdAt: new Date(0).toISOString() },
+  lastCheckedAt: NOW - 1_000,
+  ...extra,
+});
+const input = (tracking: TrackedIntent[], extra: Partial<PlanInput> = {}): PlanInput => ({
+  now: NOW,
+  tracking,
+  inFlight: new Map(),
+  longPollTokens: 3,
+  longPollTokenAt: NOW,
+  sweeping: false,
+  nextSweepAt: 0,
+  nextIndividualAt: 0,
+  refresh: [],
+  verify: new Set(),
+  history: true,
+  tuning: { maxConcurrent: 4, recheckAfterMs: 40_000 },
+  ...extra,
+});
+
+describe('planChecks', () => {
+  it('fills the 3 long-poll slots by rank and leaves the rest to the sweeper', () => {
+    const ids = ['a', 'b', 'c', 'd', 'e'].map((id, i) => t(id, { lastChangeAt: i }));
+    const plan = planChecks(input(ids));
+    expect(plan.longPolls).toEqual(['e', 'd', 'c']);
+    expect(plan.sweep).toEqual({ kind: 'history' });
+  });
+
+  it('never more long-polls than free slots or tokens; waits for the next token', () => {
+    const ids = ['a', 'b', 'c', 'd'].map((id) => t(id));
+    const busy = new Map<string, 'wait' | 'receipt' | 'batch'>([
+      ['x', 'wait'],
+      ['y', 'wait'],
+    ]);
+    expect(planChecks(input(ids, { inFlight: busy })).longPolls).toHaveLength(1);
+    const noToken = planChecks(input(ids, { longPollTokens: 0, longPollTokenAt: NOW + 3_333 }));
+    expect(noToken.longPolls).toEqual([]);
+    expect(noToken.wakeAt).toBe(NOW + 3_333);
+  });
+
+  it('a user refresh goes first, through the sweeper, never as a long-poll', () => {
+    const plan = planChecks(input([t('a'), t('b')], { refresh: ['b'], nextSweepAt: NOW + 10_000 }));
+    expect(plan.longPolls).toEqual(['a']);
+    expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'b', reason: 'refresh' });
+  });
+
+  it('reads a new intent at once, even before the sweeper gap is over', () => {
+    const fresh = t('n', { lastCheckedAt: undefined });
+    const plan = planChecks(input([t('a'), t('b'), t('c'), fresh], { longPollTokens: 0, nextSweepAt: NOW + 2_000 }));
+    expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'n', reason: 'first' });
+  });
+
+  it('an individual check for the intent heard of longest ago once it is 40 s old, else a history page', () => {
+    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
+      ['p1', 'wait'],
+      ['p2', 'wait'],
+      ['p3', 'wait'],
+    ]);
+    const old = t('old', { lastCheckedAt: NOW - 45_000 });
+    const older = t('older', { lastCheckedAt: NOW - 50_000, lastError: { kind: 'timeout', message: '', at: NOW - 10_000 } });
+    const recent = t('recent', { lastCheckedAt: NOW - 39_000 });
+    expect(planChecks(input([old, older, recent], { inFlight: polled })).sweep).toEqual({
+      kind: 'receipt',
+      intentId: 'old',
+      reason: 'stale',
+    });
+    const plan = planChecks(input([recent], { inFlight: polled }));
+    expect(plan.sweep).toEqual({ kind: 'history' });
+    expect(plan.wakeAt).toBe(NOW - 39_000 + 40_000);
+    // Not before the next individual turn.
+    expect(planChecks(input([old], { inFlight: polled, nextIndividualAt: NOW + 1 })).sweep).toEqual({ kind: 'history' });
+  });
+
+  it('a watchdog verification goes before staleness', () => {
+    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
+      ['p1', 'wait'],
+      ['p2', 'wait'],
+      ['p3', 'wait'],
+    ]);
+    const stale = t('stale', { lastCheckedAt: NOW - 100_000 });
+    const verify = t('verify', { lastCheckedAt: NOW - 31_000 });
+    expect(planChecks(input([stale, verify], { inFlight: polled, verify: new Set(['verify']) })).sweep).toEqual({
+      kind: 'receipt',
+      intentId: 'verify',
+      reason: 'verify',
+    });
+  });
+
+  it('without history every sweeper turn reads the stalest intent', () => {
+    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
+      ['p1', 'wait'],
+      ['p2', 'wait'],
+      ['p3', 'wait'],
+    ]);
+    const plan = planChecks(
+      input([t('a', { lastCheckedAt: NOW - 1_000 })], { inFlight: polled, history: false, nextIndividualAt: NOW + 4_000 }),
+    );
+    expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'a', reason: 'stale' });
+  });
+
+  it('respects back-off and the sweeper gap, and wakes when they end', () => {
+    const backing = t('a', { retry: { attempt: 1, nextAt: NOW + 5_000 } });
+    const plan = planChecks(input([backing], { nextSweepAt: NOW + 2_500 }));
+    expect(plan.longPolls).toEqual([]);
+    expect(plan.sweep).toBeUndefined();
+    expect(plan.wakeAt).toBe(NOW + 2_500);
+    expect(planChecks(input([backing], { sweeping: true })).wakeAt).toBe(NOW + 5_000);
+    expect(dueAt(t('b', { nextCheckAt: NOW + 7, retry: { attempt: 1, nextAt: NOW + 3 } }))).toBe(NOW + 7);
+  });
+});
+
+describe('LongPollBudget', () => {
+  it('spends a token per long-poll, refills 18 a minute, gives back a token for news', () => {
+    const b = new LongPollBudget(3, 18, 0);
+    expect(b.available(0)).toBe(3);
+    b.take(0);
+    b.take(0);
+    b.take(0);
+    expect(b.available(0)).toBe(0);
+    expect(b.nextAt(0)).toBe(3_334);
+    expect(b.available(3_334)).toBe(1);
+    b.refund();
+    expect(b.available(3_334)).toBe(2);
+    expect(b.available(60_000)).toBe(3);
+    b.refund();
+    expect(b.available(60_000)).toBe(3);
+    expect(b.nextAt(60_000)).toBe(60_000);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { TrackedIntent } from '@/lib/store';
+import { HistorySweeper, historyGroups } from '@/lib/tracker/sweeper';
+
+const t = (intentId: string, owner: string | undefined, createdAt: string | undefined): TrackedIntent => ({
+  intentId,
+  addedAt: 0,
+  lastStates: [],
+  phase: 'tracking',
+  notification: 'none',
+  receipt: { intentId: 'x', status: 'EXECUTING', ...(owner ? { ownerAddress: owner } : {}), ...(createdAt ? { createdAt } : {}) },
+});
+const row = (intentId: string, status: string, receiptId = intentId) => ({ intentId, status, receipt: { intentId: receiptId, status } });
+
+describe('historyGroups', () => {
+  it('groups by owner (lower case) with the oldest creation time in Unix seconds', () => {
+    expect(
+      historyGroups([
+        t('a', '0xAB', '2026-11-22T10:00:10.900Z'),
+        t('b', '0xab', '2026-11-22T10:00:05.000Z'),
+        t('c', '0xcd', '2026-11-22T11:00:00Z'),
+      ]),
+    ).toEqual([
+      { key: '0xab', owner: '0xab', fromTime: Date.parse('2026-11-22T10:00:05Z') / 1000 },
+      { key: '0xcd', owner: '0xcd', fromTime: Date.parse('2026-11-22T11:00:00Z') / 1000 },
+    ]);
+  });
+
+  it('one query for all past 3 owners, or when an owner is unknown; none without creation times', () => {
+    const four = ['1', '2', '3', '4'].map((n) => t(n, `0x${n}`, `2026-11-22T10:0${n}:00Z`));
+    expect(historyGroups(four)).toEqual([{ key: '*', fromTime: Date.parse('2026-11-22T10:01:00Z') / 1000 }]);
+    expect(historyGroups(four.slice(0, 3))).toHaveLength(3);
+    expect(historyGroups([t('a', undefined, '2026-11-22T10:00:00Z'), t('b', '0x1', '2026-11-22T09:00:00Z')])).toEqual([
+      { key: '*', fromTime: Date.parse('2026-11-22T09:00:00Z') / 1000 },
+    ]);
+    expect(historyGroups([t('a', '0x1', undefined), t('b', '0x1', 'not a date')])).toEqual([]);
+  });
+});
+
+describe('HistorySweeper', () => {
+  const intents = [t('a', '0xa', '2026-11-22T10:00:00Z'), t('b', '0xb', '2026-11-22T10:00:00Z')];
+
+  it('asks for the final statuses of one owner at a time, following the cursor up to the page limit', () => {
+    const s = new HistorySweeper(2);
+    const first = s.next(intents)!;
+    expect(first).toMatchObject({ byOwnerAddress: '0xa', page: { pageSize: 100 } });
+    expect(first.byStatuses).toEqual(['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID']);
+    expect(first.page.after).toBeUndefined();
+    s.answer({ intents: [], nextPage: { after: 42, more: true } });
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xa', page: { after: 42 } });
+    s.answer({ intents: [], nextPage: { after: 41, more: true } });
+    // Two pages: the next owner's cycle starts from its first page.
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb', page: { pageSize: 100 } });
+    expect(s.next(intents)?.page.after).toBeUndefined();
+  });
+
+  it('ends a cycle on the last page, on more: false, and on a cursor it has seen', () => {
+    const s = new HistorySweeper(5);
+    s.next(intents);
+    s.answer({ intents: [] });
+    expect(s.next(intents)?.byOwnerAddress).toBe('0xb');
+    s.answer({ intents: [], nextPage: { after: 9, more: false } });
+    expect(s.next(intents)?.byOwnerAddress).toBe('0xa');
+    s.answer({ intents: [], nextPage: { after: 7, more: true } });
+    s.answer({ intents: [], nextPage: { after: 7, more: true } });
+    expect(s.next(intents)?.byOwnerAddress).toBe('0xb');
+  });
+
+  it('returns only rows that say an intent is final, and whose receipt is of that intent', () => {
+    const s = new HistorySweeper(5);
+    s.next(intents);
+    const rows = s.answer({
+      intents: [
+        row('a', 'SUCCEEDED'),
+        row('b', 'EXECUTING'),
+        row('c', 'REFUNDED', 'd'),
+        { intentId: 'e', status: 'FAILED' },
+        row('f', 'INVALID'),
+      ],
+    });
+    expect(rows.map((r) => r.intentId)).toEqual(['a', 'f']);
+  });
+
+  it('starts the group over after a failed page, and has nothing to ask without creation times', () => {
+    const s = new HistorySweeper(5);
+    s.next(intents);
+    s.answer({ intents: [], nextPage: { after: 5, more: true } });
+    s.reset();
+    expect(s.next(intents)?.page.after).toBeUndefined();
+    expect(new HistorySweeper(5).next([t('x', '0x1', undefined)])).toBeUndefined();
+  });
+});

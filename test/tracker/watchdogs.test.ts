@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { TrackedIntent } from '@/lib/store';
+import { watch } from '@/lib/tracker/watchdogs';
+
+const T = Date.parse('2026-11-22T10:00:00.000Z');
+const tuning = { commitWindowMs: 11 * 60_000, stuckAfterMs: 15 * 60_000, freshForMs: 29_000 };
+const intent = (status: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
+  intentId: 'a',
+  addedAt: T,
+  lastStates: [],
+  phase: 'tracking',
+  notification: 'none',
+  status,
+  receipt: { intentId: 'x', status, createdAt: new Date(T).toISOString() },
+  ...extra,
+});
+
+describe('watchdogs', () => {
+  it('expiry: COMMITTED past the window expires on a fresh answer, asks first on an old one, waits before', () => {
+    const past = T + 11 * 60_000 + 1;
+    expect(watch(intent('COMMITTED', { lastCheckedAt: past - 28_999 }), past, tuning, true)).toEqual({ action: 'expire' });
+    expect(watch(intent('COMMITTED', { lastCheckedAt: past - 29_000 }), past, tuning, true)).toEqual({ action: 'verify' });
+    expect(watch(intent('COMMITTED'), past, tuning, true)).toEqual({ action: 'verify' });
+    expect(watch(intent('COMMITTED', { lastCheckedAt: T }), T + 11 * 60_000, tuning, true)).toEqual({
+      action: 'none',
+      wakeAt: T + 11 * 60_000 + 1,
+    });
+    expect(watch(intent('COMMITTED', { receipt: { intentId: 'x', status: 'COMMITTED' } }), past, tuning, true)).toEqual({ action: 'none' });
+    expect(watch(intent('EXECUTING', { lastCheckedAt: past }), past, tuning, false)).toEqual({ action: 'none' });
+  });
+
+  it('stuck: EXECUTING past max(15 min, 2 × estimate) warns once on a fresh answer', () => {
+    const started = {
+      intentId: 'a',
+      status: 'EXECUTING',
+      createdAt: new Date(T - 60_000).toISOString(),
+      summary: { startedAt: new Date(T).toISOString() },
+    };
+    const at = T + 15 * 60_000 + 60_000;
+    expect(watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at - 1_000 }), at, tuning, true)).toEqual({
+      action: 'stuck',
+      minutes: 16,
+    });
+    expect(watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at - 40_000 }), at, tuning, true)).toEqual({ action: 'verify' });
+    expect(watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at, stuckNotifiedAt: at }), at, tuning, true)).toEqual({
+      action: 'none',
+    });
+    expect(watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at }), at, tuning, false)).toEqual({ action: 'none' });
+    // A 10-minute estimate: the limit is 20 minutes.
+    expect(watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at, estimatedDuration: 600 }), at, tuning, true)).toEqual({
+      action: 'none',
+      wakeAt: T + 20 * 60_000 + 1,
+    });
+    // No startedAt: from the creation time.
+    const created = { intentId: 'a', status: 'EXECUTING', createdAt: new Date(T).toISOString() };
+    expect(watch(intent('EXECUTING', { receipt: created, lastCheckedAt: T }), T, tuning, true)).toEqual({
+      action: 'none',
+      wakeAt: T + 15 * 60_000 + 1,
+    });
+    expect(watch(intent('EXECUTING', { receipt: { intentId: 'x', status: 'EXECUTING' }, lastCheckedAt: at }), at, tuning, true)).toEqual({
+      action: 'none',
+    });
+  });
+});
