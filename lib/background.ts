@@ -13,6 +13,7 @@ import { CHANGED, type Reply, Request } from './messages';
 import { badgeFor } from './notify/badge';
 import { createBrowserNotifier, intentIdOfNotification, intentIdsOfNotification } from './notify/browser';
 import { outcomeExplorerUrl } from './notify/content';
+import { createNotificationMarks } from './notify/marks';
 import {
   createIntentStore,
   createReceiptCache,
@@ -127,11 +128,19 @@ export function createBackground(browser: Browser): BackgroundServices {
     }, 200);
   };
 
+  // Firefox's notifications.getAll() forgets what left the screen: "already shown?" is answered from marks there.
+  const marks = firefox ? createNotificationMarks() : undefined;
   const notifier = createBrowserNotifier(browser, {
     iconUrl: '/icon/128.png',
     firefox,
+    marks,
     settings: async () => (await settings.get())?.notify,
   });
+  /** Stops tracking an intent; a later re-track may notify again. */
+  const untrack = async (intentId: string) => {
+    await tracker.remove(intentId);
+    await marks?.remove(intentId).catch(() => {});
+  };
 
   const tracker = new Tracker({
     store: intents,
@@ -166,7 +175,7 @@ export function createBackground(browser: Browser): BackgroundServices {
     const finished = (await tracker.list())
       .filter((t) => t.phase === 'final')
       .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
-    for (const t of finished.slice(MAX_FINISHED)) await tracker.remove(t.intentId);
+    for (const t of finished.slice(MAX_FINISHED)) await untrack(t.intentId);
   }
 
   async function track(intentId: string, extra: Pick<TrackedIntent, 'source' | 'estimatedDuration'> = {}): Promise<Reply> {
@@ -262,7 +271,7 @@ export function createBackground(browser: Browser): BackgroundServices {
           ...(request.estimatedDuration ? { estimatedDuration: request.estimatedDuration } : {}),
         });
       case 'remove':
-        await tracker.remove(request.intentId);
+        await untrack(request.intentId);
         return { ok: true };
       case 'refresh':
         await tracker.refresh(request.intentId);
@@ -290,7 +299,7 @@ export function createBackground(browser: Browser): BackgroundServices {
         await updateBadge();
         return { ok: true };
       case 'clear-finished': {
-        for (const t of await tracker.list()) if (t.phase === 'final') await tracker.remove(t.intentId);
+        for (const t of await tracker.list()) if (t.phase === 'final') await untrack(t.intentId);
         return { ok: true };
       }
       case 'lookup': {
