@@ -55,11 +55,41 @@ function aria(role: string | undefined, name: string | undefined): string {
 
 type Root = Page | ElementHandle<Node>;
 
+/** A step of a query: a selector, "the first match", or a role with a name matched as Playwright does. */
+type Step = string | 'first' | { role: string; name: string; exact: boolean };
+
+/**
+ * Runs in the page: an approximation of an element's accessible name (aria-label, aria-labelledby, its labels, or its
+ * text), whitespace-collapsed. Enough for the names this extension gives its controls.
+ */
+function nameOf(el: Element): string {
+  const by = el.getAttribute('aria-labelledby');
+  const labels = (el as HTMLInputElement).labels;
+  const text =
+    el.getAttribute('aria-label') ??
+    (by
+      ? by
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+      : labels && labels.length > 0
+        ? Array.from(labels)
+            .map((l) => l.textContent ?? '')
+            .join(' ')
+        : (el.textContent ?? ''));
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The query step of a role (and name). */
+function roleStep(role: string, options: RoleOptions): Step {
+  return options.name === undefined ? aria(role, undefined) : { role, name: options.name, exact: options.exact ?? false };
+}
+
 /** A {@link Query} over a puppeteer-core page: a chain of selectors, resolved to element handles on each call. */
 class PuppeteerQuery implements Query {
   constructor(
     private readonly page: Page,
-    private readonly steps: ReadonlyArray<string | 'first'>,
+    private readonly steps: ReadonlyArray<Step>,
   ) {}
 
   /** Runs `fn` on the current matches, then releases every handle it took. */
@@ -73,14 +103,28 @@ class PuppeteerQuery implements Query {
           continue;
         }
         const next: ElementHandle<Element>[] = [];
-        for (const root of roots) next.push(...((await root.$$(step)) as ElementHandle<Element>[]));
-        taken.push(...next);
+        for (const root of roots) next.push(...(await this.find(root, step, taken)));
         roots = next;
       }
       return await fn(roots as ElementHandle<Element>[]);
     } finally {
       await Promise.all(taken.map((h) => h.dispose().catch(() => {})));
     }
+  }
+
+  /**
+   * The matches of one step under `root`. A role with a name is matched whole first (Puppeteer's ARIA query), then —
+   * unless `exact` — as a case-insensitive part of the name, as Playwright's getByRole does.
+   */
+  private async find(root: Root, step: Exclude<Step, 'first'>, taken: ElementHandle<Node>[]): Promise<ElementHandle<Element>[]> {
+    const found = (await root.$$(typeof step === 'string' ? step : aria(step.role, step.name))) as ElementHandle<Element>[];
+    taken.push(...found);
+    if (typeof step === 'string' || step.exact || found.length > 0) return found;
+    const candidates = (await root.$$(aria(step.role, undefined))) as ElementHandle<Element>[];
+    taken.push(...candidates);
+    const want = step.name.toLowerCase();
+    const names = await Promise.all(candidates.map((c) => c.evaluate(nameOf)));
+    return candidates.filter((_, i) => names[i]!.toLowerCase().includes(want));
   }
 
   /** Waits for exactly one match and runs `fn` on it. */
@@ -98,7 +142,7 @@ class PuppeteerQuery implements Query {
   }
 
   private describe(): string {
-    return this.steps.join(' >> ');
+    return this.steps.map((s) => (typeof s === 'string' ? s : `role=${s.role}[name=${JSON.stringify(s.name)}]`)).join(' >> ');
   }
 
   count() {
@@ -114,7 +158,7 @@ class PuppeteerQuery implements Query {
     return new PuppeteerQuery(this.page, [...this.steps, selector]);
   }
   getByRole(role: string, options: RoleOptions = {}): Query {
-    return this.locator(aria(role, options.name));
+    return new PuppeteerQuery(this.page, [...this.steps, roleStep(role, options)]);
   }
   first(): Query {
     return new PuppeteerQuery(this.page, [...this.steps, 'first']);
@@ -147,10 +191,12 @@ export class PuppeteerDriver implements PageDriver {
     return new PuppeteerQuery(this.raw, [selector]);
   }
   getByRole(role: string, options: RoleOptions = {}): Query {
-    return this.locator(aria(role, options.name));
+    return new PuppeteerQuery(this.raw, [roleStep(role, options)]);
   }
   getByLabel(label: string): Query {
-    return this.locator(aria(undefined, label));
+    // A control named by a <label for> or by aria-label (an ARIA query would match the label's own text too).
+    const text = JSON.stringify(label);
+    return this.locator(`::-p-xpath(//*[@id=//label[normalize-space()=${text}]/@for] | //*[@aria-label=${text}])`);
   }
   getByTestId(testId: string): Query {
     return this.locator(`[data-testid=${JSON.stringify(testId)}]`);

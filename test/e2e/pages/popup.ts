@@ -75,7 +75,8 @@ export async function showEveryTab<P extends PageDriver>(popup: PopupPage<P>, vi
 
 /**
  * Runs in the page (pass it to `page.evaluate`): every element that does not fit — whose content is wider than its
- * box (it would scroll or clip sideways; form inputs aside), or that reaches past the viewport's sides — and whether
+ * box (it would scroll or clip sideways; form inputs and visually hidden text aside), or that reaches past the
+ * viewport's sides — and whether
  * the document itself scrolls sideways. Each as `tag.class "text…": why`. Self-contained: it is serialized into the
  * page.
  */
@@ -85,7 +86,8 @@ export function overflowingElements(): string[] {
   for (const el of Array.from(document.body.querySelectorAll('*'))) {
     if (el.matches('input, textarea, select, option, script, style')) continue;
     const box = el.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0) continue;
+    // Not drawn, or visually hidden for screen readers (a 1 px clipped box).
+    if (box.width <= 1 || box.height <= 1) continue;
     const wider = el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1;
     const outside = box.left < -0.5 || box.right > width + 0.5;
     if (!wider && !outside) continue;
