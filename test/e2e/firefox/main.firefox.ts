@@ -57,6 +57,8 @@ describe('the main job in Firefox', () => {
     expect(await options.testConnection()).toMatch(/^Connected/);
     await options.fill(ctx.sim.url, 'wrong-key');
     expect(await options.testConnection()).toContain('rejected the access key (AccessKeyNotFound, 1101)');
+    await options.fill(ctx.sim.url, ctx.sim.restrictedAccessKey);
+    expect(await options.testConnection()).toContain('not allowed from this extension');
     await options.fill('http://127.0.0.1:1', ctx.sim.accessKey);
     expect(await options.testConnection()).toMatch(/^Not reachable/);
     await options.page.close();
