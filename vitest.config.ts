@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 /**
- * Two projects:
+ * Three projects:
  * - `unit`: plain modules and components, with WXT's fakeBrowser and fake-indexeddb (no browser);
- * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP.
- *   Needs `npm run build:all` first (`npm test` does it).
+ * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP;
+ * - `e2e-firefox`: the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise.
+ * Both e2e projects need `npm run build:all` first (`npm test` does it).
  */
 export default defineConfig({
   test: {
@@ -26,6 +27,16 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-firefox',
+          include: ['test/e2e/**/*.firefox.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 60_000,

@@ -1,5 +1,25 @@
 import preact from '@preact/preset-vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
+
+/**
+ * Compiles Preact's `dangerouslySetInnerHTML` path out of the bundle: its `innerHTML` assignment is the one warning
+ * web-ext lint gave (UNSAFE_VAR_ASSIGNMENT), and our code never uses it (Biome forbids it). Using it now throws.
+ * Fails the build when Preact's code no longer has exactly that one assignment, so an upgrade is looked at.
+ */
+function preactWithoutInnerHtml(): Plugin {
+  return {
+    name: 'svc:preact-without-inner-html',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]preact[\\/]dist[\\/]preact\.mjs$/.test(id)) return undefined;
+      const assignment = /([\w$]+)\.innerHTML=([\w$]+)\.__html/g;
+      const found = code.match(assignment) ?? [];
+      if (found.length !== 1) throw new Error(`preact.mjs: expected one innerHTML assignment, found ${found.length}`);
+      return { code: code.replace(assignment, '(()=>{throw Error("dangerouslySetInnerHTML is not supported")})()'), map: null };
+    },
+  };
+}
 
 /**
  * Build configuration. Chrome MV3 is the primary target; `wxt build -b firefox --mv3` builds the Firefox MV3
@@ -18,7 +38,7 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   srcDir: '.',
   outDir: '.output',
-  vite: () => ({ plugins: [preact()] }),
+  vite: () => ({ plugins: [preactWithoutInnerHtml(), preact()] }),
   manifest: ({ browser }) => ({
     name: 'Svc Intent Tracker',
     description: 'Follow cross-chain intents from the toolbar and get a desktop notification when they succeed or fail.',
@@ -29,8 +49,10 @@ export default defineConfig({
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
-            // Firefox 128: optional_host_permissions in MV3; the extension collects and transmits no user data.
-            gecko: { id: 'intent-tracker@svc.example', strict_min_version: '128.0', data_collection_permissions: { required: ['none'] } },
+            // The newest key used decides: data_collection_permissions needs Firefox 140 (142 on Android); the
+            // extension collects and transmits no user data.
+            gecko: { id: 'intent-tracker@svc.example', strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),

@@ -6,6 +6,7 @@ import type { browser as browserApi } from 'wxt/browser';
 import type { Reply } from './messages';
 import { createBrowserNotifier } from './notify/browser';
 import { createInformer } from './notify/info';
+import { createNotificationMarks } from './notify/marks';
 import { CHANGED } from './protocol';
 import {
   createIntentStore,
@@ -58,9 +59,12 @@ export function createBackground(browser: Browser): BackgroundServices {
   const clients = createClientCache(settings);
   const inform = createInformer(browser);
 
+  const firefox = import.meta.env?.BROWSER === 'firefox';
   const notifier = createBrowserNotifier(browser, {
     iconUrl: '/icon/128.png',
-    firefox: import.meta.env?.BROWSER === 'firefox',
+    firefox,
+    // Firefox's notifications.getAll() forgets what left the screen: "already shown?" is answered from marks there.
+    ...(firefox ? { marks: createNotificationMarks() } : {}),
     settings: async () => (await settings.get())?.notify,
   });
   // The badge reads the tracker's own copy: it is current, IndexedDB may lag behind it.

@@ -21,15 +21,10 @@ import { SvcClient } from '../lib/api/client';
 import { MemoryStateStore, MemoryStore } from '../lib/store/memory';
 import { realClock } from '../lib/tracker/clock';
 import { Tracker } from '../lib/tracker/engine';
-import {
-  configure,
-  countNotificationCreates,
-  createdNotificationTimes,
-  intentsOfNotificationId,
-  launchExtension,
-  PopupPage,
-  removeProfile,
-} from '../test/e2e/fixtures';
+import { launchExtension, removeProfile } from '../test/e2e/fixtures/launch';
+import { countNotificationCreates, createdNotificationTimes, intentsOfNotificationId } from '../test/e2e/fixtures/notifications';
+import { configure } from '../test/e2e/pages/options';
+import { PopupPage } from '../test/e2e/pages/popup';
 import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
 
 const QUICK = process.env.BENCH_QUICK === '1';

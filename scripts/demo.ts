@@ -8,7 +8,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { configure, launchExtension, notificationIdsFor, PopupPage, readTracked, removeProfile, tempProfile } from '../test/e2e/fixtures';
+import { launchExtension, removeProfile, tempProfile } from '../test/e2e/fixtures/launch';
+import { notificationIdsFor } from '../test/e2e/fixtures/notifications';
+import { readTracked } from '../test/e2e/fixtures/storage';
+import { configure } from '../test/e2e/pages/options';
+import { PopupPage } from '../test/e2e/pages/popup';
 import { startSimulator } from '../test/simulator/server';
 
 const OUT = '.output/demo';

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `npm start` and `npm test` need on a fresh machine: the npm packages (npm ci, when node_modules is
-# missing or older than the lock file) and Debian's Chromium (when /usr/bin/chromium is missing).
+# missing or older than the lock file), Debian's Chromium (when /usr/bin/chromium is missing) and Debian's Firefox
+# ESR (when /usr/bin/firefox-esr is missing). CHROMIUM_PATH / FIREFOX_PATH point at other binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,10 +10,13 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
-if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
-  echo "ensure-deps: installing Debian's chromium"
+missing=()
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then missing+=(chromium); fi
+if [ ! -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ]; then missing+=(firefox-esr); fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "ensure-deps: installing Debian's ${missing[*]}"
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

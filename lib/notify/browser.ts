@@ -8,12 +8,19 @@
  * Grouping: the first notification shows at once; others that come within `groupWindowMs` of it are held and shown
  * together when the window closes — one summary when two or more, so fifty intents that finish together make two
  * notifications, not fifty. Chrome gets "View receipt" / "Open in explorer" buttons; Firefox the basic form.
- * Outcomes switched off in the settings are not shown (and count as delivered: never shown later).
+ * Outcomes switched off in the settings are not shown (and count as delivered: never shown later). A settings read
+ * that fails falls back to the defaults: a notification is never held back by it.
+ *
+ * "Already shown?" (`exists`, asked before every delivery and when a worker restart finds a `pending` record): Chrome
+ * answers from `notifications.getAll()`. Firefox forgets a notification once it leaves the screen, so there the
+ * notifier marks each intent in IndexedDB ({@link NotificationMarks}) before creating its notification and answers
+ * from the marks: at most once (README, "Exactly-once notifications").
  */
 import type { browser as browserApi } from 'wxt/browser';
 import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '../store';
 import type { Notifier } from '../tracker/types';
 import { groupContent, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
+import type { NotificationMarks } from './marks';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
@@ -70,8 +77,10 @@ export interface BrowserNotifierOptions {
   iconUrl: string;
   /** Firefox: basic notifications, no buttons, no `silent`. */
   firefox: boolean;
-  /** Current notification settings. */
+  /** Current notification settings (the defaults apply when undefined or when the read fails). */
   settings: () => Promise<NotifySettings | undefined>;
+  /** Marks to answer `exists` from, instead of `notifications.getAll()` (Firefox). */
+  marks?: NotificationMarks;
   now?: () => number;
   /** Window in ms during which further notifications are held and grouped (default 2 000). */
   groupWindowMs?: number;
@@ -89,6 +98,14 @@ export function createBrowserNotifier(
   let windowEnds = 0;
   let held: Array<{ intent: TrackedIntent; resolve: (c: NotificationContent) => void; reject: (e: unknown) => void }> = [];
   let flushScheduled = false;
+  const marks = options.marks;
+  const settings = () =>
+    Promise.resolve()
+      .then(options.settings)
+      .then(
+        (s) => s ?? DEFAULT_NOTIFY,
+        () => DEFAULT_NOTIFY,
+      );
 
   const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
     const base = {
@@ -115,8 +132,12 @@ export function createBrowserNotifier(
     const batch = held;
     held = [];
     if (batch.length === 0) return;
-    const sound = ((await options.settings()) ?? DEFAULT_NOTIFY).sound;
     try {
+      const { sound } = await settings();
+      await marks?.add(
+        batch.map((b) => b.intent.intentId),
+        now(),
+      );
       if (batch.length === 1) {
         const { intent, resolve } = batch[0]!;
         const content = notificationContent(intent);
@@ -134,13 +155,14 @@ export function createBrowserNotifier(
 
   return {
     async show(intent) {
-      const s = (await options.settings()) ?? DEFAULT_NOTIFY;
+      const s = await settings();
       if (!wantsNotification(intent.status, s)) return undefined;
       const t = now();
       if (t >= windowEnds && held.length === 0) {
         // Nothing recent: show at once, and hold what follows for a moment.
         windowEnds = t + windowMs;
         const content = notificationContent(intent);
+        await marks?.add([intent.intentId], t);
         await create(`${SINGLE}${intent.intentId}:${t}`, content, outcomeExplorerUrl(intent), s.sound);
         return content;
       }
@@ -154,13 +176,17 @@ export function createBrowserNotifier(
       });
     },
     async exists(intentId) {
+      if (marks) return marks.has(intentId);
       const all = await browser.notifications.getAll();
       return Object.keys(all).some((id) => !id.startsWith(STUCK) && intentIdsOfNotification(id).includes(intentId));
     },
     async showStuck(intent, minutes) {
-      const s = (await options.settings()) ?? DEFAULT_NOTIFY;
+      const s = await settings();
       if (!s.stuck) return;
       await create(`${STUCK}${intent.intentId}:${now()}`, stuckContent(intent, minutes), undefined, s.sound);
+    },
+    async forget(intentId) {
+      await marks?.remove(intentId);
     },
   };
 }

@@ -105,6 +105,7 @@ export class Tracker {
     this.#inFlight.get(intentId)?.controller.abort();
     this.#settleRefresh(intentId);
     await this.#mirror.remove(intentId);
+    await this.#deps.notifier.forget?.(intentId).catch(() => {});
     this.#kick();
   }
 

@@ -25,6 +25,8 @@ export interface Notifier {
   exists(intentId: string): Promise<boolean>;
   /** Shows "taking longer than expected" for an intent EXECUTING for `minutes` (optional). */
   showStuck?(intent: TrackedIntent, minutes: number): Promise<void>;
+  /** The intent is no longer tracked: forget that its notification was shown, so a later re-track may notify again. */
+  forget?(intentId: string): Promise<void>;
 }
 
 /**

@@ -5,7 +5,9 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { OptionsPage, PopupPage, useConfiguredExtension } from './fixtures';
+import { useConfiguredExtension } from './fixtures/launch';
+import { OptionsPage } from './pages/options';
+import { overflowingElements, POPUP_TABS, PopupPage, showEveryTab } from './pages/popup';
 
 const axeSource = readAxe();
 function readAxe(): string {
@@ -71,5 +73,18 @@ describe('accessibility (axe-core)', () => {
     await options.page.emulateMedia({ colorScheme: 'dark' });
     expect(await violations(options.page)).toEqual([]);
     await options.page.close();
+  });
+
+  it('the popup fits at its width: every tab visible, no element wider than its box or scrolling sideways', async () => {
+    const popup = await PopupPage.open(ctx.ext);
+    const problems: Record<string, string[]> = {};
+    await showEveryTab(popup, async (tab) => {
+      const found = await popup.page.evaluate(overflowingElements);
+      if (found.length > 0) problems[tab] = found;
+      await popup.page.screenshot({ path: `.output/e2e/chromium-popup-${tab.toLowerCase().replace(' ', '-')}.png` });
+    });
+    expect(problems).toEqual({});
+    expect(await popup.page.locator('[role="tab"]').count()).toBe(POPUP_TABS.length);
+    await popup.close();
   });
 });

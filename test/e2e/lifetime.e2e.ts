@@ -6,20 +6,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {
-  configure,
   type ExtensionBrowser,
   killBrowser,
   launchExtension,
-  notificationIdsFor,
-  PopupPage,
-  readTracked,
   removeProfile,
   reportFailures,
   spawnPlainChromium,
   stopWorker,
   tempProfile,
-  waitForNotification,
-} from './fixtures';
+} from './fixtures/launch';
+import { notificationIdsFor, waitForNotification } from './fixtures/notifications';
+import { readTracked } from './fixtures/storage';
+import { configure } from './pages/options';
+import { PopupPage } from './pages/popup';
 
 let sim: Simulator;
 const profiles: string[] = [];

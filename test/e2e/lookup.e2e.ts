@@ -2,14 +2,16 @@
  * The popup as a place to look anything up, in Chromium against the simulator's data set: history paging and
  * filters, search by a destination-leg hash, stuck funds, and routes.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { intentWithDestinationHash } from '../simulator/find';
 import { snapshotAt } from '../simulator/lifecycle';
 import { TERMINAL } from '../simulator/queries';
-import { PopupPage, useConfiguredExtension } from './fixtures';
+import { useConfiguredExtension } from './fixtures/launch';
+import { PopupPage } from './pages/popup';
 
 const ctx = useConfiguredExtension();
-let popup: PopupPage;
+let popup: PopupPage<Page>;
 
 const ids = async (list: string) =>
   popup.page

@@ -6,7 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { intentWithDestinationHash } from '../simulator/find';
-import { OptionsPage, PopupPage, useConfiguredExtension, waitForNotification } from './fixtures';
+import { useConfiguredExtension } from './fixtures/launch';
+import { waitForNotification } from './fixtures/notifications';
+import { OptionsPage } from './pages/options';
+import { PopupPage } from './pages/popup';
 
 const ctx = useConfiguredExtension({ stepMs: 1500 });
 

@@ -5,15 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { peakConcurrency } from '../simulator/server';
+import { useConfiguredExtension } from './fixtures/launch';
 import {
   countNotificationCreates,
   createdNotifications,
   intentsOfNotificationId,
   notificationIdsFor,
-  PopupPage,
-  useConfiguredExtension,
   waitForNotification,
-} from './fixtures';
+} from './fixtures/notifications';
+import { PopupPage } from './pages/popup';
 
 const ctx = useConfiguredExtension({ dataset: false, waitTimeoutMs: 20_000 });
 

@@ -4,7 +4,11 @@
  * intent ends, and read the receipt with every leg.
  */
 import { describe, expect, it } from 'vitest';
-import { OptionsPage, PopupPage, readTracked, useConfiguredExtension, waitForNotification } from './fixtures';
+import { useConfiguredExtension } from './fixtures/launch';
+import { waitForNotification } from './fixtures/notifications';
+import { readTracked } from './fixtures/storage';
+import { OptionsPage } from './pages/options';
+import { PopupPage } from './pages/popup';
 
 const ctx = useConfiguredExtension({ stepMs: 1200 });
 

@@ -1,6 +1,8 @@
+import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createBrowserNotifier, intentIdsOfNotification, wantsNotification } from '@/lib/notify/browser';
+import { createNotificationMarks } from '@/lib/notify/marks';
 import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '@/lib/store';
 
 const id = (n: number) => `0x${String(n).padStart(64, '0')}`;
@@ -76,5 +78,85 @@ describe('browser notifier', () => {
     settings = { ...DEFAULT_NOTIFY, stuck: false };
     await n.showStuck(executing, 20);
     expect(Object.keys(created())).toHaveLength(1);
+  });
+
+  it('delivers held notifications when the settings read fails at flush time (defaults apply)', async () => {
+    let reads = 0;
+    const n = createBrowserNotifier(fakeBrowser as never, {
+      iconUrl: '/icon/128.png',
+      firefox: false,
+      groupWindowMs: 50,
+      settings: async () => {
+        reads++;
+        // The first two reads (show of the first, show of the held one) work; the flush's read fails.
+        if (reads > 2) throw new Error('IndexedDB closed');
+        return settings;
+      },
+    });
+    await n.show(intent(1, 'SUCCEEDED'));
+    const held = n.show(intent(2, 'FAILED'));
+    const timedOut = new Promise((resolve) => setTimeout(() => resolve('still pending after 2 s'), 2000));
+    const outcome = await Promise.race([held.then((c) => c?.title), timedOut]);
+    expect(outcome).toBe('Intent failed · 0x0000…0002');
+    expect(Object.keys(created()).filter((k) => intentIdsOfNotification(k).includes(id(2)))).toHaveLength(1);
+    // The default settings have sound on: Chrome's `silent` is false.
+    expect(Object.values(created()).at(-1)!.silent).toBe(false);
+  });
+
+  it('falls back to the default settings when the read fails before showing', async () => {
+    const n = createBrowserNotifier(fakeBrowser as never, {
+      iconUrl: '/icon/128.png',
+      firefox: false,
+      settings: () => Promise.reject(new Error('IndexedDB closed')),
+    });
+    expect((await n.show(intent(1, 'SUCCEEDED')))?.title).toBe('Intent succeeded · 0x0000…0001');
+    expect(Object.keys(created())).toHaveLength(1);
+  });
+
+  describe('on Firefox, "already shown?" comes from marks written before the notification is created', () => {
+    let db = 0;
+    const marks = () => createNotificationMarks(createStore(`marks-test-${++db}`, 'marks'));
+
+    it('answers from the marks, not from notifications.getAll()', async () => {
+      const m = marks();
+      const n = createBrowserNotifier(fakeBrowser as never, {
+        iconUrl: '/icon/128.png',
+        firefox: true,
+        marks: m,
+        settings: async () => settings,
+        groupWindowMs: 50,
+      });
+      await n.show(intent(1, 'SUCCEEDED'));
+      await Promise.all([n.show(intent(2, 'SUCCEEDED')), n.show(intent(3, 'FAILED'))]);
+      // Firefox forgets notifications that left the screen: the marks still know.
+      for (const id of Object.keys(created())) await fakeBrowser.notifications.clear(id);
+      expect(Object.keys(await fakeBrowser.notifications.getAll())).toHaveLength(0);
+      for (const k of [1, 2, 3]) expect(await n.exists(id(k))).toBe(true);
+      expect(await n.exists(id(4))).toBe(false);
+    });
+
+    it('marks before creating: a create that fails (or a worker killed in between) leaves the intent counted as shown', async () => {
+      const m = marks();
+      const failing = {
+        ...fakeBrowser,
+        notifications: { ...fakeBrowser.notifications, create: () => Promise.reject(new Error('killed')) },
+      };
+      const n = createBrowserNotifier(failing as never, {
+        iconUrl: '/icon/128.png',
+        firefox: true,
+        marks: m,
+        settings: async () => settings,
+      });
+      await expect(n.show(intent(1, 'SUCCEEDED'))).rejects.toThrow('killed');
+      expect(await n.exists(id(1))).toBe(true);
+    });
+
+    it('keeps the newest marks up to the cap, and forgets a removed intent', async () => {
+      const m = createNotificationMarks(createStore(`marks-test-${++db}`, 'marks'), 3);
+      for (let k = 1; k <= 5; k++) await m.add([id(k)], 1000 + k);
+      expect(await Promise.all([1, 2, 3, 4, 5].map((k) => m.has(id(k))))).toEqual([false, false, true, true, true]);
+      await m.remove(id(4));
+      expect(await m.has(id(4))).toBe(false);
+    });
   });
 });

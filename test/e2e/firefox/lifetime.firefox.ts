@@ -1,0 +1,142 @@
+/**
+ * The add-on's lifetime in Firefox ESR, whose MV3 background is an event page (suspended when idle), one profile
+ * throughout, in order:
+ * 1. the event page is ended after Firefox showed a notification and before the add-on recorded it: the intent is
+ *    not notified again (exactly once without `notifications.getAll()`);
+ * 2. a browser restart with the same profile: an intent that finished while Firefox was closed is notified once, a
+ *    finished one not again;
+ * 3. in a Firefox started as a user starts it (no remote agent, nothing attached), a 45 s WaitIntentReceipt
+ *    completes and the loop goes on — proved from the simulator's side.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import type { FirefoxExtension } from '../fixtures/firefox-extension';
+import { killBrowser, removeProfile } from '../fixtures/launch';
+import { firefoxProfile, launchFirefox, spawnPlainFirefox } from '../fixtures/launch-firefox';
+import {
+  alertsFor,
+  holdNotification,
+  notificationHeld,
+  releaseNotification,
+  terminateEventPage,
+  waitForAlert,
+} from '../fixtures/notifications-firefox';
+import { reportFailures } from '../fixtures/report';
+import { readTrackedFirefox } from '../fixtures/storage';
+import { configure } from '../pages/options';
+import { PopupPage } from '../pages/popup';
+
+let sim: Simulator;
+const profile = firefoxProfile();
+let ext: FirefoxExtension | undefined;
+
+beforeAll(async () => {
+  sim = await startSimulator({ stepMs: 1000, dataset: false });
+});
+reportFailures(() => sim);
+afterAll(async () => {
+  await ext?.close().catch(() => {});
+  await sim?.close();
+  removeProfile(profile);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const requestsFor = (intentId: string) => sim.requests().filter((r) => r.intentId === intentId);
+const record = (intentId: string) => readTrackedFirefox(ext!, intentId);
+
+/** Tracks from the popup and waits until the row shows one of `statuses`. */
+async function track(intentId: string, statuses: RegExp): Promise<void> {
+  const popup = await PopupPage.open(ext!);
+  await popup.track(intentId);
+  await expect.poll(() => popup.statusChip(intentId).textContent(), { timeout: 15_000 }).toMatch(statuses);
+  await popup.close();
+}
+
+/** The intent whose event page was ended between "shown" and "recorded" in the first test, finished and notified once. */
+let killed: string;
+let killedNotifiedAt: unknown;
+
+describe('the event page in Firefox', () => {
+  it('ended between "shown" and "recorded", the intent is not notified again', async () => {
+    ext = await launchFirefox(profile);
+    await configure(ext, sim.url, sim.accessKey);
+    killed = sim.createIntent('success', 800);
+    await holdNotification(ext, killed);
+    await track(killed, /Committed|Executing|Succeeded/);
+
+    // Firefox is inside notifications.create: the desktop has the notification, the add-on has no answer yet.
+    await expect.poll(() => notificationHeld(ext!), { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => (await alertsFor(ext!, killed)).length, { timeout: 5_000 }).toBe(1);
+    expect(await record(killed)).toMatchObject({ status: 'SUCCEEDED', notification: 'pending' });
+
+    // End the event page as Firefox ends an idle one, then let Firefox's call return (to nobody).
+    await terminateEventPage(ext);
+    ext.log.push(`${Date.now()} event page terminated`);
+    await releaseNotification(ext);
+
+    // The event page starts again on its next event: the popup's messages (else the 30 s watchdog alarm).
+    const popup = await PopupPage.open(ext);
+    await expect.poll(async () => (await record(killed))?.notification, { timeout: 40_000, interval: 500 }).toBe('shown');
+    await sleep(2000);
+    expect(await alertsFor(ext, killed)).toHaveLength(1);
+    await popup.close();
+    killedNotifiedAt = (await record(killed))?.notifiedAt;
+    expect(killedNotifiedAt).toBeTypeOf('number');
+  });
+
+  it('across a browser restart: one that finished while closed is notified once, a finished one not again', async () => {
+    const later = sim.createIntent('failure', 3000);
+    await track(later, /Committed|Executing/);
+    await ext!.close();
+    ext = undefined;
+    const closedAt = Date.now();
+    await sleep(10_000); // `later` fails 9 s after creation, while Firefox is closed.
+    expect(requestsFor(later).filter((r) => r.start > closedAt + 1000)).toHaveLength(0);
+
+    // The add-on starts with Firefox, before the test can attach: the simulator holds its first calls for a few
+    // seconds so that the desktop stand-in is in place before the add-on learns that `later` failed.
+    sim.injectFault({ kind: 'latency', ms: 6000 }, undefined, 10);
+    ext = await launchFirefox(profile);
+    const alerts = await waitForAlert(ext, later, 45_000);
+    expect(alerts[0]!.title).toMatch(/^Intent failed/);
+    await expect.poll(async () => (await record(later))?.notification, { timeout: 10_000 }).toBe('shown');
+    await sleep(1500);
+    expect(await alertsFor(ext, later)).toHaveLength(1);
+    expect(await alertsFor(ext, killed)).toHaveLength(0);
+    expect((await record(killed))?.notifiedAt).toBe(killedNotifiedAt);
+    sim.clearFaults();
+  });
+
+  it('with nothing attached, a 45 s WaitIntentReceipt completes and the loop goes on', async () => {
+    const intentId = sim.createIntent('success', 10 * 60_000); // no state change for 10 minutes
+    await track(intentId, /Committed/);
+    await ext!.close();
+    ext = undefined;
+    sim.setWaitTimeout(45_000);
+    const startedAt = Date.now();
+    const firefox = spawnPlainFirefox(profile);
+    try {
+      // The event page starts with Firefox (runtime.onStartup), resumes the loop and holds a 45 s wait.
+      await expect
+        .poll(() => requestsFor(intentId).filter((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt').length, {
+          timeout: 30_000,
+          interval: 500,
+        })
+        .toBeGreaterThan(0);
+      const first = requestsFor(intentId).find((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt')!;
+      await expect
+        .poll(() => requestsFor(intentId).find((r) => r.start === first.start)?.end, { timeout: 60_000, interval: 1000 })
+        .toBeDefined();
+      const finished = requestsFor(intentId).find((r) => r.start === first.start)!;
+      expect(finished.outcome).toBe('answered');
+      expect(finished.end! - finished.start).toBeGreaterThanOrEqual(44_500);
+      // And the event page was alive to receive it: the loop asked again right after.
+      await expect
+        .poll(() => requestsFor(intentId).filter((r) => r.start >= finished.end! - 50).length, { timeout: 10_000, interval: 250 })
+        .toBeGreaterThan(0);
+    } finally {
+      sim.setWaitTimeout(20_000);
+      await killBrowser(firefox);
+    }
+  });
+});
