@@ -196,7 +196,7 @@ export class Tracker {
     this.#stopped = true;
     this.#timer?.abort();
     for (const f of this.#inFlight.values()) f.controller.abort();
-    for (const id of [...this.#refresh.keys()]) this.#settleRefresh(id);
+    this.#settleAllRefresh();
   }
 
   // ---- internals ----
@@ -257,18 +257,20 @@ export class Tracker {
   /** Runs the watchdogs, then starts whatever the scheduler says can start now, and sets the timer. */
   async #pump(): Promise<void> {
     await this.#load();
-    if (this.#stopped || this.#state.keyRejected) return;
+    if (this.#stopped) return;
     const { clock } = this.#deps;
     let now = clock.now();
+    // Nothing can be sent now: a user's refresh gets the record as it is rather than waiting.
+    if (this.#state.keyRejected) return this.#settleAllRefresh();
     if (this.#state.pausedUntil && this.#state.pausedUntil > now) {
       this.#wakeAt(this.#state.pausedUntil);
-      return;
+      return this.#settleAllRefresh();
     }
     const transport = await this.#deps.transport();
     if (this.#stopped || this.#paused()) return this.#kick();
     if (!transport) {
       await this.#notConfigured();
-      return;
+      return this.#settleAllRefresh();
     }
     now = clock.now();
     let wakeAt = Number.POSITIVE_INFINITY;
@@ -553,6 +555,10 @@ export class Tracker {
     };
     for (const [id, f] of this.#inFlight) if (id !== '') f.controller.abort();
     await this.#setState({ ...this.#state, keyRejected: error });
+  }
+
+  #settleAllRefresh(): void {
+    for (const id of [...this.#refresh.keys()]) this.#settleRefresh(id);
   }
 
   #settleRefresh(intentId: string): void {

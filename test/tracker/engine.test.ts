@@ -261,6 +261,14 @@ describe('Tracker', () => {
     expect(transport.maxInFlight).toBe(4);
   });
 
+  it('refresh() answers at once with the record as it is while nothing can be sent (no settings, rejected key)', async () => {
+    const { tracker, store } = setup({ transport: async () => undefined });
+    await tracker.track(ID);
+    const record = await tracker.refresh(ID);
+    expect(record?.intentId).toBe(ID);
+    expect((await store.get(ID))?.phase).toBe('tracking');
+  });
+
   it('says so when the extension is not configured', async () => {
     const { tracker, store } = setup({ transport: async () => undefined });
     await tracker.track(ID);
