@@ -21,8 +21,8 @@ import { EXPIRED_MESSAGE, watch } from './watchdogs';
 
 type CheckKind = 'wait' | 'receipt';
 
-/** A long-poll shorter than this is not worth sending: the slot reads the receipt instead. */
-const MIN_LONG_POLL_MS = 5_000;
+/** A long-poll starts only when the intent's last answer is at most this old; otherwise the slot reads it first. */
+const READ_FIRST_AFTER_MS = 10_000;
 
 /** The tracking engine. Create one per worker instance; call {@link Tracker.resume} on every start-up. */
 export class Tracker {
@@ -380,9 +380,8 @@ export class Tracker {
   }
 
   /**
-   * One check of one intent: a long-poll (`wait`) or a single read (`receipt`). A long-poll the server holds until
-   * the intent's last answer is `waitCapMs` old is ended and followed by a single read in the same slot, so every
-   * intent gets an answer at least that often whatever the server's wait. Resolves with true when the answer told
+   * One check of one intent: a long-poll (`wait`) or a single read (`receipt`). A long-poll the server holds past
+   * `waitCapMs` is ended and followed by a single read in the same slot. Resolves with true when the answer told
    * something new.
    */
   async #check(transport: ReceiptTransport, intentId: string, kind: CheckKind): Promise<boolean> {
@@ -395,11 +394,16 @@ export class Tracker {
     try {
       const t = this.#mirror.get(intentId);
       if (!t) return false;
-      // The wait may last until the last answer is `waitCapMs` old; with less than MIN_LONG_POLL_MS left, read instead.
-      const cap = Math.min(this.#tuning.waitCapMs, (t.lastCheckedAt ?? started) + this.#tuning.waitCapMs - started);
-      if (kind === 'wait' && cap >= MIN_LONG_POLL_MS) {
+      // A long-poll starts only on a recent answer (else the slot reads the receipt first) and lasts at most
+      // `waitCapMs`: the intent is never longer than their sum without an answer, whatever the server's wait. A first
+      // long-poll (no states yet) is answered at once: it is a read.
+      const recent = t.lastCheckedAt === undefined || started - t.lastCheckedAt <= READ_FIRST_AFTER_MS;
+      if (kind === 'wait' && recent) {
         try {
-          const res = await transport.waitIntentReceipt({ intentId, lastReceiptStates: t.lastStates }, { ...options, timeoutMs: cap });
+          const res = await transport.waitIntentReceipt(
+            { intentId, lastReceiptStates: t.lastStates },
+            { ...options, timeoutMs: this.#tuning.waitCapMs },
+          );
           if (controller.signal.aborted) return false;
           const states = res.receiptStates ?? undefined;
           const unchanged = !res.done && sameStates(states ?? [], t.lastStates) && res.intentReceipt.status === t.status;

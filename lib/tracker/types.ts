@@ -36,7 +36,7 @@ export interface Notifier {
 export interface TrackerTuning {
   /** Most requests in flight at once: `maxConcurrent - 1` long-poll slots and one sweeper slot (default 4). */
   maxConcurrent: number;
-  /** Client time-out of one WaitIntentReceipt; past it the slot reads the receipt instead (default 50 000). */
+  /** Client time-out of one WaitIntentReceipt; past it the slot reads the receipt instead (default 48 000). */
   waitCapMs: number;
   /** Shortest time between two long-polls of one intent that came back unchanged (default 5 000). */
   minWaitCycleMs: number;
@@ -70,7 +70,7 @@ export interface TrackerTuning {
 /** Default tuning. */
 export const DEFAULT_TUNING: TrackerTuning = {
   maxConcurrent: 4,
-  waitCapMs: 50_000,
+  waitCapMs: 48_000,
   minWaitCycleMs: 5_000,
   longPollsPerMinute: 18,
   sweepGapMs: 2_500,
