@@ -15,6 +15,7 @@ import {
   stopWorker,
   tempProfile,
 } from './fixtures/launch';
+import { expectHeldWaitAnswered } from './fixtures/long-poll';
 import { notificationIdsFor, waitForNotification } from './fixtures/notifications';
 import { readTracked } from './fixtures/storage';
 import { configure } from './pages/options';
@@ -129,23 +130,7 @@ describe('worker and browser lifetime', () => {
     const chromium = spawnPlainChromium(profile);
     try {
       // The worker starts with the browser (runtime.onStartup), resumes the loop and holds a 45 s wait.
-      await expect
-        .poll(() => requestsFor(intentId).filter((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt').length, {
-          timeout: 30_000,
-          interval: 500,
-        })
-        .toBeGreaterThan(0);
-      const first = requestsFor(intentId).find((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt')!;
-      await expect
-        .poll(() => requestsFor(intentId).find((r) => r.start === first.start)?.end, { timeout: 60_000, interval: 1000 })
-        .toBeDefined();
-      const finished = requestsFor(intentId).find((r) => r.start === first.start)!;
-      expect(finished.outcome).toBe('answered');
-      expect(finished.end! - finished.start).toBeGreaterThanOrEqual(44_500);
-      // And the worker was alive to receive it: the loop asked again right after.
-      await expect
-        .poll(() => requestsFor(intentId).filter((r) => r.start >= finished.end! - 50).length, { timeout: 10_000, interval: 250 })
-        .toBeGreaterThan(0);
+      await expectHeldWaitAnswered(sim, intentId, startedAt, 45_000);
     } finally {
       sim.setWaitTimeout(20_000);
       await killBrowser(chromium);

@@ -13,6 +13,7 @@ import { type Simulator, startSimulator } from '../../simulator/server';
 import type { FirefoxExtension } from '../fixtures/firefox-extension';
 import { killBrowser, removeProfile } from '../fixtures/launch';
 import { firefoxProfile, launchFirefox, spawnPlainFirefox } from '../fixtures/launch-firefox';
+import { expectHeldWaitAnswered } from '../fixtures/long-poll';
 import {
   alertsFor,
   holdNotification,
@@ -117,23 +118,7 @@ describe('the event page in Firefox', () => {
     const firefox = spawnPlainFirefox(profile);
     try {
       // The event page starts with Firefox (runtime.onStartup), resumes the loop and holds a 45 s wait.
-      await expect
-        .poll(() => requestsFor(intentId).filter((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt').length, {
-          timeout: 30_000,
-          interval: 500,
-        })
-        .toBeGreaterThan(0);
-      const first = requestsFor(intentId).find((r) => r.start >= startedAt && r.operation === 'WaitIntentReceipt')!;
-      await expect
-        .poll(() => requestsFor(intentId).find((r) => r.start === first.start)?.end, { timeout: 60_000, interval: 1000 })
-        .toBeDefined();
-      const finished = requestsFor(intentId).find((r) => r.start === first.start)!;
-      expect(finished.outcome).toBe('answered');
-      expect(finished.end! - finished.start).toBeGreaterThanOrEqual(44_500);
-      // And the event page was alive to receive it: the loop asked again right after.
-      await expect
-        .poll(() => requestsFor(intentId).filter((r) => r.start >= finished.end! - 50).length, { timeout: 10_000, interval: 250 })
-        .toBeGreaterThan(0);
+      await expectHeldWaitAnswered(sim, intentId, startedAt, 45_000);
     } finally {
       sim.setWaitTimeout(20_000);
       await killBrowser(firefox);
