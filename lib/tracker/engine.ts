@@ -303,7 +303,8 @@ export class Tracker {
       void this.#check(transport, id, 'wait');
     }
     if (plan.sweep) {
-      const hasCold = tracking.some((t) => !inFlight.has(t.intentId) && !plan.longPolls.includes(t.intentId));
+      // More intents than long-poll slots: some are watched by the sweeper alone.
+      const hasCold = tracking.length > this.#tuning.maxConcurrent - 1;
       this.#sweep(transport, plan.sweep, hasCold);
     }
     if (plan.wakeAt < Number.POSITIVE_INFINITY) this.#wakeAt(plan.wakeAt);
@@ -361,13 +362,14 @@ export class Tracker {
       (news) => {
         const now = clock.now();
         const paced = job.kind === 'history' || job.reason === 'stale' || job.reason === 'verify';
-        const gap = news
-          ? 0
-          : now < this.#busyUntil
-            ? this.#tuning.busySweepGapMs
-            : hasCold
-              ? this.#tuning.sweepGapMs
-              : 2 * this.#tuning.sweepGapMs;
+        // With every intent in a long-poll, history only watches for a final status the legs do not show: slow pace.
+        const gap = !hasCold
+          ? 2 * this.#tuning.sweepGapMs
+          : news
+            ? 0
+            : now < this.#busyUntil
+              ? this.#tuning.busySweepGapMs
+              : this.#tuning.sweepGapMs;
         if (paced || !news) this.#nextSweepAt = Math.max(this.#nextSweepAt, started + gap);
         this.#sweeping = false;
         this.#kick();
