@@ -151,6 +151,20 @@ describe('browser notifier', () => {
       expect(await n.exists(id(1))).toBe(true);
     });
 
+    it('forget() drops the mark of an intent no longer tracked (the tracker calls it on remove)', async () => {
+      const m = marks();
+      const n = createBrowserNotifier(fakeBrowser as never, {
+        iconUrl: '/icon/128.png',
+        firefox: true,
+        marks: m,
+        settings: async () => settings,
+      });
+      await n.show(intent(1, 'SUCCEEDED'));
+      expect(await n.exists(id(1))).toBe(true);
+      await n.forget?.(id(1));
+      expect(await n.exists(id(1))).toBe(false);
+    });
+
     it('keeps the newest marks up to the cap, and forgets a removed intent', async () => {
       const m = createNotificationMarks(createStore(`marks-test-${++db}`, 'marks'), 3);
       for (let k = 1; k <= 5; k++) await m.add([id(k)], 1000 + k);

@@ -269,6 +269,18 @@ describe('Tracker', () => {
     expect((await store.get(ID))?.phase).toBe('tracking');
   });
 
+  it('tells the notifier to forget a removed intent, so that tracking it again may notify again', async () => {
+    const { tracker, notifier } = setup();
+    const forgotten: string[] = [];
+    (notifier as unknown as { forget: (id: string) => Promise<void> }).forget = async (id) => {
+      forgotten.push(id);
+    };
+    await tracker.track(ID);
+    await tracker.remove(ID);
+    expect(forgotten).toEqual([ID]);
+    tracker.stop();
+  });
+
   it('says so when the extension is not configured', async () => {
     const { tracker, store } = setup({ transport: async () => undefined });
     await tracker.track(ID);
