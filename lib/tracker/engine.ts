@@ -363,12 +363,15 @@ export class Tracker {
         const now = clock.now();
         const paced = job.kind === 'history' || job.reason === 'stale' || job.reason === 'verify';
         // With every intent in a long-poll, history only watches for a final status the legs do not show: slow pace.
+        // Busy: the pages of a history cycle follow one another at once.
         const gap = !hasCold
           ? 2 * this.#tuning.sweepGapMs
           : news
             ? 0
             : now < this.#busyUntil
-              ? this.#tuning.busySweepGapMs
+              ? job.kind === 'history' && this.#sweeper.midCycle
+                ? 0
+                : this.#tuning.busySweepGapMs
               : this.#tuning.sweepGapMs;
         if (paced || !news) this.#nextSweepAt = Math.max(this.#nextSweepAt, started + gap);
         this.#sweeping = false;

@@ -85,9 +85,11 @@ export function lastHeardAt(t: TrackedIntent): number {
   return Math.max(t.lastCheckedAt ?? 0, t.lastError && t.lastError.kind !== 'not-configured' ? t.lastError.at : 0);
 }
 
-/** True when an answer for `t` at `now` tells something new: a first answer, another status or leg state, or the end. */
+/** True when an answer for `t` tells something new: a first answer, another status, other leg states, or the end. */
 export function isNews(t: TrackedIntent, status: string, states: readonly TransactionStatus[] | undefined, final: boolean): boolean {
-  return final || t.receipt === undefined || status !== t.status || (states !== undefined && !sameStates(states, t.lastStates));
+  // Leg states first learnt (a long-poll after single reads, which carry none) are no change.
+  const statesChanged = states !== undefined && t.lastStates.length > 0 && !sameStates(states, t.lastStates);
+  return final || t.receipt === undefined || status !== t.status || statesChanged;
 }
 
 /** True when two receipt-state lists are equal. */

@@ -101,6 +101,11 @@ export class HistorySweeper {
     return rows;
   }
 
+  /** True while a cycle has more pages to read (its next request goes on from a cursor). */
+  get midCycle(): boolean {
+    return this.#cursor !== undefined && this.#groupKey !== undefined;
+  }
+
   /** Forgets where it was (a failed page): the next request starts the group's cycle again. */
   reset(): void {
     this.#groupKey = undefined;

@@ -93,6 +93,8 @@ describe('policy', () => {
     expect(isNews(known, 'EXECUTING', ['SUCCEEDED'], false)).toBe(true);
     expect(isNews(known, 'REFUNDED', ['PENDING'], false)).toBe(true);
     expect(isNews(known, 'EXECUTING', ['PENDING'], true)).toBe(true);
+    // Known from single reads only (no leg states yet): the first long-poll's states are not a change.
+    expect(isNews({ ...known, lastStates: [] }, 'EXECUTING', ['PENDING'], false)).toBe(false);
     expect(sameStates(['A', 'B'], ['A', 'B'])).toBe(true);
     expect(sameStates(['A'], ['A', 'B'])).toBe(false);
     expect(sameStates(['A', 'C'], ['A', 'B'])).toBe(false);

@@ -46,9 +46,12 @@ describe('HistorySweeper', () => {
     expect(first).toMatchObject({ byOwnerAddress: '0xa', page: { pageSize: 100 } });
     expect(first.byStatuses).toEqual(['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID']);
     expect(first.page.after).toBeUndefined();
+    expect(s.midCycle).toBe(false);
     s.answer({ intents: [], nextPage: { after: 42, more: true } });
+    expect(s.midCycle).toBe(true);
     expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xa', page: { after: 42 } });
     s.answer({ intents: [], nextPage: { after: 41, more: true } });
+    expect(s.midCycle).toBe(false);
     // Two pages: the next owner's cycle starts from its first page.
     expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb', page: { pageSize: 100 } });
     expect(s.next(intents)?.page.after).toBeUndefined();
