@@ -449,3 +449,207 @@ describe('stuck watchdog', () => {
     tracker.stop();
   });
 });
+
+describe('engine details (each pins one decision of the engine)', () => {
+  const honest = { others: 0, othersSpanMs: 60_000, ignoreOwner: false, repeatCursor: false, outOfOrder: false, staleRows: false };
+  const PENDING = ['PENDING', 'UNKNOWN', 'UNKNOWN'];
+  const sid = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+  function svc(waitMs: number, history: typeof honest | null = honest, overrides: Partial<TrackerDeps> = {}) {
+    const clock = new EventClock();
+    const service = new FakeService(clock, waitMs, history ?? undefined);
+    const store = new MemoryStore();
+    const notifier = new RecordingNotifier();
+    const states: unknown[] = [];
+    const tracker = new Tracker({
+      store,
+      clock,
+      notifier,
+      transport: async () => service.transport(),
+      random: () => 1,
+      onStateChange: (s) => states.push(s),
+      ...overrides,
+    });
+    const add = (n: number, steps: Array<[number, string, string[]]> = [[1_000, 'EXECUTING', PENDING]], extra = {}) => {
+      const t0 = clock.now();
+      let t = t0;
+      service.add({
+        intentId: sid(n),
+        ownerAddress: '0xa1',
+        createdAt: t0,
+        inHistory: true,
+        steps: [
+          { at: t0, status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
+          ...steps.map(([d, status, st]) => ({ at: (t += d), status, states: st })),
+        ],
+        ...extra,
+      });
+    };
+    return { clock, service, store, notifier, tracker, add, states };
+  }
+
+  it('busy and inFlight follow the requests in flight', async () => {
+    const { clock, tracker, add } = svc(20_000, null);
+    add(1);
+    expect(tracker.busy).toBe(false);
+    await tracker.track(sid(1));
+    await clock.advance(2_000);
+    expect(tracker.busy).toBe(true);
+    expect(tracker.inFlight).toBe(1);
+    tracker.stop();
+  });
+
+  it('track() says added only for a new intent, restarts a stopped one, and leaves a tracked one as it is', async () => {
+    const { clock, tracker, store, add } = svc(20_000, null);
+    add(1);
+    expect((await tracker.track(sid(1), { source: 'menu', estimatedDuration: 90 })).added).toBe(true);
+    expect(await store.get(sid(1))).toMatchObject({ source: 'menu', estimatedDuration: 90, phase: 'tracking', notification: 'none' });
+    expect((await tracker.track(sid(1))).added).toBe(false);
+    await store.update(sid(1), (c) => (c ? { ...c, phase: 'expired', retry: { attempt: 2, nextAt: 0 } } : undefined));
+    const again = await tracker.track(sid(1));
+    expect(again.added).toBe(false);
+    expect(again.intent).toMatchObject({ phase: 'tracking', addedAt: clock.now() });
+    expect(again.intent.retry).toBeUndefined();
+    await store.update(sid(1), (c) => (c ? { ...c, phase: 'final' } : undefined));
+    expect((await tracker.track(sid(1))).intent.phase).toBe('final');
+    tracker.stop();
+  });
+
+  it('retryNow() restarts a not-found intent from now and clears the tracker-wide state', async () => {
+    const { clock, tracker, store, states } = svc(20_000, null);
+    await tracker.track(sid(9));
+    await store.update(sid(9), (c) => (c ? { ...c, phase: 'not-found', gaveUpAt: 1 } : undefined));
+    await clock.advance(1_000);
+    await tracker.retryNow(sid(9));
+    expect(await store.get(sid(9))).toMatchObject({ phase: 'tracking', addedAt: clock.now() });
+    expect(states.at(-1)).toEqual({});
+    tracker.stop();
+  });
+
+  it('a 429 pauses every request until Retry-After; retryNow() does not lift it; a shorter one does not shorten it', async () => {
+    const { clock, tracker, service, add } = svc(20_000, null);
+    add(1);
+    add(2);
+    service.faults = ['429'];
+    await tracker.track(sid(1));
+    await clock.advance(20);
+    expect(tracker.state.pausedUntil).toBe(clock.now() - 10 + 3_000);
+    const pausedUntil = tracker.state.pausedUntil!;
+    await tracker.retryNow();
+    expect(tracker.state.pausedUntil).toBe(pausedUntil);
+    expect(tracker.state.pauseReason).toContain('rate-limiting');
+    await tracker.track(sid(2));
+    await clock.advance(2_000);
+    expect(service.log.filter((e) => e.start > pausedUntil - 3_000 + 10 && e.start < pausedUntil)).toEqual([]);
+    await clock.advance(2_000);
+    expect(service.log.some((e) => e.intentId === sid(2))).toBe(true);
+    tracker.stop();
+  });
+
+  it('a rejected key or origin pauses everything with its own message until retryNow()', async () => {
+    for (const [name, code, status, kind, words] of [
+      ['AccessKeyNotFound', 1101, 401, 'key-rejected', 'rejected the access key'],
+      ['InvalidOrigin', 1103, 403, 'origin-rejected', 'InvalidOrigin'],
+    ] as const) {
+      const transport = new ScriptedTransport();
+      transport.script(ID, serviceError(name, code, status));
+      const { tracker } = setup({ transport: async () => transport });
+      await tracker.track(ID);
+      await vi.waitFor(() => expect(tracker.state.keyRejected?.kind).toBe(kind));
+      expect(tracker.state.keyRejected?.message).toContain(words);
+      tracker.stop();
+    }
+  });
+
+  it("an error records its kind and message; one that is not the client's says unknown", async () => {
+    const transport = new ScriptedTransport();
+    transport.script(ID, new Error('boom'));
+    transport.script(ID2, new SvcNetworkError('WaitIntentReceipt', 'http://x', 'reset'));
+    const { tracker, store } = setup({ transport: async () => transport });
+    await tracker.track(ID);
+    await tracker.track(ID2);
+    await vi.waitFor(async () => expect((await store.get(ID))?.lastError).toMatchObject({ kind: 'unknown', message: 'boom' }));
+    await vi.waitFor(async () => expect((await store.get(ID2))?.lastError?.kind).toBe('network'));
+    expect((await store.get(ID))?.retry?.attempt).toBe(1);
+    tracker.stop();
+  });
+
+  it('with every intent in a long-poll, history is read every 5 s; with more intents than slots, every 2.5 s', async () => {
+    for (const [n, gap] of [
+      [2, 5_000],
+      [6, 2_500],
+    ] as const) {
+      const { clock, tracker, service, add } = svc(20_000);
+      for (let i = 1; i <= n; i++) add(i);
+      for (let i = 1; i <= n; i++) await tracker.track(sid(i));
+      await clock.advance(120_000);
+      const from = clock.now();
+      await clock.advance(60_000);
+      const pages = service.log.filter((e) => e.op === 'history' && e.start >= from).map((e) => e.start);
+      const gaps = pages.slice(1).map((at, i) => at - pages[i]!);
+      expect(Math.min(...gaps), `${n} intents`).toBeGreaterThanOrEqual(gap);
+      if (n === 2) expect(Math.max(...gaps)).toBe(gap);
+      tracker.stop();
+    }
+  });
+
+  it('a long-poll starts on a recent answer only: an intent heard of long ago is read first', async () => {
+    const { clock, tracker, service, store, add } = svc(20_000, null);
+    add(1);
+    await tracker.track(sid(1));
+    await clock.advance(5_000);
+    tracker.stop();
+    // A new worker, 30 s later: the last answer is old.
+    await clock.advance(30_000);
+    const { tracker: next } = {
+      tracker: new Tracker({ store, clock, notifier: new RecordingNotifier(), transport: async () => service.transport() }),
+    };
+    const before = service.log.length;
+    await next.resume();
+    await clock.advance(100);
+    expect(
+      service.log
+        .slice(before)
+        .filter((e) => e.intentId === sid(1))
+        .map((e) => e.op),
+    ).toEqual(['receipt', 'wait']);
+    next.stop();
+  });
+
+  it('a wait held past the cap (48 s) is followed by a read in the same slot', async () => {
+    const { clock, tracker, service, add } = svc(300_000, null);
+    add(1);
+    await tracker.track(sid(1));
+    await clock.advance(60_000);
+    // Once the states are known the server holds the wait: it is cut at 48 s and the slot reads the receipt.
+    const held = service.log.find((e) => e.op === 'wait' && e.outcome === 'abandoned')!;
+    expect(held.end! - held.start).toBe(48_000);
+    const next = service.log.slice(service.log.indexOf(held) + 1).find((e) => e.intentId === sid(1))!;
+    expect([next.op, next.start, next.outcome]).toEqual(['receipt', held.end, 'answer']);
+    tracker.stop();
+  });
+
+  it('a first load that fails is tried again by the next call', async () => {
+    const store = new MemoryStore();
+    let fail = true;
+    const list = store.list.bind(store);
+    store.list = () => (fail ? Promise.reject(new Error('blocked')) : list());
+    const { tracker } = setup({}, store);
+    await expect(tracker.list()).rejects.toThrow('blocked');
+    fail = false;
+    expect(await tracker.list()).toEqual([]);
+    tracker.stop();
+  });
+
+  it('refresh() of an intent not tracked (final, unknown) sends nothing', async () => {
+    const { clock, tracker, service, add } = svc(20_000, null);
+    add(1, [[100, 'SUCCEEDED', ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']]]);
+    await tracker.track(sid(1));
+    await clock.advance(2_000);
+    const before = service.log.length;
+    expect((await tracker.refresh(sid(1)))?.phase).toBe('final');
+    expect(await tracker.refresh(sid(7))).toBeUndefined();
+    await clock.advance(100);
+    expect(service.log.length).toBe(before);
+    tracker.stop();
+  });
+});
