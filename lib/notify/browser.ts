@@ -5,9 +5,10 @@
  * `svc-stuck:<intentId>:<time>` for "taking longer than expected". A notification can be traced to its intents
  * (click → receipt) and found again after a worker restart.
  *
- * Grouping: the first notification shows at once; others that come within `groupWindowMs` of it are held and shown
- * together when the window closes — one summary when two or more, so fifty intents that finish together make two
- * notifications, not fifty. Chrome gets "View receipt" / "Open in explorer" buttons; Firefox the basic form.
+ * Grouping: the first notification shows at once; others that come within `groupWindowMs` (500 ms) of it are held and
+ * shown together when the window closes — one summary when two or more, so fifty intents that finish together make a
+ * few notifications, not fifty. The window never stretches: nothing is held longer than `groupWindowMs`.
+ * Chrome gets "View receipt" / "Open in explorer" buttons; Firefox the basic form.
  * Outcomes switched off in the settings are not shown (and count as delivered: never shown later). A settings read
  * that fails falls back to the defaults: a notification is never held back by it.
  *
@@ -94,7 +95,7 @@ export function createBrowserNotifier(
   showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
 } {
   const now = options.now ?? Date.now;
-  const windowMs = options.groupWindowMs ?? 2000;
+  const windowMs = options.groupWindowMs ?? 500;
   let windowEnds = 0;
   let held: Array<{ intent: TrackedIntent; resolve: (c: NotificationContent) => void; reject: (e: unknown) => void }> = [];
   let flushScheduled = false;
@@ -172,7 +173,6 @@ export function createBrowserNotifier(
           flushScheduled = true;
           setTimeout(() => void flush(), Math.max(0, windowEnds - t));
         }
-        windowEnds = Math.max(windowEnds, t + windowMs);
       });
     },
     async exists(intentId) {
