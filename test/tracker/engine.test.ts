@@ -479,7 +479,10 @@ describe('engine details (each pins one decision of the engine)', () => {
         inHistory: true,
         steps: [
           { at: t0, status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
-          ...steps.map(([d, status, st]) => ({ at: (t += d), status, states: st })),
+          ...steps.map(([d, status, st]) => {
+            t += d;
+            return { at: t, status, states: st };
+          }),
         ],
         ...extra,
       });
