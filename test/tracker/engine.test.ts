@@ -3,7 +3,6 @@ import { SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/err
 import type { IntentStore } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
-import { backoffDelay } from '@/lib/tracker/policy';
 import type { TrackerDeps } from '@/lib/tracker/types';
 import { FakeService } from './fake-service';
 import { EventClock, freshStore, RecordingNotifier, receipt, ScriptedTransport, settle, VirtualClock } from './fakes';
@@ -411,16 +410,6 @@ describe('overlapping start-ups', () => {
     expect(transport.callsFor(ID2)).toHaveLength(1);
     expect(await store.list()).toEqual([]);
     tracker.stop();
-  });
-});
-
-describe('backoffDelay', () => {
-  it('grows exponentially up to the cap, never below 250 ms or Retry-After', () => {
-    expect(backoffDelay(1, 1, 1000, 60_000)).toBe(1000);
-    expect(backoffDelay(3, 0.5, 1000, 60_000)).toBe(2000);
-    expect(backoffDelay(20, 1, 1000, 60_000)).toBe(60_000);
-    expect(backoffDelay(1, 0, 1000, 60_000)).toBe(250);
-    expect(backoffDelay(1, 0, 1000, 60_000, 5000)).toBe(5000);
   });
 });
 

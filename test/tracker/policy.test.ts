@@ -30,6 +30,8 @@ describe('policy', () => {
     expect(backoffDelay(3, 0.5, 1_000, 60_000)).toBe(2_000);
     expect(backoffDelay(1, 0, 1_000, 60_000)).toBe(250);
     expect(backoffDelay(1, 1, 1_000, 60_000, 7_000)).toBe(7_000);
+    expect(backoffDelay(20, 1, 1_000, 60_000)).toBe(60_000);
+    expect(backoffDelay(1, 0, 1_000, 60_000, 5_000)).toBe(5_000);
   });
 
   it('notFoundDelay: 2 s growing by a quarter, at most 30 s, up to 20 % less with jitter', () => {
