@@ -165,3 +165,13 @@ export function etaText(eta: Eta): string | undefined {
       return undefined;
   }
 }
+
+/** True for an intent still on its way: tracked, and not in a final status. */
+export function isInFlight(t: { phase: string; status?: string }): boolean {
+  return t.phase === 'tracking' && !(t.status && FINAL_STATUSES.includes(t.status));
+}
+
+/** The list with intents in flight first; the order within each group is kept. */
+export function inFlightFirst<T extends { phase: string; status?: string }>(list: readonly T[]): T[] {
+  return [...list.filter(isInFlight), ...list.filter((t) => !isInFlight(t))];
+}

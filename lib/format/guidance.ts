@@ -25,7 +25,8 @@ const SUPPORT = 'contact Svc support with the intent ID';
 function legAmount(receipt: IntentReceipt, leg: IntentTransaction): string {
   const s = receipt.summary;
   const toDestination = leg.chainId !== undefined && leg.chainId === (receipt.destinationChainId ?? s?.destinationChainId);
-  const meta = toDestination && leg.chainId !== (receipt.originChainId ?? s?.originChainId) ? s?.destinationTokenMetadata : s?.originTokenMetadata;
+  const meta =
+    toDestination && leg.chainId !== (receipt.originChainId ?? s?.originChainId) ? s?.destinationTokenMetadata : s?.originTokenMetadata;
   return formatTokenAmountWithSymbol(leg.tokenAmount, meta?.decimals, meta?.symbol);
 }
 
@@ -77,7 +78,7 @@ export function moneyGuidance(receipt: IntentReceipt, holdings?: readonly Balanc
     };
   }
   const deposit = legOf(receipt, 'deposit');
-  if (!deposit || deposit.status !== 'SUCCEEDED') {
+  if (deposit?.status !== 'SUCCEEDED') {
     return {
       where: `The deposit never completed, so the funds did not leave ${owner ? shortId(owner) : 'your wallet'}.`,
       next: 'Nothing to recover. To try again, get a new quote.',

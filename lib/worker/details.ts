@@ -27,9 +27,7 @@ export async function intentDetails(client: Client, intentId: string): Promise<I
   ].filter((t): t is { chainId: number; tokenAddress: string } => typeof t.chainId === 'number' && typeof t.tokenAddress === 'string');
   const created = Date.parse(intent.createdAt ?? '');
   const [prices, holdings] = await Promise.all([
-    tokens.length
-      ? client.getTokenPrices({ tokens }, TIMEOUT).catch(() => undefined)
-      : Promise.resolve(undefined),
+    tokens.length ? client.getTokenPrices({ tokens }, TIMEOUT).catch(() => undefined) : Promise.resolve(undefined),
     GUIDED_STATUSES.includes(intent.status ?? '') && intent.ownerAddress && !Number.isNaN(created)
       ? client
           .getIntentHistory(
@@ -46,9 +44,8 @@ export async function intentDetails(client: Client, intentId: string): Promise<I
       : Promise.resolve(undefined),
   ]);
   const priceOf = (chainId: unknown, address: unknown) =>
-    prices?.tokenPrices.find(
-      (p) => p.token.chainId === chainId && p.token.tokenAddress?.toLowerCase() === String(address).toLowerCase(),
-    )?.priceUsd ?? undefined;
+    prices?.tokenPrices.find((p) => p.token.chainId === chainId && p.token.tokenAddress?.toLowerCase() === String(address).toLowerCase())
+      ?.priceUsd ?? undefined;
   const origin = priceOf(intent.originChainId, intent.originTokenAddress);
   const destination = priceOf(intent.destinationChainId, intent.destinationTokenAddress);
   if (origin !== undefined || destination !== undefined) {
