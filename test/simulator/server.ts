@@ -9,9 +9,11 @@
  *
  * Control API (no access key):
  * - `POST /control/intents {"scenario", "stepMs"?: number, "ownerAddress"?: string, "inHistory"?: boolean,
- *   "createdAgoMs"?: number}` → `{"intentId"}`; scenarios: success, failure, refund, slow, stuck (stays EXECUTING),
- *   not-found-until-later (NotFound for two steps). `inHistory: false`: GetIntentHistory never lists it (an intent
- *   of another project); `createdAgoMs`: created that long ago, its script running from then
+ *   "createdAgoMs"?: number, "estimatedDuration"?: number | null}` → `{"intentId"}`; scenarios: success, failure,
+ *   refund, slow (four times the pace its quote estimated), stuck (stays EXECUTING), not-found-until-later (NotFound
+ *   for two steps). `inHistory: false`: GetIntentHistory never lists it (an intent of another project);
+ *   `createdAgoMs`: created that long ago, its script running from then; `estimatedDuration`: the quote's estimate
+ *   in seconds (null: none)
  * - `POST /control/busy {"perHour", "backfillMs"?, "minLifeMs"?, "maxLifeMs"?, "seed"?}` → `{"perHour", "backfilled"}`:
  *   starts (or restarts) the busy-project stream of other owners' intents (`busy.ts`); `perHour: 0` stops it
  * - `POST /control/history {"scriptedInHistory": boolean}`: whether GetIntentHistory lists the intents made by
