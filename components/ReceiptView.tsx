@@ -113,7 +113,7 @@ export function ReceiptView(props: {
           {legs.length === 0 ? (
             <p class="muted">No transactions yet.</p>
           ) : (
-            <ul class="legs">
+            <ul class="legs" aria-label="Transactions">
               {legs.map(({ kind, leg }) => {
                 const meta = metaFor(kind);
                 return (
