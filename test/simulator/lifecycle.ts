@@ -98,7 +98,7 @@ export const SCRIPTS: Record<'success' | 'failure' | 'refund' | 'stuck', Step[]>
   refund: [
     { intent: 'COMMITTED' },
     { intent: 'EXECUTING', deposit: { status: 'PENDING', mined: false } },
-    { intent: 'EXECUTING', deposit: ok, origin: { status: 'REVERTED', mined: true, reason: true } },
+    { intent: 'EXECUTING', span: 2, deposit: ok, origin: { status: 'RELAYING', mined: false, placeholder: true } },
     {
       intent: 'EXECUTING',
       span: 2,
