@@ -22,26 +22,30 @@ const MAX_TRIES = 3;
 
 /**
  * Creates `ensure(intentId)`: looks the baseline up unless the record has one, is final or was tried often enough.
+ * Look-ups run one at a time (a list of 500 new intents must not open 500 requests beside the tracker's 4).
  * Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
  */
 export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: string) => Promise<void> {
   const tries = new Map<string, number>();
-  const running = new Set<string>();
-  return async (intentId) => {
-    if (!intentId || running.has(intentId) || (tries.get(intentId) ?? 0) >= MAX_TRIES) return;
+  const queued = new Set<string>();
+  let queue: Promise<void> = Promise.resolve();
+  const run = async (intentId: string) => {
     const t = (await deps.tracker.list()).find((i) => i.intentId === intentId);
     if (!t || t.phase === 'final' || t.estimatedDuration !== undefined || t.routeDuration !== undefined) return;
     const client = await deps.client();
     if (!client) return;
-    running.add(intentId);
     tries.set(intentId, (tries.get(intentId) ?? 0) + 1);
-    try {
-      await find(client, t, deps.tracker);
-    } catch {
+    await find(client, t, deps.tracker);
+  };
+  return (intentId) => {
+    if (!intentId || queued.has(intentId) || (tries.get(intentId) ?? 0) >= MAX_TRIES) return queue;
+    queued.add(intentId);
+    queue = queue
+      .then(() => run(intentId))
       // Tried again on a later change of the intent, up to MAX_TRIES.
-    } finally {
-      running.delete(intentId);
-    }
+      .catch(() => {})
+      .finally(() => queued.delete(intentId));
+    return queue;
   };
 }
 

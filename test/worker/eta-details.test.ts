@@ -8,7 +8,7 @@ import { SvcClient } from '@/lib/api/client';
 import { intentDetails } from '@/lib/worker/details';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
 import { intentAt, snapshotAt } from '../simulator/lifecycle';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { peakConcurrency, type Simulator, startSimulator } from '../simulator/server';
 import { memoryTracker } from './helpers';
 
 let sim: Simulator;
@@ -53,6 +53,20 @@ describe('createBaselineFinder', () => {
     const record = (await tracker.list()).find((t) => t.intentId === id);
     expect(record?.estimatedDuration).toBeUndefined();
     expect(record?.routeDuration).toBe(40);
+  });
+
+  it('looks up many new intents one at a time', async () => {
+    const { tracker } = memoryTracker();
+    const find = createBaselineFinder({ client: async () => client, tracker });
+    // No quote estimates: each needs GetIntent, then GetIntentHistory (over the finished intents of the test above).
+    const ids = Array.from({ length: 8 }, () => sim.createIntent('success', 2_000, undefined, { estimatedDuration: null }));
+    for (const id of ids) await tracker.track(id);
+    const from = sim.requests().length;
+    await Promise.all(ids.map((id) => find(id)));
+    const log = sim.requests().slice(from);
+    expect(log.filter((r) => r.operation === 'GetIntent')).toHaveLength(8);
+    expect(peakConcurrency(log)).toBe(1);
+    expect((await tracker.list()).map((t) => t.routeDuration)).toEqual(ids.map(() => 40));
   });
 
   it('leaves alone what is final or not configured, and never throws', async () => {
