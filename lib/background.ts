@@ -21,6 +21,7 @@ import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { createClientCache } from './worker/client-cache';
 import { createDispatcher } from './worker/dispatch';
+import { createBaselineFinder } from './worker/eta-baseline';
 import { ensureMenus, ensureWatchdog, startKeepAlive } from './worker/lifetime';
 import { createMessageHandlers } from './worker/message-handlers';
 import { createNotificationRouting, type NotificationRouting } from './worker/notification-routing';
@@ -73,6 +74,8 @@ export function createBackground(browser: Browser): BackgroundServices {
     // No receiver (popup closed) is normal.
     browser.runtime.sendMessage({ type: CHANGED, intentId }).catch(() => {});
     badge.schedule();
+    // A newly tracked intent (or one that just became known) gets its ETA baseline once.
+    if (intentId) void findBaseline(intentId);
   };
   const tracker = new Tracker({
     store: intents,
@@ -84,6 +87,7 @@ export function createBackground(browser: Browser): BackgroundServices {
     onStateChange: () => changed(''),
   });
 
+  const findBaseline = createBaselineFinder({ client: clients.current, tracker });
   const track = createTrackIntent(tracker);
   const selection = createSelectionLookup({
     client: clients.current,

@@ -99,6 +99,18 @@ export class Tracker {
     return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
   }
 
+  /**
+   * Records the ETA baseline of a tracked intent (seconds; lib/eta), found after tracking started. Fields already set
+   * are kept; an intent no longer tracked is left alone.
+   */
+  async setBaseline(intentId: string, baseline: Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>): Promise<void> {
+    await this.#load();
+    if (!this.#mirror.get(intentId)) return;
+    await this.#mirror.write(intentId, (t) =>
+      t && t.estimatedDuration === undefined && t.routeDuration === undefined ? { ...t, ...baseline } : undefined,
+    );
+  }
+
   /** Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. */
   async remove(intentId: string): Promise<void> {
     await this.#load();
