@@ -105,7 +105,6 @@ export class Tracker {
    */
   async setBaseline(intentId: string, baseline: Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>): Promise<void> {
     await this.#load();
-    if (!this.#mirror.get(intentId)) return;
     await this.#mirror.write(intentId, (t) =>
       t && t.estimatedDuration === undefined && t.routeDuration === undefined ? { ...t, ...baseline } : undefined,
     );

@@ -599,3 +599,23 @@ describe('history rows', () => {
     tracker.stop();
   });
 });
+
+describe('setBaseline', () => {
+  it('records the first ETA baseline found for a tracked intent, keeps it, and creates nothing for an unknown one', async () => {
+    const { tracker, store, add } = engineHarness(20_000, null);
+    add(1);
+    await tracker.track(sid(1));
+    await tracker.setBaseline(sid(1), { routeDuration: 120 });
+    expect(await store.get(sid(1))).toMatchObject({ routeDuration: 120 });
+    await tracker.setBaseline(sid(1), { estimatedDuration: 60 });
+    expect((await store.get(sid(1)))?.estimatedDuration).toBeUndefined();
+    await tracker.track(sid(2), { estimatedDuration: 90 });
+    await tracker.setBaseline(sid(2), { routeDuration: 30 });
+    expect(await store.get(sid(2))).toMatchObject({ estimatedDuration: 90 });
+    expect((await store.get(sid(2)))?.routeDuration).toBeUndefined();
+    await tracker.setBaseline(sid(3), { routeDuration: 30 });
+    expect(await store.get(sid(3))).toBeUndefined();
+    expect((await tracker.list()).map((t) => t.intentId).sort()).toEqual([sid(1), sid(2)]);
+    tracker.stop();
+  });
+});
