@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedIntent } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
-import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
-import { RecordingNotifier, VirtualClock } from './fakes';
 
 const rec = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
   intentId,
@@ -67,40 +65,5 @@ describe('IntentMirror', () => {
     fail = false;
     await mirror.load();
     expect(mirror.get('a')).toBeDefined();
-  });
-});
-
-describe('Delivery', () => {
-  it('shows a pending notification once and records what it said; not again, not when already shown', async () => {
-    const store = new MemoryStore();
-    const mirror = new IntentMirror(store);
-    const notifier = new RecordingNotifier();
-    const clock = new VirtualClock();
-    const delivery = new Delivery(mirror, notifier, clock);
-    await mirror.write('a', () => rec('a', { phase: 'final', status: 'SUCCEEDED', notification: 'pending' }));
-    await Promise.all([delivery.deliver('a'), delivery.deliver('a')]);
-    await delivery.deliver('a');
-    expect(notifier.shown.map((t) => t.intentId)).toEqual(['a']);
-    expect(mirror.get('a')).toMatchObject({
-      notification: 'shown',
-      notifiedAt: clock.now(),
-      notified: { title: 'shown SUCCEEDED', message: 'a' },
-    });
-    // Already on screen (a worker died after showing it): recorded, not shown again.
-    await mirror.write('b', () => rec('b', { phase: 'final', status: 'FAILED', notification: 'pending' }));
-    notifier.onScreen.add('b');
-    await delivery.deliver('b');
-    expect(notifier.shown).toHaveLength(1);
-    expect(mirror.get('b')?.notification).toBe('shown');
-    expect(mirror.get('b')?.notified).toBeUndefined();
-  });
-
-  it('a notifier that fails leaves the notification pending, and the worker runs on', async () => {
-    const mirror = new IntentMirror(new MemoryStore());
-    const notifier = new RecordingNotifier();
-    notifier.show = () => Promise.reject(new Error('no permission'));
-    await mirror.write('a', () => rec('a', { phase: 'final', status: 'SUCCEEDED', notification: 'pending' }));
-    await new Delivery(mirror, notifier, new VirtualClock()).deliver('a');
-    expect(mirror.get('a')?.notification).toBe('pending');
   });
 });
