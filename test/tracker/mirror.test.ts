@@ -30,6 +30,16 @@ describe('IntentMirror', () => {
     expect(await store.get('a')).toEqual(mirror.get('a'));
   });
 
+  it('a write that leaves an unknown intent alone adds nothing to the mirror', async () => {
+    const changes: string[] = [];
+    const mirror = new IntentMirror(new MemoryStore(), (id) => changes.push(id));
+    await mirror.load();
+    expect(await mirror.write('unknown', (c) => c)).toBeUndefined();
+    expect(mirror.get('unknown')).toBeUndefined();
+    expect(mirror.values()).toEqual([]);
+    expect(changes).toEqual([]);
+  });
+
   it('a write that lands after remove() does not bring the intent back; revive() lifts that', async () => {
     const store = new MemoryStore();
     const mirror = new IntentMirror(store);
@@ -52,6 +62,29 @@ describe('IntentMirror', () => {
     mirror.revive('a');
     await mirror.write('a', () => rec('a'));
     expect(mirror.get('a')).toBeDefined();
+  });
+
+  it('a load that read the store before a write or a remove lands keeps the newer mirror', async () => {
+    const store = new MemoryStore();
+    await store.put(rec('a', { status: 'COMMITTED' }));
+    await store.put(rec('b'));
+    const list = store.list.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    store.list = async () => {
+      const picture = await list();
+      await gate;
+      return picture;
+    };
+    const mirror = new IntentMirror(store);
+    const loading = mirror.load();
+    await mirror.write('a', (c) => (c ? { ...c, status: 'EXECUTING' } : undefined));
+    await mirror.remove('b');
+    release();
+    await loading;
+    expect(mirror.get('a')?.status).toBe('EXECUTING');
+    expect(mirror.get('b')).toBeUndefined();
+    expect(mirror.values().map((t) => t.intentId)).toEqual(['a']);
   });
 
   it('a failed load is tried again by the next call', async () => {
