@@ -134,7 +134,7 @@ export class LongPollBudget {
   /** When the next whole token is there (ms). */
   nextAt(now: number): number {
     this.#refill(now);
-    return this.#tokens >= 1 ? now : now + Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute);
+    return now + Math.max(0, Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute));
   }
   /** Spends one token. */
   take(now: number): void {
@@ -146,7 +146,9 @@ export class LongPollBudget {
     this.#tokens = Math.min(this.capacity, this.#tokens + 1);
   }
   #refill(now: number) {
-    if (now > this.#at) this.#tokens = Math.min(this.capacity, this.#tokens + ((now - this.#at) * this.perMinute) / 60_000);
+    // A clock that goes back neither refills nor drains the bucket.
+    const elapsed = Math.max(0, now - this.#at);
+    this.#tokens = Math.min(this.capacity, this.#tokens + (elapsed * this.perMinute) / 60_000);
     this.#at = Math.max(this.#at, now);
   }
 }
