@@ -7,7 +7,6 @@ import type { Reply } from './messages';
 import { createBrowserNotifier } from './notify/browser';
 import { createInformer } from './notify/info';
 import { createNotificationMarks } from './notify/marks';
-import { CHANGED } from './protocol';
 import {
   createIntentStore,
   createReceiptCache,
@@ -19,6 +18,7 @@ import {
 } from './store';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
+import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
 import { createDispatcher } from './worker/dispatch';
 import { createBaselineFinder } from './worker/eta-baseline';
@@ -70,9 +70,9 @@ export function createBackground(browser: Browser): BackgroundServices {
   });
   // The badge reads the tracker's own copy: it is current, IndexedDB may lag behind it.
   const badge = createToolbarBadge(browser, async () => ({ intents: await tracker.list(), state: tracker.state }));
+  const broadcast = createChangeBroadcast((message) => browser.runtime.sendMessage(message));
   const changed = (intentId: string) => {
-    // No receiver (popup closed) is normal.
-    browser.runtime.sendMessage({ type: CHANGED, intentId }).catch(() => {});
+    broadcast.schedule(intentId);
     badge.schedule();
     // A newly tracked intent (or one that just became known) gets its ETA baseline once.
     if (intentId) void findBaseline(intentId);

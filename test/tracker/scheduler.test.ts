@@ -23,10 +23,11 @@ const input = (tracking: TrackedIntent[], extra: Partial<PlanInput> = {}): PlanI
   sweeping: false,
   nextSweepAt: 0,
   nextIndividualAt: 0,
+  lastPageAt: NOW,
   refresh: [],
   verify: new Set(),
   history: true,
-  tuning: { maxConcurrent: 4, recheckAfterMs: 40_000 },
+  tuning: { maxConcurrent: 4, recheckAfterMs: 40_000, busySweepGapMs: 1_000 },
   ...extra,
 });
 
@@ -60,6 +61,19 @@ describe('planChecks', () => {
     const fresh = t('n', { lastCheckedAt: undefined });
     const plan = planChecks(input([t('a'), t('b'), t('c'), fresh], { longPollTokens: 0, nextSweepAt: NOW + 2_000 }));
     expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'n', reason: 'first' });
+  });
+
+  it('while new intents wait for their first read, a history page still goes out once per busy gap', () => {
+    const fresh = ['n1', 'n2'].map((id) => t(id, { lastCheckedAt: undefined, receipt: undefined, status: undefined }));
+    const tracking = [t('a'), t('b'), t('c'), t('d'), ...fresh];
+    const first = { kind: 'receipt', intentId: 'n1', reason: 'first' };
+    // The last page started 999 ms ago: the first read goes on; at 1 000 ms the page goes first.
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 999 })).sweep).toEqual(first);
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 1_000 })).sweep).toEqual({ kind: 'history' });
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: Number.NEGATIVE_INFINITY })).sweep).toEqual({ kind: 'history' });
+    // Not before the sweeper's gap is over, and never without history to read.
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 5_000, nextSweepAt: NOW + 1 })).sweep).toEqual(first);
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 5_000, history: false })).sweep).toEqual(first);
   });
 
   it('an individual check for the intent heard of longest ago once it is 40 s old, else a history page', () => {
