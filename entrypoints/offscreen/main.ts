@@ -5,7 +5,7 @@
  */
 import { OFFSCREEN_READ_CLIPBOARD } from '@/lib/commands';
 
-browser.runtime.onMessage.addListener((message: unknown, sender) => {
+browser.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (text: string) => void) => {
   if (sender.id !== browser.runtime.id || (message as { type?: unknown } | null)?.type !== OFFSCREEN_READ_CLIPBOARD) return undefined;
   const area = document.getElementById('paste') as HTMLTextAreaElement;
   area.value = '';
@@ -13,5 +13,6 @@ browser.runtime.onMessage.addListener((message: unknown, sender) => {
   document.execCommand('paste');
   const text = area.value;
   area.value = '';
-  return Promise.resolve(text);
+  sendResponse(text);
+  return true;
 });

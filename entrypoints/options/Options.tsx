@@ -9,12 +9,11 @@ import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/
 import { createSyncedSettingsStore, SyncFailedError } from '@/lib/store/sync';
 
 const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
-/** Permissions of this browser's manifest (Chrome-only ones are left out in Firefox), with host access last. */
-const manifestPermissions = new Set([
-  ...(browser.runtime.getManifest().permissions ?? []),
-  ...(browser.runtime.getManifest().optional_permissions ?? []),
-  'host',
-]);
+/** The permissions of this browser's manifest (Chrome-only ones are absent in Firefox), and host access. */
+function manifestPermissions(): Set<string> {
+  const manifest = browser.runtime.getManifest();
+  return new Set([...(manifest.permissions ?? []), ...(manifest.optional_permissions ?? []), 'host']);
+}
 
 type Status = { text: string; ok: boolean } | undefined;
 
@@ -35,6 +34,7 @@ export function Options() {
   const [testStatus, setTestStatus] = useState<Status>();
   const [testing, setTesting] = useState(false);
   const [savedOrigin, setSavedOrigin] = useState<string | undefined>();
+  const [declared] = useState(manifestPermissions);
 
   useEffect(() => {
     void settingsStore.get().then((s) => {
@@ -259,7 +259,7 @@ export function Options() {
       <section class="permissions" aria-labelledby="permissions-title">
         <h2 id="permissions-title">Permissions and what they are for</h2>
         <dl>
-          {PERMISSION_USES.filter((p) => manifestPermissions.has(p.name)).map((p) => (
+          {PERMISSION_USES.filter((p) => declared.has(p.name)).map((p) => (
             <div key={p.name} data-permission={p.name}>
               <dt>
                 {p.title} {p.optional ? <span class="muted">(asked for when needed)</span> : null}
