@@ -2,8 +2,8 @@
  * `npm run screenshots`: the store listing's screenshots, 1280×800 PNG (the size the Chrome Web Store and addons.mozilla.org
  * take), written to `docs/store/`. Builds the extension, starts the simulator with a few intents, configures the
  * extension through its options page and tracks them through the popup in a headless Chromium, then photographs the
- * real pages: the popup is shown at its own 380 px width on a plain backdrop, with a caption; the side panel and
- * the options page at their own widths.
+ * real pages: the popup at its own 380 px width and the side panel page at 440 px, each on a plain backdrop with a
+ * caption; the options page as it is.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -77,8 +77,11 @@ try {
     await p.page.locator('[role="tabpanel"] li[data-intent-id]').first().waitFor();
   });
 
+  // The side panel page at a side panel's width, docked on the right of the backdrop.
   const panel = await ext.openPage('sidepanel.html', SIZE);
   await new PopupPage(panel).row(intents[0]!).waitFor();
+  await stage(panel, 'Or keep them open in the side panel');
+  await panel.addStyleTag({ content: '.popup.panel { width: 440px; align-self: flex-end; margin-right: 48px; }' });
   await panel.screenshot({ path: `${OUT}/4-side-panel.png` });
   await panel.close();
   console.log(`screenshots: ${OUT}/4-side-panel.png`);
