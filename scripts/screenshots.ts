@@ -90,7 +90,8 @@ try {
   await options.page.setViewportSize(SIZE);
   await options.page.getByLabel('Service URL').waitFor();
   await options.page.waitForFunction(() => (document.getElementById('base-url') as HTMLInputElement | null)?.value !== '');
-  // The key field is masked; the URL shown is the simulator's.
+  // The key field is masked; the URL shown is an example, not the simulator's (not saved).
+  await options.page.getByLabel('Service URL').fill('https://api.svc.example');
   await options.page.screenshot({ path: `${OUT}/5-settings.png` });
   console.log(`screenshots: ${OUT}/5-settings.png`);
 } finally {
