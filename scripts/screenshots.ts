@@ -81,7 +81,9 @@ try {
   const panel = await ext.openPage('sidepanel.html', SIZE);
   await new PopupPage(panel).row(intents[0]!).waitFor();
   await stage(panel, 'Or keep them open in the side panel');
-  await panel.addStyleTag({ content: '.popup.panel { width: 440px; align-self: flex-end; margin-right: 48px; }' });
+  await panel.addStyleTag({
+    content: '#app { align-self: flex-end; margin-right: 48px; } .popup.panel { width: 440px; min-height: 680px; }',
+  });
   await panel.screenshot({ path: `${OUT}/4-side-panel.png` });
   await panel.close();
   console.log(`screenshots: ${OUT}/4-side-panel.png`);
