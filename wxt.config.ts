@@ -43,6 +43,8 @@ export default defineConfig({
   srcDir: '.',
   outDir: '.output',
   vite: () => ({ plugins: [preactWithoutInnerHtml(), preact()] }),
+  // The sources zip for Firefox's review: what builds the add-on, without screenshots and benchmark figures.
+  zip: { excludeSources: ['docs/**/*.png', 'bench/**'] },
   manifest: ({ browser }) => ({
     name: 'Svc Intent Tracker',
     description: 'Follow cross-chain intents from the toolbar and get a desktop notification when they succeed or fail.',
