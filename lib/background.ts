@@ -7,6 +7,7 @@ import type { Reply } from './messages';
 import { createBrowserNotifier } from './notify/browser';
 import { createInformer } from './notify/info';
 import { createNotificationMarks } from './notify/marks';
+import { CLIPBOARD_PERMISSION } from './permissions';
 import {
   createIntentStore,
   createReceiptCache,
@@ -16,10 +17,13 @@ import {
   type IntentStore,
   type SettingsStore,
 } from './store';
+import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
+import { createOffscreenClipboardReader, createPageClipboardReader, type OffscreenApi } from './worker/clipboard';
+import { createCommandHandler } from './worker/commands';
 import { createDispatcher } from './worker/dispatch';
 import { createBaselineFinder } from './worker/eta-baseline';
 import { ensureMenus, ensureWatchdog, startKeepAlive } from './worker/lifetime';
@@ -51,12 +55,14 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   updateBadge(): Promise<void>;
   /** Starts the keep-alive timer; returns a function that stops it. */
   startKeepAlive(): () => void;
+  /** Runs a keyboard command (`commands.onCommand`); resolves with its outcome, undefined for an unknown one. */
+  runCommand(command: string): Promise<Reply | undefined>;
 }
 
 /** Builds the background services on `browser`. */
 export function createBackground(browser: Browser): BackgroundServices {
   const intents = createIntentStore();
-  const settings = createSettingsStore();
+  const settings = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
   const clients = createClientCache(settings);
   const inform = createInformer(browser);
 
@@ -108,6 +114,15 @@ export function createBackground(browser: Browser): BackgroundServices {
     }),
   );
 
+  const runCommand = createCommandHandler({
+    canReadClipboard: () => browser.permissions.contains(CLIPBOARD_PERMISSION),
+    readClipboard: firefox
+      ? createPageClipboardReader()
+      : createOffscreenClipboardReader(browser, (globalThis as { chrome?: { offscreen?: OffscreenApi } }).chrome?.offscreen),
+    trackSelection: selection.trackSelection,
+    inform,
+  });
+
   return {
     tracker,
     intents,
@@ -120,5 +135,6 @@ export function createBackground(browser: Browser): BackgroundServices {
     checkWatched,
     updateBadge: badge.update,
     startKeepAlive: () => startKeepAlive(browser, () => tracker.busy),
+    runCommand,
   };
 }

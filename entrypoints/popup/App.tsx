@@ -3,6 +3,7 @@ import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
+import { useEscapeBack } from './hooks/useEscapeBack';
 import { useIntentDetails } from './hooks/useIntentDetails';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
@@ -25,11 +26,11 @@ const TABS: TabSpec<TabId>[] = [
 ];
 
 /**
- * The toolbar popup: banners for the settings and the tracker's state, then either an open receipt or the tabs
- * (tracked intents, history, search, stuck funds, routes). Tracked intents are read from IndexedDB and changed
- * through the background worker.
+ * The toolbar popup and the side panel (`layout="panel"`: full width): banners for the settings and the tracker's
+ * state, then either an open receipt or the tabs (tracked intents, history, search, stuck funds, routes). Tracked
+ * intents are read from IndexedDB and changed through the background worker. Escape closes an open receipt.
  */
-export function App() {
+export function App(props: { layout?: 'popup' | 'panel' }) {
   const settings = useSettings();
   const [tab, setTab] = useState<TabId>('tracked');
   const { intents, trackerState, now, reload } = useTrackedIntents();
@@ -38,6 +39,7 @@ export function App() {
   const details = useIntentDetails(opened?.intentId, (opened?.tracked?.receipt ?? opened?.receipt)?.status ?? undefined);
   const clipboard = useClipboardSuggestion(trackedIds);
   const commands = useTrackCommands(reload);
+  useEscapeBack(opened?.intentId, close);
 
   // The lookup tabs need the service: until it is configured they say so.
   const withLookup = (content: (api: LookupApi) => preact.ComponentChildren) =>
@@ -50,7 +52,7 @@ export function App() {
     );
 
   return (
-    <main class="popup">
+    <main class={props.layout === 'panel' ? 'popup panel' : 'popup'}>
       <header class="top">
         <h1>Svc Intent Tracker</h1>
         <button type="button" class="link-button" onClick={openSettings}>
