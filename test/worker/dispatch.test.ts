@@ -23,6 +23,8 @@ function recordingHandlers() {
     resume: ok,
     receipt: ok,
     lookup: ok,
+    mute: ok,
+    snooze: ok,
     'settings-saved': ok,
   };
   return { calls, dispatch: createDispatcher(handlers) };
