@@ -211,7 +211,7 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
         const [state, intent] = await Promise.all([deps.state.get(), deps.intent(intentId)]);
         const mark = state.progress[intentId];
         // Only intents in flight; a final one is the show() path's business.
-        if (!intent || intent.phase !== 'tracking' || intent.notification !== 'none' || !intent.receipt || mark?.final) return;
+        if (intent?.phase !== 'tracking' || intent.notification !== 'none' || !intent.receipt || mark?.final) return;
         if (isQuietFor(intentId, s, state, now())) return;
         const content = progressContent(intent);
         const text = `${content.title}\n${content.message}`;

@@ -66,7 +66,8 @@ export interface CalmStateStore {
 /** Creates the IndexedDB-backed calm state (kept beside the settings, under its own key). */
 export function createCalmStateStore(db: UseStore = createStore(DB_NAMES.settings, 'settings')): CalmStateStore {
   return {
-    get: async () => ({ ...EMPTY_CALM, ...((await get<CalmState>('calm-state', db)) ?? {}) }),
+    // Fresh arrays each time: callers change what they get before saving it.
+    get: async () => ({ ...structuredClone(EMPTY_CALM), ...((await get<CalmState>('calm-state', db)) ?? {}) }),
     set: (state) => set('calm-state', state, db),
   };
 }
