@@ -4,8 +4,18 @@ import type { TrackedIntent } from '@/lib/store';
 import { StatusChip } from './StatusChip';
 import { TrackingHealth } from './TrackingHealth';
 
-/** One tracked intent in the list: status chip, route, amount, relative time; opens the receipt, or removes it. */
-export function TrackedIntentRow(props: { intent: TrackedIntent; now: number; onOpen: () => void; onRemove: () => void }) {
+/**
+ * One tracked intent in the list: status chip, route, amount, relative time; opens the receipt, mutes its desktop
+ * notifications (when `onMute` is given), or removes it.
+ */
+export function TrackedIntentRow(props: {
+  intent: TrackedIntent;
+  now: number;
+  onOpen: () => void;
+  onRemove: () => void;
+  muted?: boolean;
+  onMute?: (muted: boolean) => void;
+}) {
   const { intent, now } = props;
   const r = intent.receipt;
   const when = parseTime(r?.updatedAt ?? r?.createdAt) ?? intent.addedAt;
@@ -16,11 +26,24 @@ export function TrackedIntentRow(props: { intent: TrackedIntent; now: number; on
         <span class="row-top">
           <StatusChip status={intent.status} />
           <span class="mono">{shortId(intent.intentId)}</span>
+          {props.muted && <span class="muted">Muted</span>}
           <span class="muted row-time">{formatRelative(when, now)}</span>
         </span>
         <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : 'Waiting for the first receipt…'}</span>
         <TrackingHealth intent={intent} now={now} compact />
       </button>
+      {props.onMute && (
+        <button
+          type="button"
+          class="icon-button"
+          onClick={() => props.onMute!(!props.muted)}
+          title={props.muted ? 'Unmute notifications' : 'Mute notifications'}
+          aria-pressed={props.muted ?? false}
+        >
+          <span aria-hidden="true">{props.muted ? '🔕' : '🔔'}</span>
+          <span class="visually-hidden">Mute notifications of intent {intent.intentId}</span>
+        </button>
+      )}
       <button type="button" class="icon-button" onClick={props.onRemove} title="Remove">
         <span aria-hidden="true">×</span>
         <span class="visually-hidden">Remove intent {intent.intentId}</span>

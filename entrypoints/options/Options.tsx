@@ -4,6 +4,7 @@ import { SvcClient } from '@/lib/api/client';
 import { type ConnectionResult, testConnection } from '@/lib/api/connection';
 import { isAddress } from '@/lib/format/tokens';
 import type { Request } from '@/lib/messages';
+import { parseClockTime } from '@/lib/notify/calm';
 import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 
 const settingsStore = createSettingsStore();
@@ -21,6 +22,7 @@ export function Options() {
   const [addresses, setAddresses] = useState('');
   const [autoTrack, setAutoTrack] = useState<string[]>([]);
   const [notify, setNotify] = useState<NotifySettings>(DEFAULT_NOTIFY);
+  const [quiet, setQuiet] = useState({ on: false, start: '22:00', end: '07:00' });
   const [saveStatus, setSaveStatus] = useState<Status>();
   const [testStatus, setTestStatus] = useState<Status>();
   const [testing, setTesting] = useState(false);
@@ -34,6 +36,7 @@ export function Options() {
       setAddresses((s.watchedAddresses ?? []).join('\n'));
       setAutoTrack(s.autoTrackAddresses ?? []);
       setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
+      if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
       const parsed = parseBaseUrl(s.baseUrl);
       if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
     });
@@ -56,6 +59,8 @@ export function Options() {
     const lines = addresses.split(/[\s,]+/).filter(Boolean);
     const bad = lines.find((a) => !isAddress(a));
     if (bad) return { error: `“${bad.slice(0, 50)}” is not an address (0x and 40 hex digits).` } as const;
+    if (quiet.on && (parseClockTime(quiet.start) === undefined || parseClockTime(quiet.end) === undefined))
+      return { error: 'Quiet hours need a start and an end time (HH:MM).' } as const;
     return { url, key, watched: [...new Set(lines.map((a) => a.toLowerCase()))] } as const;
   };
 
@@ -74,7 +79,7 @@ export function Options() {
         accessKey: v.key.accessKey,
         watchedAddresses: [...v.watched],
         autoTrackAddresses: autoTrack.filter((a) => v.watched.includes(a)),
-        notify,
+        notify: { ...notify, quietHours: quiet.on ? { start: quiet.start, end: quiet.end } : undefined },
       });
       setAddresses(v.watched.join('\n'));
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
@@ -189,17 +194,47 @@ export function Options() {
               ['refunded', 'When an intent is refunded or aborted'],
               ['stuck', 'When an intent takes longer than expected'],
               ['sound', 'Play a sound'],
+              ['progress', 'Show progress while an intent is in flight (one notification, updated as its legs complete)'],
             ] as const
           ).map(([key, label]) => (
             <label class="check" key={key}>
               <input
                 type="checkbox"
-                checked={notify[key]}
+                checked={notify[key] ?? false}
                 onChange={(e) => setNotify({ ...notify, [key]: (e.target as HTMLInputElement).checked })}
               />
               {label}
             </label>
           ))}
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={quiet.on}
+              onChange={(e) => setQuiet({ ...quiet, on: (e.target as HTMLInputElement).checked })}
+            />
+            Quiet hours
+          </label>
+          {quiet.on && (
+            <div class="quiet-hours">
+              <label for="quiet-start">From</label>
+              <input
+                id="quiet-start"
+                type="time"
+                value={quiet.start}
+                onInput={(e) => setQuiet({ ...quiet, start: (e.target as HTMLInputElement).value })}
+              />
+              <label for="quiet-end">to</label>
+              <input
+                id="quiet-end"
+                type="time"
+                value={quiet.end}
+                onInput={(e) => setQuiet({ ...quiet, end: (e.target as HTMLInputElement).value })}
+              />
+            </div>
+          )}
+          <p class="hint">
+            Local time. Notifications due during quiet hours (or a snooze from the popup) are held and summed up in one when they end.
+          </p>
         </fieldset>
         <div class="actions">
           <button type="submit">Save</button>

@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
+import { formatClock } from '@/lib/format/time';
+import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
@@ -36,6 +38,8 @@ export function App() {
   const { opened, open, close } = useOpenedReceipt(intents);
   const clipboard = useClipboardSuggestion(trackedIds);
   const commands = useTrackCommands(reload);
+  const calm = useCalmState();
+  const snoozedUntil = calm.calm.snoozeUntil !== undefined && calm.calm.snoozeUntil > now ? calm.calm.snoozeUntil : undefined;
 
   // The lookup tabs need the service: until it is configured they say so.
   const withLookup = (content: (api: LookupApi) => preact.ComponentChildren) =>
@@ -51,10 +55,25 @@ export function App() {
     <main class="popup">
       <header class="top">
         <h1>Svc Intent Tracker</h1>
-        <button type="button" class="link-button" onClick={openSettings}>
-          Settings
-        </button>
+        <span>
+          {snoozedUntil === undefined && (
+            <button type="button" class="link-button" onClick={calm.snooze} title="No desktop notifications for an hour">
+              Snooze 1 h
+            </button>
+          )}
+          <button type="button" class="link-button" onClick={openSettings}>
+            Settings
+          </button>
+        </span>
       </header>
+      {snoozedUntil !== undefined && (
+        <p class="banner" role="status" data-testid="snoozed">
+          Notifications snoozed until {formatClock(snoozedUntil)}.{' '}
+          <button type="button" class="link-button" onClick={calm.endSnooze}>
+            Resume now
+          </button>
+        </p>
+      )}
       {settings === null && (
         <p class="banner" role="alert">
           Set the service URL and access key first.{' '}
@@ -109,6 +128,8 @@ export function App() {
               onTrackClipboard={() => void commands.trackClipboard()}
               onOpen={(intentId) => open(intentId)}
               onRemove={(intentId) => void commands.remove(intentId)}
+              muted={calm.calm.muted}
+              onMute={calm.setMuted}
             />
           )}
           {tab === 'history' &&
