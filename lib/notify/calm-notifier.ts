@@ -204,8 +204,10 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
 
     release,
 
-    progress: (intentId) =>
-      locked(async () => {
+    async progress(intentId) {
+      // Called after every change of every record: off (the default) costs one settings read, and no turn in the lock.
+      if (!(await settings()).progress) return;
+      await locked(async () => {
         const s = await settings();
         if (!s.progress) return;
         const [state, intent] = await Promise.all([deps.state.get(), deps.intent(intentId)]);
@@ -220,6 +222,7 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
         await inner.showProgress(id, content, mark !== undefined);
         state.progress[intentId] = { notificationId: id, message: text };
         await deps.state.set(state);
-      }),
+      });
+    },
   };
 }
