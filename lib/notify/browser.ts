@@ -148,8 +148,9 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
   const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
     await browser.notifications.create(id, chromeOptions(content, withButtons, sound));
   };
-  // Firefox has no notifications.update; WXT's types claim it everywhere.
-  const update = (browser.notifications as { update?: (id: string, o: object) => Promise<boolean> }).update;
+  // Firefox has no notifications.update (WXT's types claim it everywhere). Looked up at each call, as create is.
+  const update = (id: string, o: object): Promise<boolean> | undefined =>
+    options.firefox ? undefined : (browser.notifications as { update?: (id: string, o: object) => Promise<boolean> }).update?.(id, o);
 
   const flush = async () => {
     flushScheduled = false;
@@ -217,15 +218,15 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
     },
     async showProgress(id, content, replace) {
       const opts = chromeOptions(content, undefined, false);
-      if (replace && !options.firefox && update && (await update.call(browser.notifications, id, opts))) return;
+      if (replace && (await update(id, opts))) return;
       if (replace && options.firefox) await browser.notifications.clear(id).catch(() => false);
       await browser.notifications.create(id, opts);
     },
     async finalInPlace(id, intent) {
-      if (options.firefox || !update) return undefined;
+      if (options.firefox) return undefined;
       const { sound } = await settings();
       const content = notificationContent(intent);
-      const done = await update.call(browser.notifications, id, chromeOptions(content, outcomeExplorerUrl(intent), sound));
+      const done = await update(id, chromeOptions(content, outcomeExplorerUrl(intent), sound));
       return done ? content : undefined;
     },
     async clear(id) {

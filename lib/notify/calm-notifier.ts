@@ -97,7 +97,8 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
       }
       if (state.held.length === 0 || releaseAt(state, s, t) > t) {
         if (changed) await save(state);
-        await schedule(state, s);
+        // Called on every wake-up: the alarm is only touched when there is something to end.
+        if (changed || state.held.length > 0 || isSnoozed(state, t)) await schedule(state, s);
         return;
       }
       // A muted intent is never announced, not even in the summary.
@@ -195,9 +196,10 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
 
     async endSnooze() {
       await locked(async () => {
-        const state = await deps.state.get();
+        const [state, s] = await Promise.all([deps.state.get(), settings()]);
         delete state.snoozeUntil;
         await save(state);
+        await schedule(state, s);
       });
       await release();
     },

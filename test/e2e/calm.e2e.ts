@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useConfiguredExtension } from './fixtures/launch';
-import { notificationIdsFor, recordedNotifications, recordNotifications, waitForNotification } from './fixtures/notifications';
+import {
+  notificationIdsFor,
+  notifications,
+  recordedNotifications,
+  recordNotifications,
+  waitForNotification,
+} from './fixtures/notifications';
 import { readTracked } from './fixtures/storage';
 import { PopupPage } from './pages/popup';
 
@@ -88,5 +94,33 @@ describe('calm notifications', () => {
     expect(after.filter((n) => n.id.startsWith('svc-away:'))).toHaveLength(1);
     expect(after.filter((n) => ids.some((id) => n.id.includes(id)))).toEqual([]);
     for (const id of ids) expect(await notificationIdsFor(ctx.ext, id)).toEqual([]);
+  });
+
+  it('the progress notification (switched on in the options) is updated in place and becomes the one final notification', async () => {
+    await recordNotifications(ctx.ext);
+    const options = await ctx.ext.openPage('options.html');
+    await expect.poll(() => options.getByLabel('Service URL').inputValue()).not.toBe('');
+    await options.getByLabel('Quiet hours').uncheck();
+    await options.getByLabel(/^Show progress while an intent is in flight/).check();
+    await options.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => options.getByTestId('save-status').textContent()).toMatch(/^Saved/);
+    await options.close();
+
+    const intentId = ctx.sim.createIntent('success', 2500);
+    const popup = await PopupPage.open(ctx.ext);
+    await popup.track(intentId);
+    await popup.close();
+    await settled(intentId);
+    await sleep(1000);
+    const mine = (await recordedNotifications(ctx.ext)).filter((n) => n.id.includes(intentId));
+    const [first] = mine;
+    expect(first).toMatchObject({ op: 'create', id: expect.stringMatching(new RegExp(`^svc-progress:${intentId}:\\d+$`)) });
+    // Every later change is an update of that one notification; the last says how it ended.
+    expect(mine.slice(1).every((n) => n.op === 'update' && n.id === first!.id)).toBe(true);
+    expect(new Set(mine.slice(0, -1).map((n) => n.message)).size).toBeGreaterThanOrEqual(2);
+    const short = `${intentId.slice(0, 6)}…${intentId.slice(-4)}`;
+    expect(mine.at(-1)).toMatchObject({ title: `Intent succeeded · ${short}`, message: 'Arbitrum One → Base: 250.00 USDC → 249.10 USDC' });
+    expect(Object.keys(await notifications(ctx.ext)).filter((id) => id.includes(intentId))).toEqual([first!.id]);
+    expect((await readTracked(ctx.ext, intentId))?.notified).toMatchObject({ title: `Intent succeeded · ${short}` });
   });
 });
