@@ -10,6 +10,6 @@ export default defineConfig({
     setupFiles: ['fake-indexeddb/auto'],
     environment: 'node',
     testTimeout: 60_000,
-    env: { CAMPAIGN_RUNS: process.env.CAMPAIGN_RUNS ?? '50' },
+    env: { CAMPAIGN_RUNS: process.env.CAMPAIGN_RUNS ?? '20' },
   },
 });

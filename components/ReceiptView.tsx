@@ -1,19 +1,29 @@
 import { LEG_KINDS, legOf } from '@/lib/api/legs';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import { baselineOf, etaAt, etaText } from '@/lib/eta';
 import { chainName } from '@/lib/format/chains';
 import type { ErrorMessage } from '@/lib/format/errors';
+import { moneyGuidance } from '@/lib/format/guidance';
 import { destinationAmountText, failureReason, originAmountText, routeChains } from '@/lib/format/intent';
 import { formatAbsolute, formatRelative } from '@/lib/format/time';
+import { timelineOf } from '@/lib/format/timeline';
+import { formatUsd, receiptUsd } from '@/lib/format/usd';
+import type { IntentDetails } from '@/lib/messages';
 import type { TrackedIntent } from '@/lib/store';
 import { ErrorNotice } from './ErrorNotice';
+import { EtaLine } from './EtaLine';
 import { LegRow } from './LegRow';
+import { MoneyGuidance } from './MoneyGuidance';
 import { StatusChip } from './StatusChip';
+import { Timeline } from './Timeline';
 import { TrackingHealth } from './TrackingHealth';
 
 /**
  * The receipt of one intent: status, route, amounts in display units, and every leg the receipt carries.
  * For a tracked intent (`tracked`) it also shows the tracker's health with Retry now / Stop tracking; otherwise a
- * Track button. `error` is shown above a (possibly cached) receipt when refreshing it failed.
+ * Track button. `error` is shown above a (possibly cached) receipt when refreshing it failed. Above the legs: the ETA
+ * (a tracked intent's baseline, lib/eta), the progress timeline, USD values and fees from `details`, and, for an
+ * intent that ended without delivering, where the money is now.
  */
 export function ReceiptView(props: {
   intentId: string;
@@ -21,6 +31,7 @@ export function ReceiptView(props: {
   tracked?: TrackedIntent;
   now: number;
   error?: ErrorMessage;
+  details?: IntentDetails;
   onBack: () => void;
   onTrack?: () => void;
   onRetry?: () => void;
@@ -34,6 +45,12 @@ export function ReceiptView(props: {
   const s = r?.summary;
   const legs = r ? LEG_KINDS.map((kind) => ({ kind, leg: legOf(r, kind) })).filter((l) => l.leg) : [];
   const reason = r && status === 'FAILED' ? failureReason(r) : undefined;
+  const eta = etaAt(r, tracked ? baselineOf(tracked) : undefined, now);
+  const timeline = r ? timelineOf(r) : undefined;
+  const guidance = r ? moneyGuidance(r, props.details?.holdings) : undefined;
+  const usd = receiptUsd(s, props.details?.prices);
+  const fee = formatUsd(props.details?.feeUsd);
+  const total = eta.kind === 'finished' ? `${etaText(eta) ?? ''}${eta.early ? ' (earlier than expected)' : ''}` : undefined;
   const metaFor = (kind: string) => (kind === 'destination' ? s?.destinationTokenMetadata : s?.originTokenMetadata);
   return (
     <section class="receipt" aria-labelledby="receipt-title">
@@ -59,12 +76,20 @@ export function ReceiptView(props: {
             <dt>From</dt>
             <dd>
               {chainName(chains?.origin)} · {originAmountText(r)}
+              {usd.origin && <span class="muted"> ({usd.origin})</span>}
             </dd>
             <dt>To</dt>
             <dd>
               {chainName(chains?.destination)}
               {destinationAmountText(r) ? ` · ${destinationAmountText(r)}` : ''}
+              {usd.destination && <span class="muted"> ({usd.destination})</span>}
             </dd>
+            {fee && (
+              <>
+                <dt>Fees</dt>
+                <dd>{fee}</dd>
+              </>
+            )}
             {reason && (
               <>
                 <dt>Reason</dt>
@@ -80,11 +105,15 @@ export function ReceiptView(props: {
               </>
             )}
           </dl>
+          {guidance && <MoneyGuidance guidance={guidance} />}
+          <h3>Progress</h3>
+          {eta.kind !== 'finished' && <EtaLine eta={eta} />}
+          {timeline && <Timeline timeline={timeline} total={total || undefined} />}
           <h3>Transactions</h3>
           {legs.length === 0 ? (
             <p class="muted">No transactions yet.</p>
           ) : (
-            <ul class="legs">
+            <ul class="legs" aria-label="Transactions">
               {legs.map(({ kind, leg }) => {
                 const meta = metaFor(kind);
                 return (

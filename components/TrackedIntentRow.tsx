@@ -1,12 +1,16 @@
+import { baselineOf, etaAt, isInFlight } from '@/lib/eta';
 import { originAmountText, routeText, shortId } from '@/lib/format/intent';
 import { formatRelative, parseTime } from '@/lib/format/time';
+import { timelineOf } from '@/lib/format/timeline';
 import type { TrackedIntent } from '@/lib/store';
+import { EtaLine } from './EtaLine';
+import { ProgressBar } from './ProgressBar';
 import { StatusChip } from './StatusChip';
 import { TrackingHealth } from './TrackingHealth';
 
 /**
- * One tracked intent in the list: status chip, route, amount, relative time; opens the receipt, mutes its desktop
- * notifications (when `onMute` is given), or removes it.
+ * One tracked intent in the list: status chip, route, amount, relative time, and while in flight a progress bar and
+ * the ETA; opens the receipt, mutes its desktop notifications (when `onMute` is given), or removes it.
  */
 export function TrackedIntentRow(props: {
   intent: TrackedIntent;
@@ -19,6 +23,9 @@ export function TrackedIntentRow(props: {
   const { intent, now } = props;
   const r = intent.receipt;
   const when = parseTime(r?.updatedAt ?? r?.createdAt) ?? intent.addedAt;
+  const flying = isInFlight(intent);
+  const progress = flying && r ? timelineOf(r) : undefined;
+  const done = progress?.steps.filter((s) => s.state === 'done' || s.state === 'failed').length ?? 0;
   return (
     <li class="intent-row" data-intent-id={intent.intentId}>
       <button type="button" class="row-main" onClick={props.onOpen}>
@@ -30,6 +37,8 @@ export function TrackedIntentRow(props: {
           <span class="muted row-time">{formatRelative(when, now)}</span>
         </span>
         <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : 'Waiting for the first receipt…'}</span>
+        {progress && <ProgressBar value={progress.progress} label={`${done} of ${progress.steps.length} steps done`} />}
+        {flying && <EtaLine eta={etaAt(r, baselineOf(intent), now)} />}
         <TrackingHealth intent={intent} now={now} compact />
       </button>
       {props.onMute && (

@@ -24,6 +24,7 @@ import { Tracker } from './tracker/engine';
 import { createCalmAlarm } from './worker/calm-alarm';
 import { createClientCache } from './worker/client-cache';
 import { createDispatcher } from './worker/dispatch';
+import { createBaselineFinder } from './worker/eta-baseline';
 import { ensureMenus, ensureWatchdog, startKeepAlive } from './worker/lifetime';
 import { createMessageHandlers } from './worker/message-handlers';
 import { createNotificationRouting, type NotificationRouting } from './worker/notification-routing';
@@ -86,6 +87,8 @@ export function createBackground(browser: Browser): BackgroundServices {
     // No receiver (popup closed) is normal.
     browser.runtime.sendMessage({ type: CHANGED, intentId }).catch(() => {});
     badge.schedule();
+    // A newly tracked intent (or one that just became known) gets its ETA baseline once.
+    if (intentId) void findBaseline(intentId);
     if (intentId) void calm.progress(intentId).catch(() => {});
   };
   const tracker = new Tracker({
@@ -98,6 +101,7 @@ export function createBackground(browser: Browser): BackgroundServices {
     onStateChange: () => changed(''),
   });
 
+  const findBaseline = createBaselineFinder({ client: clients.current, tracker });
   const track = createTrackIntent(tracker);
   const selection = createSelectionLookup({
     client: clients.current,

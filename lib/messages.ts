@@ -4,6 +4,7 @@
  * types, so their bundles carry no zod.
  */
 import * as z from 'zod/mini';
+import type { BalanceEntry } from './api/schemas/history';
 import type { IntentReceipt } from './api/schemas/receipt';
 import { LOOKUP_OPERATIONS } from './protocol';
 
@@ -33,6 +34,8 @@ export const REQUESTS = {
   resume: z.object({ type: z.literal('resume') }),
   /** Read any intent's receipt now (GetIntentReceipt) and keep it in the receipt cache. */
   receipt: z.object({ type: z.literal('receipt'), intentId: intentId() }),
+  /** What the receipt view shows beyond the receipt: fee total, token prices, the intent address's holdings. */
+  details: z.object({ type: z.literal('details'), intentId: intentId() }),
   /** Run one lookup operation of the service for an extension page (its answer or error comes back). */
   lookup: z.object({ type: z.literal('lookup'), operation: z.enum(LOOKUP_OPERATIONS), request: z.unknown() }),
   /** Mute (or unmute) one tracked intent's desktop notifications; its status is still tracked. */
@@ -49,6 +52,17 @@ export type RequestType = keyof typeof REQUESTS;
 export type RequestOf<K extends RequestType> = z.infer<(typeof REQUESTS)[K]>;
 /** Any request the background answers. */
 export type Request = { [K in RequestType]: RequestOf<K> }[RequestType];
+
+/**
+ * The answer to `details` (in `data`): `feeUsd` the intent's fee total in USD (GetIntent `fees.totalFeeUsd`);
+ * `prices` USD per display unit of the origin and destination tokens (GetTokenPrices); `holdings` what the intent
+ * address holds (GetIntentHistory with `includeBalances`; only for FAILED, REFUNDED and ABORTED, `[]` when nothing).
+ */
+export interface IntentDetails {
+  feeUsd?: number;
+  prices?: { origin?: number; destination?: number };
+  holdings?: BalanceEntry[];
+}
 
 /**
  * Answer to every request: ok (with the receipt for `receipt`, `data` for `lookup`), or a user-facing message;

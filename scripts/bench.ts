@@ -25,6 +25,7 @@ import { launchExtension, removeProfile } from '../test/e2e/fixtures/launch';
 import { countNotificationCreates, createdNotificationTimes, intentsOfNotificationId } from '../test/e2e/fixtures/notifications';
 import { configure } from '../test/e2e/pages/options';
 import { PopupPage } from '../test/e2e/pages/popup';
+import { SCRIPTS, scriptLength } from '../test/simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -160,7 +161,7 @@ async function createFinishing(sim: Sim, n: number, spreadMs = SPREAD_MS, extra:
     const failure = i % 5 === 4;
     const more = extra();
     const finishIn = 5_000 + Math.random() * spreadMs + Number(more.createdAgoMs ?? 0);
-    const stepMs = Math.round(finishIn / (failure ? 3 : 4));
+    const stepMs = Math.round(finishIn / scriptLength(failure ? SCRIPTS.failure : SCRIPTS.success));
     const body = { scenario: failure ? 'failure' : 'success', stepMs, ...more };
     ids.push((await sim.control<{ intentId: string }>('/control/intents', body)).intentId);
   }
@@ -504,7 +505,7 @@ function scaleRows(): Array<{ label: string; run: () => Promise<Figures> }> {
             }
             return ids;
           },
-          runFor: 4 * notFound.stepMs[1] + notFound.tailMs,
+          runFor: scriptLength(SCRIPTS.success) * notFound.stepMs[1] + notFound.tailMs,
           untilAllNotified: true,
         }),
     });

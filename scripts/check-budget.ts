@@ -1,5 +1,5 @@
 /**
- * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 25 KB gzip, the
+ * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
  * background worker ≤ 40 KB gzip, the Chrome zip ≤ 150 KB. Prints the figures; exits 1 above budget.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -23,7 +23,7 @@ const zip = readdirSync('.output').find((f) => f.endsWith('-chrome.zip'));
 const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
-  [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 25 * KB],
+  [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
   ['background JS, gzip', background, 40 * KB],
   [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 150 * KB],
 ];

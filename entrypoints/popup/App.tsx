@@ -5,6 +5,7 @@ import type { LookupApi } from '@/lib/api/lookup';
 import { formatClock } from '@/lib/format/time';
 import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
+import { useIntentDetails } from './hooks/useIntentDetails';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
 import { useTrackedIntents } from './hooks/useTrackedIntents';
@@ -36,6 +37,7 @@ export function App() {
   const { intents, trackerState, now, reload } = useTrackedIntents();
   const trackedIds = new Set((intents ?? []).map((i) => i.intentId));
   const { opened, open, close } = useOpenedReceipt(intents);
+  const details = useIntentDetails(opened?.intentId, (opened?.tracked?.receipt ?? opened?.receipt)?.status ?? undefined);
   const clipboard = useClipboardSuggestion(trackedIds);
   const commands = useTrackCommands(reload);
   const calm = useCalmState();
@@ -102,6 +104,7 @@ export function App() {
           tracked={opened.tracked}
           now={now}
           error={opened.tracked ? undefined : opened.error}
+          details={details}
           onBack={close}
           onTrack={() => void commands.track(opened.intentId)}
           onRetry={() => void send({ type: 'retry', intentId: opened.intentId })}

@@ -41,3 +41,14 @@ export function explorerTxUrl(chainId: number | null | undefined, hash: string |
   if (!chain || !TX_HASH.test(hash) || isPlaceholderHash(hash)) return undefined;
   return `${chain.explorer}/tx/${hash}`;
 }
+
+/** A well-formed address: 0x and 40 hex digits. */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** Explorer page of an address (`base + "/address/" + address`), under the same rule: known chains only. */
+export function explorerAddressUrl(chainId: number | null | undefined, address: string | null | undefined): string | undefined {
+  if (chainId === null || chainId === undefined || !address) return undefined;
+  const chain = CHAINS[chainId];
+  if (!chain || !ADDRESS.test(address)) return undefined;
+  return `${chain.explorer}/address/${address}`;
+}

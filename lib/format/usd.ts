@@ -27,3 +27,24 @@ export function usdOfRaw(
   const value = Number(raw) / 10 ** decimals;
   return Number.isFinite(value) ? formatUsd(value * priceUsd) : undefined;
 }
+
+/**
+ * USD values of a receipt's origin and destination amounts at `prices` (USD per display unit, from GetTokenPrices),
+ * formatted; each undefined when its amount, decimals or price is missing.
+ */
+export function receiptUsd(
+  summary:
+    | {
+        originTokenAmount?: string | null;
+        destinationTokenAmount?: string | null;
+        originTokenMetadata?: { decimals?: number | null } | null;
+        destinationTokenMetadata?: { decimals?: number | null } | null;
+      }
+    | null
+    | undefined,
+  prices: { origin?: number; destination?: number } | undefined,
+): { origin?: string; destination?: string } {
+  const origin = usdOfRaw(summary?.originTokenAmount, summary?.originTokenMetadata?.decimals, prices?.origin);
+  const destination = usdOfRaw(summary?.destinationTokenAmount, summary?.destinationTokenMetadata?.decimals, prices?.destination);
+  return { ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) };
+}

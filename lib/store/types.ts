@@ -132,8 +132,10 @@ export interface TrackedIntent {
   seen?: boolean;
   /** When the "taking longer than expected" notification was shown (ms); it is shown once. */
   stuckNotifiedAt?: number;
-  /** The quote's estimated duration in seconds, when known (sets the stuck threshold). */
+  /** The quote's estimated duration in seconds, when known: the ETA's baseline and the stuck threshold (lib/eta). */
   estimatedDuration?: number;
+  /** Without a quote estimate: the median duration in seconds of recent intents on the same chain pair (lib/eta). */
+  routeDuration?: number;
   source?: 'user' | 'watched' | 'menu';
 }
 

@@ -99,6 +99,17 @@ export class Tracker {
     return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
   }
 
+  /**
+   * Records the ETA baseline of a tracked intent (seconds; lib/eta), found after tracking started. Fields already set
+   * are kept; an intent no longer tracked is left alone.
+   */
+  async setBaseline(intentId: string, baseline: Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>): Promise<void> {
+    await this.#load();
+    await this.#mirror.write(intentId, (t) =>
+      t && t.estimatedDuration === undefined && t.routeDuration === undefined ? { ...t, ...baseline } : undefined,
+    );
+  }
+
   /** Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. */
   async remove(intentId: string): Promise<void> {
     await this.#load();
@@ -132,7 +143,8 @@ export class Tracker {
           : undefined,
       );
     }
-    for (const [id, f] of this.#inFlight) if (f.kind !== 'wait' || !intentId || id === intentId) f.controller.abort();
+    // Requests in flight were sent with the old settings or back-off: send them again now.
+    for (const [id, f] of this.#inFlight) if (!intentId || id === intentId) f.controller.abort();
     this.#nextSweepAt = 0;
     this.#nextIndividualAt = 0;
     this.#kick();
@@ -293,7 +305,7 @@ export class Tracker {
       sweeping: this.#sweeping,
       nextSweepAt: this.#nextSweepAt,
       nextIndividualAt: this.#nextIndividualAt,
-      refresh: [...this.#refresh.keys()].filter((id) => !inFlight.has(id)),
+      refresh: [...this.#refresh.keys()],
       verify,
       history: transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt),
       tuning: this.#tuning,
@@ -307,8 +319,7 @@ export class Tracker {
       const hasCold = tracking.length > this.#tuning.maxConcurrent - 1;
       this.#sweep(transport, plan.sweep, hasCold);
     }
-    if (plan.wakeAt < Number.POSITIVE_INFINITY) this.#wakeAt(plan.wakeAt);
-    if (wakeAt < Number.POSITIVE_INFINITY) this.#wakeAt(wakeAt);
+    this.#wakeAt(Math.min(plan.wakeAt, wakeAt));
   }
 
   /** True while nothing may be sent: a rejected key, or a rate-limit pause. */
@@ -349,7 +360,7 @@ export class Tracker {
     if (written?.stuckNotifiedAt === now) void this.#deps.notifier.showStuck?.(written, minutes).catch(() => {});
   }
 
-  /** Runs one sweeper job; the next paced one is due a gap after it (none after news). */
+  /** Runs one sweeper job; the next paced job (individual check, history page) is due a gap after it. */
   #sweep(transport: ReceiptTransport, job: SweepJob, hasCold: boolean): void {
     const { clock } = this.#deps;
     const started = clock.now();
@@ -361,7 +372,6 @@ export class Tracker {
     void run.then(
       (news) => {
         const now = clock.now();
-        const paced = job.kind === 'history' || job.reason === 'stale' || job.reason === 'verify';
         // With every intent in a long-poll, history only watches for a final status the legs do not show: slow pace.
         // Busy: the pages of a history cycle follow one another at once.
         const gap = !hasCold
@@ -373,7 +383,7 @@ export class Tracker {
                 ? 0
                 : this.#tuning.busySweepGapMs
               : this.#tuning.sweepGapMs;
-        if (paced || !news) this.#nextSweepAt = Math.max(this.#nextSweepAt, started + gap);
+        this.#nextSweepAt = Math.max(this.#nextSweepAt, started + gap);
         this.#sweeping = false;
         this.#kick();
       },
@@ -395,7 +405,6 @@ export class Tracker {
     const { clock } = this.#deps;
     const started = clock.now();
     const options = { signal: controller.signal };
-    let news = false;
     try {
       const t = this.#mirror.get(intentId);
       if (!t) return false;
@@ -412,7 +421,7 @@ export class Tracker {
           if (controller.signal.aborted) return false;
           const states = res.receiptStates ?? undefined;
           const unchanged = !res.done && sameStates(states ?? [], t.lastStates) && res.intentReceipt.status === t.status;
-          news = await this.#record(
+          const news = await this.#record(
             intentId,
             res.intentReceipt,
             states,
@@ -429,11 +438,13 @@ export class Tracker {
       }
       const res = await transport.getIntentReceipt({ intentId }, { ...options, timeoutMs: 15_000 });
       if (controller.signal.aborted) return false;
-      news = await this.#record(intentId, res.intentReceipt, undefined, false, undefined);
-      return news;
+      return await this.#record(intentId, res.intentReceipt, undefined, false, undefined);
     } catch (err) {
       if (controller.signal.aborted) return false;
-      await this.#fail(intentId, err);
+      // A store that cannot write (quota, closed database) loses this answer, not the intent: it is asked again.
+      await this.#fail(intentId, err).catch((e: unknown) =>
+        console.error('tracker could not record an error', e instanceof Error ? e.message : e),
+      );
       return false;
     } finally {
       if (this.#inFlight.get(intentId)?.controller === controller) this.#inFlight.delete(intentId);
@@ -530,8 +541,7 @@ export class Tracker {
         const lastError = { kind: 'not-found-yet', message: 'The service does not know this intent yet; checking again', at: now };
         return { ...t, retry: { attempt, nextAt }, lastError };
       }
-      const retryAfterMs = meaning === 'rate-limited' ? retryAfterOf(err) : 0;
-      const delay = backoffDelay(attempt, random, backoffBaseMs, backoffCapMs, retryAfterMs);
+      const delay = backoffDelay(attempt, random, backoffBaseMs, backoffCapMs, retryAfterOf(err));
       const lastError = {
         kind: err instanceof SvcApiError ? err.kind : 'unknown',
         message: err instanceof Error ? err.message : String(err),

@@ -63,7 +63,7 @@ export interface TrackerTuning {
   notFoundGraceMs: number;
   /** After this long in COMMITTED an intent is expired (default 11 min: the 10-minute window plus slack). */
   commitWindowMs: number;
-  /** EXECUTING longer than max(this, 2 × the quote's estimated duration) raises one stuck warning (default 15 min). */
+  /** EXECUTING longer than max(this, 2 × the expected duration, lib/eta) raises one stuck warning (default 15 min). */
   stuckAfterMs: number;
 }
 

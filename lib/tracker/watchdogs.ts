@@ -3,6 +3,7 @@
  * expected time). Each acts only on an answer at most `freshForMs` old (invariant I2); on an older one it asks for a
  * fresh GetIntentReceipt first ("verify").
  */
+import { baselineOf, stuckLimitMs } from '../eta';
 import type { TrackedIntent } from '../store';
 import type { TrackerTuning } from './types';
 
@@ -31,7 +32,7 @@ export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnin
   if (t.status === 'EXECUTING' && stuckWarnings && t.stuckNotifiedAt === undefined) {
     const started = Date.parse(t.receipt?.summary?.startedAt ?? t.receipt?.createdAt ?? '');
     if (Number.isNaN(started)) return { action: 'none' };
-    const limit = Math.max(tuning.stuckAfterMs, 2 * (t.estimatedDuration ?? 0) * 1000);
+    const limit = stuckLimitMs(baselineOf(t), tuning.stuckAfterMs);
     if (now - started <= limit) return { action: 'none', wakeAt: started + limit + 1 };
     return fresh ? { action: 'stuck', minutes: Math.round((now - started) / 60_000) } : { action: 'verify' };
   }

@@ -5,6 +5,7 @@ import type { CalmNotifier } from '../notify/calm-notifier';
 import type { ReceiptCache } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ClientCache } from './client-cache';
+import { intentDetails } from './details';
 import type { MessageHandlers } from './dispatch';
 import { clearFinished, type TrackIntent } from './track';
 
@@ -75,6 +76,11 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       } catch (err) {
         return failed(err);
       }
+    },
+    async details(r) {
+      const client = await deps.clients.current();
+      if (!client) return NOT_CONFIGURED;
+      return { ok: true, data: await intentDetails(client, r.intentId) };
     },
     async lookup(r) {
       const client = await deps.clients.current();

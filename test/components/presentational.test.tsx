@@ -26,7 +26,7 @@ const receipt: IntentReceipt = {
 describe('ReceiptView', () => {
   it('shows each leg, links only real hashes on known chains, and renders reasons as text', () => {
     render(<ReceiptView intentId="0x1" receipt={receipt} now={Date.now()} onBack={noop} onTrack={noop} />);
-    const legs = screen.getAllByRole('listitem');
+    const legs = within(screen.getByRole('list', { name: 'Transactions' })).getAllByRole('listitem');
     expect(legs.map((l) => l.getAttribute('data-leg'))).toEqual(['deposit', 'origin', 'destination']);
     expect(within(legs[0]!).getByRole('link').getAttribute('href')).toBe(`https://arbiscan.io/tx/${HASH}`);
     expect(within(legs[0]!).getByText('250.00 USDC')).toBeTruthy();

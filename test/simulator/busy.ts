@@ -10,7 +10,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { randomRawAmount } from './dataset';
-import { addressOf, hexOf, SCRIPTS, type SimIntent } from './lifecycle';
+import { addressOf, hexOf, SCRIPTS, type SimIntent, scriptLength, stepStart } from './lifecycle';
 import { CATALOGUE, convertRaw, SIM_CHAINS } from './tokens';
 
 /** Settings of the busy-project mode. Times in ms. */
@@ -69,7 +69,7 @@ export class BusyStream {
     const script = roll < 85 ? SCRIPTS.success : roll < 95 ? SCRIPTS.failure : SCRIPTS.refund;
     const { minLifeMs, maxLifeMs } = this.settings;
     const lifeMs = minLifeMs * (maxLifeMs / minLifeMs) ** uniformFloat64(rng);
-    const stepMs = Math.max(1, Math.round(lifeMs / (script.length - 1)));
+    const stepMs = Math.max(1, Math.round(lifeMs / scriptLength(script)));
     const originChain = SIM_CHAINS[uniformInt(rng, 0, SIM_CHAINS.length - 1)]!;
     const destinationChains = SIM_CHAINS.filter((c) => c !== originChain);
     const destinationChain = destinationChains[uniformInt(rng, 0, destinationChains.length - 1)]!;
@@ -92,7 +92,7 @@ export class BusyStream {
       stepMs,
       script,
       failureReason: 'execution reverted: insufficient output amount (slippage 0.50% exceeded)',
-      estimatedDuration: Math.round(lifeMs / 1000),
+      estimatedDuration: Math.round(((scriptLength(script) - stepStart(script, 1)) * stepMs) / 1000),
     };
   }
 }

@@ -5,7 +5,7 @@
  * its whole 20 s although the intent had just failed.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimIntent, snapshotAt, stepIndex, waitTurn } from './lifecycle';
+import { type SimIntent, snapshotAt, stepIndex, stepStart, waitTurn } from './lifecycle';
 import { type Simulator, startSimulator } from './server';
 
 let sim: Simulator;
@@ -23,7 +23,7 @@ afterAll(() => sim?.close());
 describe('waitTurn', () => {
   it('answers at once, with done, when the failure script reaches FAILED exactly on the step boundary', () => {
     const intent = intents.failure!;
-    const boundary = intent.startedAt + 3 * intent.stepMs;
+    const boundary = intent.startedAt + stepStart(intent.script, 3) * intent.stepMs;
     const before = snapshotAt(intent, boundary - 1);
     expect(before.status).toBe('EXECUTING');
     const turn = waitTurn(intent, before.states, boundary);
@@ -37,7 +37,7 @@ describe('waitTurn', () => {
     it(`${scenario}: a held wait always has a next step to wake at, unless the script is over`, () => {
       const intent = intents[scenario]!;
       const last = intent.script.length - 1;
-      const end = intent.startedAt + (last + 1) * intent.stepMs;
+      const end = intent.startedAt + (stepStart(intent.script, last) + 1) * intent.stepMs;
       let holds = 0;
       for (let t = intent.startedAt - 5; t <= end + 5; t++) {
         const turn = waitTurn(intent, snapshotAt(intent, t).states, t);

@@ -1,6 +1,7 @@
 /**
- * Simulated intents and their lifecycles. An intent runs a script of steps: at simulated time `now` it is at step
- * `floor((now - startedAt) / stepMs)` (clamped to the last step). Each step names the intent status and the state
+ * Simulated intents and their lifecycles. An intent runs a script of steps, each lasting `span` × `stepMs` (the
+ * bridge leg takes longer than a deposit, as on real routes); at simulated time `now` it is at the step whose time
+ * has come (clamped to the last step). Each step names the intent status and the state
  * of each leg. `snapshotAt` renders the IntentReceipt (spec §2.2, deployed wire form: string amounts, `type` on
  * legs, extra fields); `intentAt` renders the Intent (spec §2.7).
  */
@@ -24,6 +25,8 @@ export interface LegState {
 /** One step of a script. */
 export interface Step {
   intent: string;
+  /** How long the step lasts, in units of the intent's `stepMs` (default 1). */
+  span?: number;
   deposit?: LegState;
   origin?: LegState;
   destination?: LegState;
@@ -57,8 +60,8 @@ export interface SimIntent {
   inHistory?: boolean;
   /** Funds left at the intent address (for includeBalances / onlyRecoverable). */
   balance?: { token: SimToken; amount: string };
-  /** Quote's estimated duration in seconds. */
-  estimatedDuration: number;
+  /** Quote's estimated duration in seconds (from execution start to the end); absent: the quote has none. */
+  estimatedDuration?: number;
   /** For intents made by QuoteIntent: the quoted Intent as sent (wire JSON text) and commit time. */
   quotedWire?: string;
   committedAt?: number;
@@ -82,22 +85,23 @@ export const SCRIPTS: Record<'success' | 'failure' | 'refund' | 'stuck', Step[]>
   success: [
     { intent: 'COMMITTED' },
     { intent: 'EXECUTING', deposit: { status: 'PENDING', mined: false } },
-    { intent: 'EXECUTING', deposit: ok, origin: { status: 'RELAYING', mined: false, placeholder: true } },
+    { intent: 'EXECUTING', span: 2, deposit: ok, origin: { status: 'RELAYING', mined: false, placeholder: true } },
     { intent: 'EXECUTING', deposit: ok, origin: ok, destination: { status: 'PENDING', mined: false, placeholder: true } },
     { intent: 'SUCCEEDED', deposit: ok, origin: ok, destination: ok },
   ],
   failure: [
     { intent: 'COMMITTED' },
     { intent: 'EXECUTING', deposit: { status: 'PENDING', mined: false } },
-    { intent: 'EXECUTING', deposit: ok, origin: { status: 'RELAYING', mined: false, placeholder: true } },
+    { intent: 'EXECUTING', span: 2, deposit: ok, origin: { status: 'RELAYING', mined: false, placeholder: true } },
     { intent: 'FAILED', deposit: ok, origin: { status: 'FAILED', mined: false, placeholder: true, reason: true } },
   ],
   refund: [
     { intent: 'COMMITTED' },
     { intent: 'EXECUTING', deposit: { status: 'PENDING', mined: false } },
-    { intent: 'EXECUTING', deposit: ok, origin: { status: 'REVERTED', mined: true, reason: true } },
+    { intent: 'EXECUTING', span: 2, deposit: ok, origin: { status: 'RELAYING', mined: false, placeholder: true } },
     {
       intent: 'EXECUTING',
+      span: 2,
       deposit: ok,
       origin: { status: 'REVERTED', mined: true, reason: true },
       refund: { status: 'PENDING', mined: false },
@@ -128,9 +132,24 @@ export function staticStep(status: string, legStates: Partial<Record<Leg, string
   return step;
 }
 
+/** When step `i` of `script` starts, in units of `stepMs` after the script's start (the sum of the earlier spans). */
+export function stepStart(script: readonly Step[], i: number): number {
+  let t = 0;
+  for (let k = 0; k < i && k < script.length; k++) t += script[k]!.span ?? 1;
+  return t;
+}
+
+/** Units of `stepMs` from the script's start to its last step (its final state). */
+export function scriptLength(script: readonly Step[]): number {
+  return stepStart(script, script.length - 1);
+}
+
 /** Step index of an intent at `now`. */
 export function stepIndex(intent: SimIntent, now: number): number {
-  return Math.max(0, Math.min(intent.script.length - 1, Math.floor((now - intent.startedAt) / intent.stepMs)));
+  const elapsed = (now - intent.startedAt) / intent.stepMs;
+  let i = 0;
+  while (i < intent.script.length - 1 && stepStart(intent.script, i + 1) <= elapsed) i++;
+  return i;
 }
 
 /** IntentStatus at `now` (what `snapshotAt(...).status` says, without building the receipt). */
@@ -140,9 +159,9 @@ export function statusAt(intent: SimIntent, now: number): string {
 
 /** Simulated time of the next step after `now`, or undefined when the script is over. */
 export function nextStepAt(intent: SimIntent, now: number): number | undefined {
-  const step = Math.floor((now - intent.startedAt) / intent.stepMs);
+  const step = stepIndex(intent, now);
   if (step >= intent.script.length - 1) return undefined;
-  return intent.startedAt + (Math.max(0, step) + 1) * intent.stepMs;
+  return intent.startedAt + stepStart(intent.script, step + 1) * intent.stepMs;
 }
 
 /** One turn of WaitIntentReceipt: answer now, or hold until `until` (the next step; undefined once the script is over). */
@@ -191,7 +210,7 @@ function tokenMetadata(t: SimToken) {
 export function snapshotAt(intent: SimIntent, now: number): Snapshot {
   const index = stepIndex(intent, now);
   const s = intent.script[index]!;
-  const stepTime = (i: number) => Math.min(now, intent.startedAt + i * intent.stepMs);
+  const stepTime = (i: number) => Math.min(now, intent.startedAt + stepStart(intent.script, i) * intent.stepMs);
   const updatedAt = iso(index === 0 ? intent.createdAt : stepTime(index));
   const intentAddress = intentAddressOf(intent);
   const leg = (kind: Leg, legId: number) => {
@@ -404,7 +423,7 @@ export function buildIntent(intent: SimIntent, status: string): Record<string, u
         svcFeesPriceImpact: impact(0.02),
         netPriceImpact: impact(0.12),
       },
-      estimatedDuration: intent.estimatedDuration,
+      ...(intent.estimatedDuration !== undefined ? { estimatedDuration: intent.estimatedDuration } : {}),
     },
     fees: {
       originGas: gas(o.chainId),

@@ -9,9 +9,11 @@
  *
  * Control API (no access key):
  * - `POST /control/intents {"scenario", "stepMs"?: number, "ownerAddress"?: string, "inHistory"?: boolean,
- *   "createdAgoMs"?: number}` → `{"intentId"}`; scenarios: success, failure, refund, slow, stuck (stays EXECUTING),
- *   not-found-until-later (NotFound for two steps). `inHistory: false`: GetIntentHistory never lists it (an intent
- *   of another project); `createdAgoMs`: created that long ago, its script running from then
+ *   "createdAgoMs"?: number, "estimatedDuration"?: number | null}` → `{"intentId"}`; scenarios: success, failure,
+ *   refund, slow (four times the pace its quote estimated), stuck (stays EXECUTING), not-found-until-later (NotFound
+ *   for two steps). `inHistory: false`: GetIntentHistory never lists it (an intent of another project);
+ *   `createdAgoMs`: created that long ago, its script running from then; `estimatedDuration`: the quote's estimate
+ *   in seconds (null: none)
  * - `POST /control/busy {"perHour", "backfillMs"?, "minLifeMs"?, "maxLifeMs"?, "seed"?}` → `{"perHour", "backfilled"}`:
  *   starts (or restarts) the busy-project stream of other owners' intents (`busy.ts`); `perHour: 0` stops it
  * - `POST /control/history {"scriptedInHistory": boolean}`: whether GetIntentHistory lists the intents made by
@@ -29,7 +31,19 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type BusyOptions, BusyStream } from './busy';
 import { DATASET, generateDataset } from './dataset';
-import { addressOf, hexOf, intentAt, SCENARIOS, SCRIPTS, type Scenario, type SimIntent, snapshotAt, waitTurn } from './lifecycle';
+import {
+  addressOf,
+  hexOf,
+  intentAt,
+  SCENARIOS,
+  SCRIPTS,
+  type Scenario,
+  type SimIntent,
+  scriptLength,
+  snapshotAt,
+  stepStart,
+  waitTurn,
+} from './lifecycle';
 import { IntentIndex, intentHistory, QueryError, searchIntents } from './queries';
 import { commitIntent, exactOutputRoutes, executeIntent, quoteIntent, ServiceError, tokenPrices } from './quotes';
 import { tokenBySymbol } from './tokens';
@@ -67,6 +81,11 @@ export interface CreateOptions {
   inHistory?: boolean;
   /** Created this many ms before now (its script runs from then); default 0. */
   createdAgoMs?: number;
+  /**
+   * The quote's estimate in seconds; null: the quote has none. Default: the script's execution time at the normal
+   * pace (so a `slow` intent runs four times longer than its quote said).
+   */
+  estimatedDuration?: number | null;
 }
 
 /** One RPC call as the simulator saw it. Times are ms since the epoch (real time). */
@@ -252,7 +271,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       stepMs: step,
       script,
       failureReason: 'execution reverted: insufficient output amount (slippage 0.50% exceeded)',
-      estimatedDuration: Math.round((step * script.length) / 1000),
+      // From execution start (the end of the COMMITTED step) to the final step, at the quoted (normal) pace.
+      ...(more.estimatedDuration === null
+        ? {}
+        : { estimatedDuration: more.estimatedDuration ?? Math.round(((scriptLength(script) - stepStart(script, 1)) * stepMs) / 1000) }),
       ...(scenario === 'not-found-until-later' ? { visibleAt: createdAt + 2 * step } : {}),
     });
     return intentId;
@@ -468,6 +490,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           ownerAddress?: string;
           inHistory?: unknown;
           createdAgoMs?: unknown;
+          estimatedDuration?: unknown;
         }
       | undefined;
     if (!body) return reply.code(400).send(NOT_JSON);
@@ -478,7 +501,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return reply.code(400).send({ error: 'inHistory must be true or false' });
     if (body.createdAgoMs !== undefined && !isNonNegative(body.createdAgoMs))
       return reply.code(400).send({ error: 'createdAgoMs must be a number ≥ 0' });
+    if (body.estimatedDuration !== undefined && body.estimatedDuration !== null && !isNonNegative(body.estimatedDuration))
+      return reply.code(400).send({ error: 'estimatedDuration must be a number ≥ 0 (seconds) or null' });
     const more: CreateOptions = {
+      ...(body.estimatedDuration !== undefined ? { estimatedDuration: body.estimatedDuration as number | null } : {}),
       ...(body.inHistory !== undefined ? { inHistory: body.inHistory } : {}),
       ...(body.createdAgoMs !== undefined ? { createdAgoMs: body.createdAgoMs } : {}),
     };

@@ -4,6 +4,7 @@ import type { IntentStore } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import type { TrackerDeps } from '@/lib/tracker/types';
+import { engineHarness, sid } from './engine-harness';
 import { FakeService } from './fake-service';
 import { EventClock, freshStore, RecordingNotifier, receipt, ScriptedTransport, settle, VirtualClock } from './fakes';
 
@@ -440,44 +441,7 @@ describe('stuck watchdog', () => {
 });
 
 describe('engine details (each pins one decision of the engine)', () => {
-  const honest = { others: 0, othersSpanMs: 60_000, ignoreOwner: false, repeatCursor: false, outOfOrder: false, staleRows: false };
-  const PENDING = ['PENDING', 'UNKNOWN', 'UNKNOWN'];
-  const sid = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
-  function svc(waitMs: number, history: typeof honest | null = honest, overrides: Partial<TrackerDeps> = {}) {
-    const clock = new EventClock();
-    const service = new FakeService(clock, waitMs, history ?? undefined);
-    const store = new MemoryStore();
-    const notifier = new RecordingNotifier();
-    const states: unknown[] = [];
-    const tracker = new Tracker({
-      store,
-      clock,
-      notifier,
-      transport: async () => service.transport(),
-      random: () => 1,
-      onStateChange: (s) => states.push(s),
-      ...overrides,
-    });
-    const add = (n: number, steps: Array<[number, string, string[]]> = [[1_000, 'EXECUTING', PENDING]], extra = {}) => {
-      const t0 = clock.now();
-      let t = t0;
-      service.add({
-        intentId: sid(n),
-        ownerAddress: '0xa1',
-        createdAt: t0,
-        inHistory: true,
-        steps: [
-          { at: t0, status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
-          ...steps.map(([d, status, st]) => {
-            t += d;
-            return { at: t, status, states: st };
-          }),
-        ],
-        ...extra,
-      });
-    };
-    return { clock, service, store, notifier, tracker, add, states };
-  }
+  const svc = engineHarness;
 
   it('busy and inFlight follow the requests in flight', async () => {
     const { clock, tracker, add } = svc(20_000, null);

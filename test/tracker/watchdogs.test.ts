@@ -51,6 +51,15 @@ describe('watchdogs', () => {
       action: 'none',
       wakeAt: T + 20 * 60_000 + 1,
     });
+    // No quote estimate: the route's typical duration (lib/eta's baseline) sets it, 2 × 12 minutes.
+    expect(watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at, routeDuration: 720 }), at, tuning, true)).toEqual({
+      action: 'none',
+      wakeAt: T + 24 * 60_000 + 1,
+    });
+    // The quote's estimate wins over the route's.
+    expect(
+      watch(intent('EXECUTING', { receipt: started, lastCheckedAt: at, estimatedDuration: 300, routeDuration: 720 }), at, tuning, true),
+    ).toEqual({ action: 'stuck', minutes: 16 });
     // No startedAt: from the creation time.
     const created = { intentId: 'a', status: 'EXECUTING', createdAt: new Date(T).toISOString() };
     expect(watch(intent('EXECUTING', { receipt: created, lastCheckedAt: T }), T, tuning, true)).toEqual({

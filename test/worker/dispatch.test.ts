@@ -22,6 +22,7 @@ function recordingHandlers() {
     retry: ok,
     resume: ok,
     receipt: ok,
+    details: ok,
     lookup: ok,
     mute: ok,
     snooze: ok,

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { isInFlight } from '@/lib/eta';
 import { isChangedMessage } from '@/lib/protocol';
 import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { intentStore, trackerStateStore } from '../stores';
@@ -6,6 +7,8 @@ import { send } from '../worker-messages';
 
 /** How often relative times ("2 min ago") move on while the popup is open (ms). */
 const TICK_MS = 15_000;
+/** How often while an intent is in flight: its countdown moves by the second. */
+const LIVE_TICK_MS = 1_000;
 
 /** The tracked list as the popup shows it. */
 export interface TrackedIntents {
@@ -49,12 +52,14 @@ export function useTrackedIntents(): TrackedIntents {
       if (isChangedMessage(msg)) void reload();
     };
     browser.runtime.onMessage.addListener(onMessage);
-    const tick = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => {
-      browser.runtime.onMessage.removeListener(onMessage);
-      clearInterval(tick);
-    };
+    return () => browser.runtime.onMessage.removeListener(onMessage);
   }, [reload]);
+
+  const live = intents?.some(isInFlight) ?? false;
+  useEffect(() => {
+    const tick = setInterval(() => setNow(Date.now()), live ? LIVE_TICK_MS : TICK_MS);
+    return () => clearInterval(tick);
+  }, [live]);
 
   return { intents, trackerState, now, reload };
 }

@@ -1,5 +1,6 @@
 import { TrackedIntentRow } from '@/components/TrackedIntentRow';
 import { TrackForm } from '@/components/TrackForm';
+import { inFlightFirst } from '@/lib/eta';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import type { TrackedIntent } from '@/lib/store';
@@ -16,7 +17,7 @@ function download(filename: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Tracked tab: the Track box and the tracked intents. */
+/** Tracked tab: the Track box and the tracked intents, those in flight first. */
 export function TrackedTab(props: {
   intents: TrackedIntent[] | undefined;
   /** An intentId found on the clipboard, not tracked yet: offered with one click. */
@@ -60,7 +61,7 @@ export function TrackedTab(props: {
         ) : (
           <>
             <ul class="intent-list" aria-label="Tracked intents">
-              {props.intents.map((intent) => (
+              {inFlightFirst(props.intents).map((intent) => (
                 <TrackedIntentRow
                   key={intent.intentId}
                   intent={intent}

@@ -1,0 +1,177 @@
+/**
+ * How long an intent should take, and where it stands against that: the one rule behind the popup's countdown, its
+ * "taking longer than usual" and the tracker's stuck warning (lib/tracker/watchdogs.ts calls {@link stuckLimitMs}).
+ * Pure: every function takes the time it reasons about. Durations from the service are seconds; everything
+ * returned here is milliseconds.
+ */
+import type { IntentReceipt } from '../api/schemas/receipt';
+
+/** Where an expected duration comes from: the intent's quote, or the median of recent intents on its chain pair. */
+export type EtaSource = 'quote' | 'route';
+
+/** The expected duration of one intent, in seconds, and where it comes from. */
+export interface Baseline {
+  seconds: number;
+  source: EtaSource;
+}
+
+/** What a tracked record carries for the baseline: both in seconds (see TrackedIntent). */
+export interface BaselineFields {
+  estimatedDuration?: number;
+  routeDuration?: number;
+}
+
+/** The quote's estimate when there is one, else the route's median; undefined when neither is a positive number. */
+export function baselineOf(t: BaselineFields): Baseline | undefined {
+  if (t.estimatedDuration !== undefined && t.estimatedDuration > 0) return { seconds: t.estimatedDuration, source: 'quote' };
+  if (t.routeDuration !== undefined && t.routeDuration > 0) return { seconds: t.routeDuration, source: 'route' };
+  return undefined;
+}
+
+/** The user-facing name of a source. */
+export function sourceText(source: EtaSource): string {
+  return source === 'quote' ? 'estimate from the quote' : 'typical for this route';
+}
+
+/**
+ * When a stuck warning is due, in ms after the start: max(`floorMs`, 2 × the baseline). Twice the estimate is the
+ * usual advice for acting on a slow bridge; the floor keeps short estimates from warning about ordinary jitter.
+ */
+export function stuckLimitMs(baseline: Baseline | undefined, floorMs: number): number {
+  return Math.max(floorMs, 2 * (baseline?.seconds ?? 0) * 1000);
+}
+
+const parse = (iso: string | null | undefined): number | undefined => {
+  const ms = Date.parse(iso ?? '');
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+/** When execution started (ms): `summary.startedAt`, else the receipt's `createdAt`; undefined when neither parses. */
+export function startedAtMs(receipt: IntentReceipt | undefined): number | undefined {
+  return parse(receipt?.summary?.startedAt) ?? parse(receipt?.createdAt);
+}
+
+/** Statuses after which nothing more happens to an intent. */
+export const FINAL_STATUSES: readonly string[] = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID'];
+
+/** When a finished intent finished (ms): `summary.finishedAt`, else the receipt's `updatedAt`. */
+export function finishedAtMs(receipt: IntentReceipt | undefined): number | undefined {
+  return parse(receipt?.summary?.finishedAt) ?? parse(receipt?.updatedAt);
+}
+
+/** One finished intent as GetIntentHistory lists it (only what the median needs). */
+export interface FinishedRow {
+  status?: string;
+  receipt?: IntentReceipt | null;
+}
+
+/**
+ * The median time (seconds, rounded) from `summary.startedAt` to `summary.finishedAt` of the SUCCEEDED rows on the
+ * chain pair `origin` → `destination`; undefined with fewer than `minSamples` usable rows (failures end at odd
+ * times, so they do not count).
+ */
+export function routeMedianSeconds(rows: readonly FinishedRow[], origin: number, destination: number, minSamples = 3): number | undefined {
+  const took: number[] = [];
+  for (const row of rows) {
+    const r = row.receipt;
+    if (!r || (row.status ?? r.status) !== 'SUCCEEDED') continue;
+    if ((r.originChainId ?? r.summary?.originChainId) !== origin) continue;
+    if ((r.destinationChainId ?? r.summary?.destinationChainId) !== destination) continue;
+    const start = parse(r.summary?.startedAt);
+    const end = parse(r.summary?.finishedAt);
+    if (start !== undefined && end !== undefined && end >= start) took.push(end - start);
+  }
+  if (took.length < minSamples) return undefined;
+  took.sort((a, b) => a - b);
+  const mid = took.length >> 1;
+  const median = took.length % 2 ? took[mid]! : (took[mid - 1]! + took[mid]!) / 2;
+  return Math.max(1, Math.round(median / 1000));
+}
+
+/**
+ * Where an intent stands against its baseline at one moment (all times ms):
+ * - `finished`: it ended after `tookMs`; `early` when that was before the baseline;
+ * - `waiting`: not started (COMMITTED, or no start time yet); `expectedMs` once it starts;
+ * - `counting`: started, `leftMs` until the expected end;
+ * - `delayed`: past the expected end by `overMs`;
+ * - `unknown`: in flight with no baseline.
+ */
+export type Eta =
+  | { kind: 'finished'; status: string; tookMs: number | undefined; expectedMs?: number; early: boolean }
+  | { kind: 'waiting'; expectedMs: number; source: EtaSource }
+  | { kind: 'counting'; leftMs: number; expectedMs: number; source: EtaSource }
+  | { kind: 'delayed'; overMs: number; expectedMs: number; source: EtaSource }
+  | { kind: 'unknown' };
+
+/** The ETA of an intent with `receipt` and `baseline` at `now` (ms). */
+export function etaAt(receipt: IntentReceipt | undefined, baseline: Baseline | undefined, now: number): Eta {
+  const status = receipt?.status ?? undefined;
+  const expectedMs = baseline ? baseline.seconds * 1000 : undefined;
+  const started = startedAtMs(receipt);
+  if (status && FINAL_STATUSES.includes(status)) {
+    const end = finishedAtMs(receipt);
+    const tookMs = started !== undefined && end !== undefined && end >= started ? end - started : undefined;
+    const early = tookMs !== undefined && expectedMs !== undefined && tookMs < expectedMs;
+    return { kind: 'finished', status, tookMs, ...(expectedMs !== undefined ? { expectedMs } : {}), early };
+  }
+  if (!baseline || expectedMs === undefined) return { kind: 'unknown' };
+  // Before execution the clock does not run: the receipt's createdAt would count the time the owner took to sign.
+  if (!receipt || status === 'QUOTED' || status === 'COMMITTED' || started === undefined) {
+    return { kind: 'waiting', expectedMs, source: baseline.source };
+  }
+  const elapsed = now - started;
+  if (elapsed <= expectedMs) return { kind: 'counting', leftMs: expectedMs - Math.max(0, elapsed), expectedMs, source: baseline.source };
+  return { kind: 'delayed', overMs: elapsed - expectedMs, expectedMs, source: baseline.source };
+}
+
+/** "1 min 12 s", "45 s", "2 h 5 min": an exact-ish duration (ms) for what already happened. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+  const m = Math.round(s / 60);
+  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
+}
+
+/** "≈ 40 s", "≈ 2 min", "≈ 1 h 30 min": a rounded duration (ms) for what is expected. */
+export function formatApprox(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  if (s < 60) return `≈ ${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `≈ ${m} min`;
+  return `≈ ${m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`}`;
+}
+
+/** What a finished intent's total is called: "completed in" for SUCCEEDED, "refunded after", "ended after". */
+function finishedWords(status: string): string {
+  return status === 'SUCCEEDED' ? 'completed in' : status === 'REFUNDED' ? 'refunded after' : 'ended after';
+}
+
+/**
+ * The ETA in words: "≈ 1 min left", "taking longer than usual (expected ≈ 2 min)", "completed in 1 min 12 s",
+ * "≈ 2 min once it starts"; undefined when there is nothing to say.
+ */
+export function etaText(eta: Eta): string | undefined {
+  switch (eta.kind) {
+    case 'finished':
+      return eta.tookMs === undefined ? undefined : `${finishedWords(eta.status)} ${formatDuration(eta.tookMs)}`;
+    case 'waiting':
+      return `${formatApprox(eta.expectedMs)} once it starts`;
+    case 'counting':
+      return `${formatApprox(eta.leftMs)} left`;
+    case 'delayed':
+      return `taking longer than usual (expected ${formatApprox(eta.expectedMs)})`;
+    default:
+      return undefined;
+  }
+}
+
+/** True for an intent still on its way: tracked, and not in a final status. */
+export function isInFlight(t: { phase: string; status?: string }): boolean {
+  return t.phase === 'tracking' && !(t.status && FINAL_STATUSES.includes(t.status));
+}
+
+/** The list with intents in flight first; the order within each group is kept. */
+export function inFlightFirst<T extends { phase: string; status?: string }>(list: readonly T[]): T[] {
+  return [...list.filter(isInFlight), ...list.filter((t) => !isInFlight(t))];
+}
