@@ -111,7 +111,7 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
 
   return {
     async show(intent) {
-      type Next = { kind: 'inner' } | { kind: 'done'; content?: { title: string; message: string } } | { kind: 'in-place'; id: string };
+      type Next = { kind: 'inner' } | { kind: 'done' } | { kind: 'in-place'; id: string };
       const next = await locked(async (): Promise<Next> => {
         const [state, s] = await Promise.all([deps.state.get(), settings()]);
         const decision = decideNotification(intent, s, state, now());
@@ -134,7 +134,8 @@ export function createCalmNotifier(deps: CalmNotifierDeps): CalmNotifier {
         } else if (dropped) await deps.state.set(state);
         return { kind: 'done' };
       });
-      if (next.kind === 'done') return next.content;
+      // Held or skipped: nothing was said (the tracker records it as dealt with all the same).
+      if (next.kind === 'done') return undefined;
       if (next.kind === 'in-place') {
         const content = await inner.finalInPlace(next.id, intent);
         if (content) return content;
