@@ -3,11 +3,12 @@ import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 /**
- * Three projects:
+ * Four projects:
  * - `unit`: plain modules and components, with WXT's fakeBrowser and fake-indexeddb (no browser);
+ * - `built`: the built manifests (`npm run build:all` first): permissions, install warnings, commands;
  * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP;
  * - `e2e-firefox`: the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise.
- * Both e2e projects need `npm run build:all` first (`npm test` does it).
+ * `built` and both e2e projects need `npm run build:all` first (`npm test` does it).
  */
 export default defineConfig({
   test: {
@@ -21,6 +22,13 @@ export default defineConfig({
           setupFiles: ['fake-indexeddb/auto'],
           environment: 'node',
           testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'built',
+          include: ['test/built/**/*.test.ts'],
+          environment: 'node',
         },
       },
       {

@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
+import { COMMAND_TRACK_CLIPBOARD } from './lib/commands';
 
 /**
  * Compiles Preact's `dangerouslySetInnerHTML` path out of the bundle: its `innerHTML` assignment is the one warning
@@ -25,27 +26,37 @@ function preactWithoutInnerHtml(): Plugin {
  * Build configuration. Chrome MV3 is the primary target; `wxt build -b firefox --mv3` builds the Firefox MV3
  * variant (background becomes an event page).
  *
- * Permissions are the minimum the product needs:
- * - storage is IndexedDB (no permission needed);
+ * Required permissions raise one install warning only, "Display notifications" (`lib/permissions.ts` lists what each
+ * is for; `test/manifest.test.ts` checks the built manifests):
  * - `alarms` for the ≥ 30 s watchdog that resumes WaitIntentReceipt loops;
  * - `notifications` for the desktop notifications;
- * - `clipboardRead` for "Track from clipboard" in the popup;
- * - `contextMenus` for "Track intent" on a selected intentId or transaction hash (no access to pages needed).
- * Host access is never requested up front: the service origin the user saves in the options page is requested
- * then, through `optional_host_permissions`.
+ * - `contextMenus` for "Track intent" on a selected intentId or transaction hash (no access to pages needed);
+ * - `storage` for `storage.sync` (settings that follow the user); tracked intents and the key stay in IndexedDB;
+ * - Chrome only: `offscreen` (the keyboard command reads the clipboard in an offscreen document) and `sidePanel`
+ *   (WXT adds it for the side panel entrypoint).
+ * `clipboardRead` is optional, asked for on the first "Track from clipboard". Host access is never requested up
+ * front: the service origin the user saves in the options page is requested then, through
+ * `optional_host_permissions`.
  */
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   srcDir: '.',
   outDir: '.output',
   vite: () => ({ plugins: [preactWithoutInnerHtml(), preact()] }),
+  // The sources zip for Firefox's review: what builds the add-on, without screenshots and benchmark figures.
+  zip: { excludeSources: ['docs/**/*.png', 'bench/**'] },
   manifest: ({ browser }) => ({
     name: 'Svc Intent Tracker',
     description: 'Follow cross-chain intents from the toolbar and get a desktop notification when they succeed or fail.',
-    permissions: ['alarms', 'notifications', 'clipboardRead', 'contextMenus'],
+    permissions: ['alarms', 'notifications', 'contextMenus', 'storage', ...(browser === 'firefox' ? [] : ['offscreen'])],
+    optional_permissions: ['clipboardRead'],
     omnibox: { keyword: 'intent' },
     optional_host_permissions: ['https://*/*', 'http://127.0.0.1/*', 'http://localhost/*'],
     action: { default_title: 'Svc Intent Tracker' },
+    commands: {
+      _execute_action: { suggested_key: { default: 'Alt+Shift+I' } },
+      [COMMAND_TRACK_CLIPBOARD]: { suggested_key: { default: 'Alt+Shift+V' }, description: 'Track the intent ID on the clipboard' },
+    },
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {

@@ -36,6 +36,7 @@ export default defineBackground(() => {
   browser.contextMenus.onClicked.addListener((info) => {
     if (info.menuItemId === MENU_TRACK && info.selectionText) void bg.trackSelection(info.selectionText);
   });
+  browser.commands.onCommand.addListener((command) => void bg.runCommand(command));
   browser.omnibox.onInputEntered.addListener((text) => void bg.openFromOmnibox(text));
 
   bg.startKeepAlive();

@@ -8,7 +8,7 @@ import { createBrowserNotifier } from './notify/browser';
 import { type CalmNotifier, createCalmNotifier } from './notify/calm-notifier';
 import { createInformer } from './notify/info';
 import { createNotificationMarks } from './notify/marks';
-import { CHANGED } from './protocol';
+import { CLIPBOARD_PERMISSION } from './permissions';
 import {
   createCalmStateStore,
   createIntentStore,
@@ -19,10 +19,14 @@ import {
   type IntentStore,
   type SettingsStore,
 } from './store';
+import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { createCalmAlarm } from './worker/calm-alarm';
+import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
+import { createOffscreenClipboardReader, createPageClipboardReader, type OffscreenApi } from './worker/clipboard';
+import { createCommandHandler } from './worker/commands';
 import { createDispatcher } from './worker/dispatch';
 import { createBaselineFinder } from './worker/eta-baseline';
 import { ensureMenus, ensureWatchdog, startKeepAlive } from './worker/lifetime';
@@ -56,12 +60,14 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   updateBadge(): Promise<void>;
   /** Starts the keep-alive timer; returns a function that stops it. */
   startKeepAlive(): () => void;
+  /** Runs a keyboard command (`commands.onCommand`); resolves with its outcome, undefined for an unknown one. */
+  runCommand(command: string): Promise<Reply | undefined>;
 }
 
 /** Builds the background services on `browser`. */
 export function createBackground(browser: Browser): BackgroundServices {
   const intents = createIntentStore();
-  const settings = createSettingsStore();
+  const settings = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
   const clients = createClientCache(settings);
   const inform = createInformer(browser);
 
@@ -83,9 +89,9 @@ export function createBackground(browser: Browser): BackgroundServices {
   });
   // The badge reads the tracker's own copy: it is current, IndexedDB may lag behind it.
   const badge = createToolbarBadge(browser, async () => ({ intents: await tracker.list(), state: tracker.state }));
+  const broadcast = createChangeBroadcast((message) => browser.runtime.sendMessage(message));
   const changed = (intentId: string) => {
-    // No receiver (popup closed) is normal.
-    browser.runtime.sendMessage({ type: CHANGED, intentId }).catch(() => {});
+    broadcast.schedule(intentId);
     badge.schedule();
     // A newly tracked intent (or one that just became known) gets its ETA baseline once.
     if (intentId) void findBaseline(intentId);
@@ -123,6 +129,15 @@ export function createBackground(browser: Browser): BackgroundServices {
     }),
   );
 
+  const runCommand = createCommandHandler({
+    canReadClipboard: () => browser.permissions.contains(CLIPBOARD_PERMISSION),
+    readClipboard: firefox
+      ? createPageClipboardReader()
+      : createOffscreenClipboardReader(browser, (globalThis as { chrome?: { offscreen?: OffscreenApi } }).chrome?.offscreen),
+    trackSelection: selection.trackSelection,
+    inform,
+  });
+
   return {
     tracker,
     intents,
@@ -136,5 +151,6 @@ export function createBackground(browser: Browser): BackgroundServices {
     checkWatched,
     updateBadge: badge.update,
     startKeepAlive: () => startKeepAlive(browser, () => tracker.busy),
+    runCommand,
   };
 }

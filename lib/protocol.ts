@@ -3,11 +3,17 @@
  * validate requests on the receiving side are in `./messages`).
  */
 
-/** Broadcast type sent by the background after a tracked intent (or the tracker state, intentId '') changed. */
+/** Broadcast type sent by the background after tracked intents or the tracker state changed (coalesced). */
 export const CHANGED = 'intents-changed' as const;
 
+/** The "changed" broadcast: the intents changed since the last one (empty when only the tracker state changed). */
+export interface ChangedMessage {
+  type: typeof CHANGED;
+  intentIds: string[];
+}
+
 /** True for the background's "changed" broadcast. */
-export function isChangedMessage(message: unknown): message is { type: typeof CHANGED; intentId: string } {
+export function isChangedMessage(message: unknown): message is ChangedMessage {
   return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === CHANGED;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `npm start` and `npm test` need on a fresh machine: the npm packages (npm ci, when node_modules is
-# missing or older than the lock file), Debian's Chromium (when /usr/bin/chromium is missing) and Debian's Firefox
-# ESR (when /usr/bin/firefox-esr is missing). CHROMIUM_PATH / FIREFOX_PATH point at other binaries.
+# missing or older than the lock file), Debian's Chromium (when /usr/bin/chromium is missing), Debian's Firefox
+# ESR (when /usr/bin/firefox-esr is missing), and xvfb + xdotool (a virtual display and real key presses, for the
+# e2e tests of keyboard shortcuts and of the browser's permission prompt). CHROMIUM_PATH / FIREFOX_PATH point at
+# other binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +15,8 @@ fi
 missing=()
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then missing+=(chromium); fi
 if [ ! -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ]; then missing+=(firefox-esr); fi
+if ! command -v Xvfb >/dev/null; then missing+=(xvfb); fi
+if ! command -v xdotool >/dev/null; then missing+=(xdotool); fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "ensure-deps: installing Debian's ${missing[*]}"
   SUDO=""

@@ -5,9 +5,16 @@ import { type ConnectionResult, testConnection } from '@/lib/api/connection';
 import { isAddress } from '@/lib/format/tokens';
 import type { Request } from '@/lib/messages';
 import { parseClockTime } from '@/lib/notify/calm';
+import { PERMISSION_USES } from '@/lib/permissions';
 import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
+import { createSyncedSettingsStore, SyncFailedError } from '@/lib/store/sync';
 
-const settingsStore = createSettingsStore();
+const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
+/** The permissions of this browser's manifest (Chrome-only ones are absent in Firefox), and host access. */
+function manifestPermissions(): Set<string> {
+  const manifest = browser.runtime.getManifest();
+  return new Set([...(manifest.permissions ?? []), ...(manifest.optional_permissions ?? []), 'host']);
+}
 
 type Status = { text: string; ok: boolean } | undefined;
 
@@ -23,10 +30,13 @@ export function Options() {
   const [autoTrack, setAutoTrack] = useState<string[]>([]);
   const [notify, setNotify] = useState<NotifySettings>(DEFAULT_NOTIFY);
   const [quiet, setQuiet] = useState({ on: false, start: '22:00', end: '07:00' });
+  const [sync, setSync] = useState(true);
   const [saveStatus, setSaveStatus] = useState<Status>();
+  const [syncStatus, setSyncStatus] = useState<string | undefined>();
   const [testStatus, setTestStatus] = useState<Status>();
   const [testing, setTesting] = useState(false);
   const [savedOrigin, setSavedOrigin] = useState<string | undefined>();
+  const [declared] = useState(manifestPermissions);
 
   useEffect(() => {
     void settingsStore.get().then((s) => {
@@ -37,6 +47,7 @@ export function Options() {
       setAutoTrack(s.autoTrackAddresses ?? []);
       setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
       if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
+      setSync(s.syncSettings !== false);
       const parsed = parseBaseUrl(s.baseUrl);
       if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
     });
@@ -71,16 +82,27 @@ export function Options() {
       setSaveStatus({ text: v.error ?? 'Invalid settings.', ok: false });
       return;
     }
+    setSyncStatus(undefined);
     // Must be called straight from the click: the browser only grants permissions during a user gesture.
     const granted = browser.permissions.request({ origins: [v.url.permissionPattern] }).catch(() => false);
     void (async () => {
-      await settingsStore.set({
-        baseUrl: v.url.baseUrl,
-        accessKey: v.key.accessKey,
-        watchedAddresses: [...v.watched],
-        autoTrackAddresses: autoTrack.filter((a) => v.watched.includes(a)),
-        notify: { ...notify, quietHours: quiet.on ? { start: quiet.start, end: quiet.end } : undefined },
-      });
+      let syncProblem: string | undefined;
+      try {
+        await settingsStore.set({
+          baseUrl: v.url.baseUrl,
+          accessKey: v.key.accessKey,
+          watchedAddresses: [...v.watched],
+          autoTrackAddresses: autoTrack.filter((a) => v.watched.includes(a)),
+          notify: { ...notify, quietHours: quiet.on ? { start: quiet.start, end: quiet.end } : undefined },
+          syncSettings: sync,
+        });
+      } catch (err) {
+        if (!(err instanceof SyncFailedError)) {
+          setSaveStatus({ text: `Could not save: ${err instanceof Error ? err.message : String(err)}`, ok: false });
+          return;
+        }
+        syncProblem = err.message;
+      }
       setAddresses(v.watched.join('\n'));
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
         await browser.permissions.remove({ origins: [savedOrigin] }).catch(() => false);
@@ -96,6 +118,7 @@ export function Options() {
           : `Saved. Allow access to ${v.url.origin} in the browser's prompt.`,
         ok: true,
       });
+      if (syncProblem) setSyncStatus(syncProblem);
       if (already) return;
       const ok = await granted;
       setSaveStatus(
@@ -236,6 +259,16 @@ export function Options() {
             Local time. Notifications due during quiet hours (or a snooze from the popup) are held and summed up in one when they end.
           </p>
         </fieldset>
+        <fieldset class="field plain">
+          <legend>Sync</legend>
+          <label class="check">
+            <input type="checkbox" checked={sync} onChange={(e) => setSync((e.target as HTMLInputElement).checked)} />
+            Sync notification choices and my addresses to my other browsers
+          </label>
+          <p class="hint">
+            Through your browser account (storage.sync). The service URL, the access key and your tracked intents never leave this device.
+          </p>
+        </fieldset>
         <div class="actions">
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => void test()} disabled={testing}>
@@ -248,11 +281,29 @@ export function Options() {
           {saveStatus.text}
         </p>
       )}
+      {syncStatus && (
+        <p class="result result-bad" role="status" data-testid="sync-status">
+          {syncStatus}
+        </p>
+      )}
       {testStatus && (
         <p class={`result ${testStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="test-status">
           {testStatus.text}
         </p>
       )}
+      <section class="permissions" aria-labelledby="permissions-title">
+        <h2 id="permissions-title">Permissions and what they are for</h2>
+        <dl>
+          {PERMISSION_USES.filter((p) => declared.has(p.name)).map((p) => (
+            <div key={p.name} data-permission={p.name}>
+              <dt>
+                {p.title} {p.optional ? <span class="muted">(asked for when needed)</span> : null}
+              </dt>
+              <dd>{p.use}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
     </main>
   );
 }

@@ -5,6 +5,7 @@ import type { LookupApi } from '@/lib/api/lookup';
 import { formatClock } from '@/lib/format/time';
 import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
+import { useEscapeBack } from './hooks/useEscapeBack';
 import { useIntentDetails } from './hooks/useIntentDetails';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
@@ -27,11 +28,11 @@ const TABS: TabSpec<TabId>[] = [
 ];
 
 /**
- * The toolbar popup: banners for the settings and the tracker's state, then either an open receipt or the tabs
- * (tracked intents, history, search, stuck funds, routes). Tracked intents are read from IndexedDB and changed
- * through the background worker.
+ * The toolbar popup and the side panel (`layout="panel"`: full width): banners for the settings and the tracker's
+ * state, then either an open receipt or the tabs (tracked intents, history, search, stuck funds, routes). Tracked
+ * intents are read from IndexedDB and changed through the background worker. Escape closes an open receipt.
  */
-export function App() {
+export function App(props: { layout?: 'popup' | 'panel' }) {
   const settings = useSettings();
   const [tab, setTab] = useState<TabId>('tracked');
   const { intents, trackerState, now, reload } = useTrackedIntents();
@@ -42,6 +43,7 @@ export function App() {
   const commands = useTrackCommands(reload);
   const calm = useCalmState();
   const snoozedUntil = calm.calm.snoozeUntil !== undefined && calm.calm.snoozeUntil > now ? calm.calm.snoozeUntil : undefined;
+  useEscapeBack(opened?.intentId, close);
 
   // The lookup tabs need the service: until it is configured they say so.
   const withLookup = (content: (api: LookupApi) => preact.ComponentChildren) =>
@@ -54,7 +56,7 @@ export function App() {
     );
 
   return (
-    <main class="popup">
+    <main class={props.layout === 'panel' ? 'popup panel' : 'popup'}>
       <header class="top">
         <h1>Svc Intent Tracker</h1>
         <span>

@@ -1,14 +1,21 @@
 /** The saved settings as the popup sees them, and the way to the options page. */
 import { useEffect, useState } from 'preact/hooks';
 import { createSettingsStore, type Settings } from '@/lib/store';
+import { createSyncedSettingsStore } from '@/lib/store/sync';
 
-const settingsStore = createSettingsStore();
+const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
 
-/** The saved settings: undefined while loading, null when the URL or the key is missing. */
+/**
+ * The saved settings: undefined while loading, null when the URL or the key is missing. Read again whenever the page
+ * gets the focus back: the side panel stays open while the user changes them in the options page.
+ */
 export function useSettings(): Settings | null | undefined {
   const [settings, setSettings] = useState<Settings | null | undefined>(undefined);
   useEffect(() => {
-    void settingsStore.get().then((s) => setSettings(s?.baseUrl && s.accessKey ? s : null));
+    const read = () => void settingsStore.get().then((s) => setSettings(s?.baseUrl && s.accessKey ? s : null));
+    read();
+    window.addEventListener('focus', read);
+    return () => window.removeEventListener('focus', read);
   }, []);
   return settings;
 }

@@ -7,8 +7,10 @@
  * notification can be traced to its intents (click → receipt) and found again after a worker restart.
  *
  * Grouping: the first notification shows at once; others that come within `groupWindowMs` (500 ms) of it are held and
- * shown together when the window closes — one summary when two or more, so fifty intents that finish together make a
- * few notifications, not fifty. The window never stretches: nothing is held longer than `groupWindowMs`.
+ * shown together — one summary when two or more, so fifty intents that finish together make a few notifications, not
+ * fifty. The held ones go once none has come for `groupQuietMs` (100 ms: the rows of one history page arrive within
+ * it), once per window; after that, when the window closes. The window never stretches: nothing is held longer than
+ * `groupWindowMs`, and a window makes at most three notifications.
  * Chrome gets "View receipt" / "Open in explorer" buttons; Firefox the basic form.
  * Outcomes switched off in the settings are not shown (and count as delivered: never shown later). A settings read
  * that fails falls back to the defaults: a notification is never held back by it.
@@ -90,8 +92,10 @@ export interface BrowserNotifierOptions {
   /** Marks to answer `exists` from, instead of `notifications.getAll()` (Firefox). */
   marks?: NotificationMarks;
   now?: () => number;
-  /** Window in ms during which further notifications are held and grouped (default 2 000). */
+  /** Window in ms during which further notifications are held and grouped (default 500). */
   groupWindowMs?: number;
+  /** Held notifications go once none has come for this long (ms), once per window (default 100). */
+  groupQuietMs?: number;
 }
 
 /** The notifier of {@link createBrowserNotifier}: a Notifier, the stuck warning, and what `./calm-notifier` needs. */
@@ -117,9 +121,12 @@ export interface BrowserNotifier extends Notifier {
 export function createBrowserNotifier(browser: Browser, options: BrowserNotifierOptions): BrowserNotifier {
   const now = options.now ?? Date.now;
   const windowMs = options.groupWindowMs ?? 500;
+  const quietMs = options.groupQuietMs ?? 100;
   let windowEnds = 0;
+  /** The window's early (quiet) flush is spent: what comes later waits for the window's end. */
+  let quietSpent = false;
   let held: Array<{ intent: TrackedIntent; resolve: (c: NotificationContent) => void; reject: (e: unknown) => void }> = [];
-  let flushScheduled = false;
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
   const marks = options.marks;
   const settings = () =>
     Promise.resolve()
@@ -153,7 +160,7 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
     options.firefox ? undefined : (browser.notifications as { update?: (id: string, o: object) => Promise<boolean> }).update?.(id, o);
 
   const flush = async () => {
-    flushScheduled = false;
+    flushTimer = undefined;
     const batch = held;
     held = [];
     if (batch.length === 0) return;
@@ -186,6 +193,7 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
       if (t >= windowEnds && held.length === 0) {
         // Nothing recent: show at once, and hold what follows for a moment.
         windowEnds = t + windowMs;
+        quietSpent = false;
         const content = notificationContent(intent);
         await marks?.add([intent.intentId], t);
         await create(`${SINGLE}${intent.intentId}:${t}`, content, outcomeExplorerUrl(intent), s.sound);
@@ -193,10 +201,15 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
       }
       return new Promise<NotificationContent>((resolve, reject) => {
         held.push({ intent, resolve, reject });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setTimeout(() => void flush(), Math.max(0, windowEnds - t));
-        }
+        clearTimeout(flushTimer);
+        const early = !quietSpent && t + quietMs < windowEnds;
+        flushTimer = setTimeout(
+          () => {
+            if (early) quietSpent = true;
+            void flush();
+          },
+          Math.max(0, (early ? t + quietMs : windowEnds) - t),
+        );
       });
     },
     async exists(intentId) {

@@ -17,6 +17,8 @@ export interface Settings {
   autoTrackAddresses?: string[];
   /** Which outcomes raise a desktop notification, and whether it makes a sound. Everything on when absent. */
   notify?: NotifySettings;
+  /** Whether the synced keys (`./sync.ts`) follow the user through `storage.sync`; on unless false. This device only. */
+  syncSettings?: boolean;
 }
 
 /** Notification preferences (options page). */

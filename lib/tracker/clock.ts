@@ -18,6 +18,7 @@ export const realClock: Clock = {
         signal?.removeEventListener('abort', done);
         resolve();
       }
-      signal?.addEventListener('abort', done, { once: true });
+      // `done` removes the listener itself (on time or on abort): a signal that outlives the sleep keeps none.
+      signal?.addEventListener('abort', done);
     }),
 };

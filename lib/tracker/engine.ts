@@ -39,6 +39,7 @@ export class Tracker {
   #sweeping = false;
   #nextSweepAt = 0;
   #nextIndividualAt = 0;
+  #lastPageAt = Number.NEGATIVE_INFINITY;
   /** Until then (ms) the tracker is busy: an answer changed something lately, the sweeper keeps a fast pace. */
   #busyUntil = 0;
   #state: TrackerState = {};
@@ -305,6 +306,7 @@ export class Tracker {
       sweeping: this.#sweeping,
       nextSweepAt: this.#nextSweepAt,
       nextIndividualAt: this.#nextIndividualAt,
+      lastPageAt: this.#lastPageAt,
       refresh: [...this.#refresh.keys()],
       verify,
       history: transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt),
@@ -365,6 +367,7 @@ export class Tracker {
     const { clock } = this.#deps;
     const started = clock.now();
     this.#sweeping = true;
+    if (job.kind === 'history') this.#lastPageAt = started;
     if (job.kind === 'receipt' && (job.reason === 'stale' || job.reason === 'verify')) {
       this.#nextIndividualAt = started + this.#tuning.individualEveryMs;
     }

@@ -12,7 +12,7 @@ export const NOTIFYING_STATUSES: readonly string[] = ['SUCCEEDED', 'FAILED', 'RE
 
 /** True when no more progress is expected for an intent in this status (SUCCEEDED, FAILED, REFUNDED, ABORTED, INVALID). */
 export function isFinalStatus(status: string | undefined): boolean {
-  return status !== undefined && FINAL_INTENT_STATUSES.includes(status);
+  return FINAL_INTENT_STATUSES.some((s) => s === status);
 }
 
 /**

@@ -4,7 +4,8 @@
  * time to look again.
  *
  * Slots: `maxConcurrent - 1` long-poll slots (WaitIntentReceipt for the intents ranked first by `longPollRank`) and
- * one sweeper slot, which runs in order of preference: a user's refresh; the first read of a new intent; an
+ * one sweeper slot, which runs in order of preference: a user's refresh; the first read of a new intent (but a
+ * history page, when due, at least once per `busySweepGapMs` meanwhile); an
  * individual check (GetIntentReceipt) of the intent outside the slots heard of longest ago, at most once per
  * `individualEveryMs`, as soon as that answer is `recheckAfterMs` old or a watchdog asks to verify it; otherwise one
  * page of GetIntentHistory (see `./sweeper`).
@@ -39,13 +40,15 @@ export interface PlanInput {
   nextSweepAt: number;
   /** No individual check before this. */
   nextIndividualAt: number;
+  /** When the last history page started (ms; -Infinity before the first). */
+  lastPageAt: number;
   /** Intents the user asked to read now, oldest request first. */
   refresh: readonly string[];
   /** Intents a watchdog wants read again before it acts (their last answer is too old). */
   verify: ReadonlySet<string>;
   /** True when the transport can list history and some tracked intent can be looked for in it. */
   history: boolean;
-  tuning: Pick<TrackerTuning, 'maxConcurrent' | 'recheckAfterMs'>;
+  tuning: Pick<TrackerTuning, 'maxConcurrent' | 'recheckAfterMs' | 'busySweepGapMs'>;
 }
 
 /** When an intent may be asked again (back-off, or the pause after an unchanged long-poll); 0 = now. */
@@ -87,8 +90,11 @@ export function planChecks(input: PlanInput): Plan {
   if (!input.sweeping) {
     const refreshId = input.refresh.find((id) => idle.some((t) => t.intentId === id));
     const first = cold.find((t) => t.lastCheckedAt === undefined && t.retry === undefined);
+    // First reads go one at a time (hundreds take seconds in a browser); history keeps its busy pace meanwhile, so
+    // that intents finishing then are not left until every first read is done.
+    const pageDue = input.history && now >= input.nextSweepAt && now - input.lastPageAt >= input.tuning.busySweepGapMs;
     if (refreshId) sweep = { kind: 'receipt', intentId: refreshId, reason: 'refresh' };
-    else if (first) sweep = { kind: 'receipt', intentId: first.intentId, reason: 'first' };
+    else if (first) sweep = pageDue ? { kind: 'history' } : { kind: 'receipt', intentId: first.intentId, reason: 'first' };
     else if (now < input.nextSweepAt) {
       if (cold.length > 0 || input.history) wakeAt = Math.min(wakeAt, input.nextSweepAt);
     } else {
@@ -134,7 +140,7 @@ export class LongPollBudget {
   /** When the next whole token is there (ms). */
   nextAt(now: number): number {
     this.#refill(now);
-    return this.#tokens >= 1 ? now : now + Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute);
+    return now + Math.max(0, Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute));
   }
   /** Spends one token. */
   take(now: number): void {
@@ -146,7 +152,9 @@ export class LongPollBudget {
     this.#tokens = Math.min(this.capacity, this.#tokens + 1);
   }
   #refill(now: number) {
-    if (now > this.#at) this.#tokens = Math.min(this.capacity, this.#tokens + ((now - this.#at) * this.perMinute) / 60_000);
+    // A clock that goes back neither refills nor drains the bucket.
+    const elapsed = Math.max(0, now - this.#at);
+    this.#tokens = Math.min(this.capacity, this.#tokens + (elapsed * this.perMinute) / 60_000);
     this.#at = Math.max(this.#at, now);
   }
 }

@@ -34,7 +34,6 @@ export function historyGroups(intents: readonly TrackedIntent[]): Group[] {
     const owner = t.receipt?.ownerAddress?.toLowerCase() ?? '';
     byOwner.set(owner, Math.min(byOwner.get(owner) ?? created, created));
   }
-  if (byOwner.size === 0) return [];
   if (byOwner.size > MAX_OWNER_GROUPS || byOwner.has('')) {
     return [{ key: '*', fromTime: Math.floor(Math.min(...byOwner.values()) / 1000) }];
   }
@@ -95,7 +94,7 @@ export class HistorySweeper {
     for (const row of res.intents) {
       const receipt = row.receipt;
       if (!receipt || !isFinalStatus(receipt.status)) continue;
-      if (receipt.intentId !== undefined && receipt.intentId !== row.intentId) continue;
+      if (receipt.intentId !== row.intentId) continue;
       rows.push({ intentId: row.intentId, receipt });
     }
     return rows;

@@ -21,7 +21,7 @@ export const EXPIRED_MESSAGE = 'Not executed within 10 minutes of commit: the qu
 
 /** Checks one tracked intent at `now` (ms). `stuckWarnings` is false when the notifier has no stuck warning. */
 export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnings: boolean): Watch {
-  const fresh = t.lastCheckedAt !== undefined && now - t.lastCheckedAt < tuning.freshForMs;
+  const fresh = now - (t.lastCheckedAt ?? Number.NEGATIVE_INFINITY) < tuning.freshForMs;
   if (t.status === 'COMMITTED') {
     const created = Date.parse(t.receipt?.createdAt ?? '');
     if (Number.isNaN(created)) return { action: 'none' };

@@ -1,6 +1,12 @@
-/** The Svc client the worker calls the service with: one for the saved settings, rebuilt when they change. */
+/**
+ * The Svc client the worker calls the service with: one for the saved settings, rebuilt when they change. Every
+ * request of the worker (the tracker's, ETA look-ups, the popup's details) goes through one limit: at most
+ * `DEFAULT_TUNING.maxConcurrent` (4) in flight at once, the rest wait their turn (invariant I5).
+ */
+import pLimit from 'p-limit';
 import { SvcClient } from '../api/client';
 import type { SettingsStore } from '../store';
+import { DEFAULT_TUNING } from '../tracker/types';
 
 /** Time-out of the worker's own calls (ms); the tracker's long-polls set their own. */
 const CALL_TIMEOUT_MS = 20_000;
@@ -13,8 +19,20 @@ export interface ClientCache {
   reset(): void;
 }
 
-/** Creates the cache over the settings store. */
-export function createClientCache(settings: SettingsStore): ClientCache {
+/**
+ * `fetch` limited to `max` requests in flight; a request aborted while it waits for its turn is not sent (fetch
+ * rejects at once with the signal's reason).
+ */
+export function limitedFetch(max: number, base: typeof fetch = (input, init) => globalThis.fetch(input, init)): typeof fetch {
+  const limit = pLimit(max);
+  return (input, init) => limit(() => base(input, init));
+}
+
+/** Creates the cache over the settings store; `fetch` is shared by every client it builds (tests inject one). */
+export function createClientCache(
+  settings: SettingsStore,
+  fetch: typeof globalThis.fetch = limitedFetch(DEFAULT_TUNING.maxConcurrent),
+): ClientCache {
   let cached: { key: string; client: SvcClient } | undefined;
   return {
     async current() {
@@ -23,7 +41,7 @@ export function createClientCache(settings: SettingsStore): ClientCache {
       const key = `${s.baseUrl}\n${s.accessKey}`;
       if (cached?.key !== key) {
         try {
-          cached = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey, timeoutMs: CALL_TIMEOUT_MS }) };
+          cached = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey, timeoutMs: CALL_TIMEOUT_MS, fetch }) };
         } catch {
           return undefined;
         }

@@ -41,22 +41,6 @@ describe('one-click tracking and housekeeping', () => {
     await popup.close();
   });
 
-  it('offers an untracked intentId found on the clipboard, and tracks it only on the click', async () => {
-    const intentId = ctx.sim.createIntent('success', 60_000);
-    const first = await PopupPage.open(ctx.ext);
-    await first.page.bringToFront();
-    await first.page.evaluate((text) => navigator.clipboard.writeText(text), `see ${intentId}`);
-    await first.close();
-    const popup = await PopupPage.open(ctx.ext);
-    await popup.page.bringToFront();
-    const suggestion = popup.page.getByRole('group', { name: 'Clipboard suggestion' });
-    await expect.poll(() => suggestion.textContent()).toContain(`${intentId.slice(0, 6)}…${intentId.slice(-4)}`);
-    expect(await popup.row(intentId).count()).toBe(0);
-    await suggestion.getByRole('button', { name: 'Track it' }).click();
-    await expect.poll(() => popup.row(intentId).count()).toBe(1);
-    await popup.close();
-  });
-
   it("auto-tracks a watched address's new intent and notifies when it ends; the badge follows", async () => {
     const owner = `0x${'c3'.repeat(20)}`;
     const intentId = ctx.sim.createIntent('success', 1500, owner);

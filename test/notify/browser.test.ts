@@ -1,5 +1,5 @@
 import { createStore } from 'idb-keyval';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createBrowserNotifier, intentIdsOfNotification, wantsNotification } from '@/lib/notify/browser';
 import { createNotificationMarks } from '@/lib/notify/marks';
@@ -33,6 +33,7 @@ describe('browser notifier', () => {
     fakeBrowser.reset();
     settings = { ...DEFAULT_NOTIFY };
   });
+  afterEach(() => vi.useRealTimers());
   const make = (firefox = false) =>
     createBrowserNotifier(fakeBrowser as never, { iconUrl: '/icon/128.png', firefox, settings: async () => settings, groupWindowMs: 100 });
 
@@ -50,6 +51,36 @@ describe('browser notifier', () => {
     expect(all[groupId]!.title).toBe('4 intents finished: 3 succeeded, 1 failed');
     for (const k of [1, 2, 5]) expect(await n.exists(id(k))).toBe(true);
     expect(await n.exists(id(9))).toBe(false);
+  });
+
+  it('shows what is held once none came for 100 ms, once per window; later ones when the 500 ms window closes', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const n = createBrowserNotifier(fakeBrowser as never, { iconUrl: '/icon/128.png', firefox: false, settings: async () => settings });
+    const ids = () => Object.keys(created()).map(intentIdsOfNotification);
+    await n.show(intent(1, 'SUCCEEDED'));
+    expect(ids()).toEqual([[id(1)]]);
+    // Rows of one history page, 10 ms apart: shown together 100 ms after the last, not when the window closes.
+    const page: Array<Promise<unknown>> = [];
+    for (const k of [2, 3, 4]) {
+      await vi.advanceTimersByTimeAsync(10);
+      page.push(n.show(intent(k, 'SUCCEEDED')));
+    }
+    await vi.advanceTimersByTimeAsync(99);
+    expect(ids()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(page);
+    expect(ids()).toEqual([[id(1)], [id(2), id(3), id(4)]]);
+    // The window's quiet flush is spent: one more at 200 ms waits for the window's end (500 ms after the first).
+    await vi.advanceTimersByTimeAsync(70);
+    const late = n.show(intent(5, 'FAILED'));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(ids()).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    await late;
+    expect(ids()).toEqual([[id(1)], [id(2), id(3), id(4)], [id(5)]]);
+    // After the window: at once again.
+    await n.show(intent(6, 'SUCCEEDED'));
+    expect(ids()).toHaveLength(4);
   });
 
   it('uses the basic form on Firefox', async () => {

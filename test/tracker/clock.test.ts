@@ -1,4 +1,5 @@
 /** The real clock the worker runs the tracker on: sleeps end on time, or at once when their signal aborts. */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { realClock } from '@/lib/tracker/clock';
 
@@ -26,5 +27,18 @@ describe('realClock', () => {
     const t = performance.now();
     await realClock.sleep(60_000, controller.signal);
     expect(performance.now() - t).toBeLessThan(1_000);
+  });
+
+  it('leaves no listener on the signal, whether it woke on time or on abort', async () => {
+    // A signal may outlive its sleeps (one signal for many): each sleep takes its listener away again.
+    const controller = new AbortController();
+    await realClock.sleep(1, controller.signal);
+    await realClock.sleep(1, controller.signal);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const sleeping = realClock.sleep(60_000, controller.signal);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    await sleeping;
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -23,10 +23,10 @@ export const PENDING = ['PENDING', 'UNKNOWN', 'UNKNOWN'];
 /** The intentId numbered `n`. */
 export const sid = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
-/** Builds the harness; `history` null = a transport without GetIntentHistory. */
-export function engineHarness(waitMs: number, history: HistoryMode | null = HONEST, overrides: Partial<TrackerDeps> = {}) {
+/** Builds the harness; `history` null = a transport without GetIntentHistory; every request takes `latencyMs` at least. */
+export function engineHarness(waitMs: number, history: HistoryMode | null = HONEST, overrides: Partial<TrackerDeps> = {}, latencyMs = 10) {
   const clock = new EventClock();
-  const service = new FakeService(clock, waitMs, history ?? undefined);
+  const service = new FakeService(clock, waitMs, history ?? undefined, latencyMs);
   const store = new MemoryStore();
   const notifier = new RecordingNotifier();
   const states: unknown[] = [];

@@ -106,6 +106,27 @@ describe('user operations', () => {
     tracker.stop();
   });
 
+  it('remove() ends a read in flight and stop() a history page in flight, at once', async () => {
+    const { clock, tracker, service, add } = engineHarness(20_000, HONEST, {}, 2_000);
+    for (let n = 1; n <= 4; n++) add(n);
+    for (let n = 1; n <= 3; n++) await tracker.track(sid(n));
+    await clock.advance(30_000);
+    // The 4th intent's first read goes to the sweeper (the three slots are taken) and takes 2 s.
+    await tracker.track(sid(4));
+    await clock.advance(500);
+    await tracker.remove(sid(4));
+    await clock.advance(1);
+    const read = service.log.filter((e) => e.intentId === sid(4));
+    expect(read.map((e) => [e.op, e.outcome, e.end! - e.start])).toEqual([['receipt', 'abandoned', 500]]);
+    const inFlight = () => service.log.find((e) => e.op === 'history' && e.end === undefined);
+    for (let i = 0; i < 100 && !inFlight(); i++) await clock.advance(100);
+    const page = inFlight()!;
+    expect(page).toBeDefined();
+    tracker.stop();
+    await clock.advance(1);
+    expect(page.outcome).toBe('abandoned');
+  });
+
   it('remove() ends the intent’s request in flight at once', async () => {
     const { clock, tracker, service, add } = engineHarness(20_000, null);
     add(1);
@@ -544,6 +565,7 @@ describe('the sweeper’s pace', () => {
     for (const [fault, check] of [
       ['500', 'gap'],
       ['429', 'paused'],
+      ['401', 'key'],
     ] as const) {
       const { clock, tracker, service, add } = engineHarness(20_000);
       for (let n = 1; n <= 5; n++) add(n);
@@ -556,8 +578,16 @@ describe('the sweeper’s pace', () => {
       const failed = service.log.slice(calls).find((e) => e.op === 'history' && e.outcome === 'error')!;
       expect(failed, fault).toBeDefined();
       const next = service.log.find((e) => e.op !== 'wait' && e.start > failed.start)!;
-      if (check === 'gap') expect(next.start - failed.start).toBeGreaterThanOrEqual(1_000);
-      else expect(tracker.state.pausedUntil ?? 0).toBeGreaterThan(0);
+      if (check === 'gap') {
+        expect(next.start - failed.start).toBeGreaterThanOrEqual(1_000);
+        expect(tracker.state).toEqual({});
+      } else if (check === 'paused') {
+        expect(tracker.state.pausedUntil ?? 0).toBeGreaterThan(0);
+        expect(tracker.state.keyRejected).toBeUndefined();
+      } else {
+        expect(tracker.state.keyRejected?.kind).toBe('key-rejected');
+        expect(tracker.state.pausedUntil).toBeUndefined();
+      }
       tracker.stop();
     }
   });

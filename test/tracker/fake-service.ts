@@ -49,7 +49,7 @@ export interface HistoryMode {
 }
 
 /** A fault the next call gets. */
-export type Fault = 'ok' | '500' | 'reset' | 'malformed' | 'timeout' | '429';
+export type Fault = 'ok' | '500' | 'reset' | 'malformed' | 'timeout' | '429' | '401';
 
 /** One request as the service saw it. `outcome`: answered, failed (an error answer) or abandoned by the client. */
 export interface LogEntry {
@@ -159,6 +159,7 @@ export class FakeService {
       if (fault === '500') throw new SvcServiceError(op, { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
       if (fault === 'reset') throw new SvcNetworkError(op, 'http://fake', 'reset');
       if (fault === 'malformed') throw new SvcBadBodyError(op, 200, 'a body that is not JSON', '{');
+      if (fault === '401') throw new SvcServiceError(op, { errorName: 'AccessKeyNotFound', code: 1101, msg: 'x', httpStatus: 401 });
       if (fault === '429') {
         entry.retryAfterMs = RETRY_AFTER_S * 1000;
         throw new SvcServiceError(op, {

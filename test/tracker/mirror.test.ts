@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedIntent } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
-import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
-import { RecordingNotifier, VirtualClock } from './fakes';
 
 const rec = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
   intentId,
@@ -32,6 +30,16 @@ describe('IntentMirror', () => {
     expect(await store.get('a')).toEqual(mirror.get('a'));
   });
 
+  it('a write that leaves an unknown intent alone adds nothing to the mirror', async () => {
+    const changes: string[] = [];
+    const mirror = new IntentMirror(new MemoryStore(), (id) => changes.push(id));
+    await mirror.load();
+    expect(await mirror.write('unknown', (c) => c)).toBeUndefined();
+    expect(mirror.get('unknown')).toBeUndefined();
+    expect(mirror.values()).toEqual([]);
+    expect(changes).toEqual([]);
+  });
+
   it('a write that lands after remove() does not bring the intent back; revive() lifts that', async () => {
     const store = new MemoryStore();
     const mirror = new IntentMirror(store);
@@ -56,6 +64,29 @@ describe('IntentMirror', () => {
     expect(mirror.get('a')).toBeDefined();
   });
 
+  it('a load that read the store before a write or a remove lands keeps the newer mirror', async () => {
+    const store = new MemoryStore();
+    await store.put(rec('a', { status: 'COMMITTED' }));
+    await store.put(rec('b'));
+    const list = store.list.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    store.list = async () => {
+      const picture = await list();
+      await gate;
+      return picture;
+    };
+    const mirror = new IntentMirror(store);
+    const loading = mirror.load();
+    await mirror.write('a', (c) => (c ? { ...c, status: 'EXECUTING' } : undefined));
+    await mirror.remove('b');
+    release();
+    await loading;
+    expect(mirror.get('a')?.status).toBe('EXECUTING');
+    expect(mirror.get('b')).toBeUndefined();
+    expect(mirror.values().map((t) => t.intentId)).toEqual(['a']);
+  });
+
   it('a failed load is tried again by the next call', async () => {
     const store = new MemoryStore();
     await store.put(rec('a'));
@@ -67,40 +98,5 @@ describe('IntentMirror', () => {
     fail = false;
     await mirror.load();
     expect(mirror.get('a')).toBeDefined();
-  });
-});
-
-describe('Delivery', () => {
-  it('shows a pending notification once and records what it said; not again, not when already shown', async () => {
-    const store = new MemoryStore();
-    const mirror = new IntentMirror(store);
-    const notifier = new RecordingNotifier();
-    const clock = new VirtualClock();
-    const delivery = new Delivery(mirror, notifier, clock);
-    await mirror.write('a', () => rec('a', { phase: 'final', status: 'SUCCEEDED', notification: 'pending' }));
-    await Promise.all([delivery.deliver('a'), delivery.deliver('a')]);
-    await delivery.deliver('a');
-    expect(notifier.shown.map((t) => t.intentId)).toEqual(['a']);
-    expect(mirror.get('a')).toMatchObject({
-      notification: 'shown',
-      notifiedAt: clock.now(),
-      notified: { title: 'shown SUCCEEDED', message: 'a' },
-    });
-    // Already on screen (a worker died after showing it): recorded, not shown again.
-    await mirror.write('b', () => rec('b', { phase: 'final', status: 'FAILED', notification: 'pending' }));
-    notifier.onScreen.add('b');
-    await delivery.deliver('b');
-    expect(notifier.shown).toHaveLength(1);
-    expect(mirror.get('b')?.notification).toBe('shown');
-    expect(mirror.get('b')?.notified).toBeUndefined();
-  });
-
-  it('a notifier that fails leaves the notification pending, and the worker runs on', async () => {
-    const mirror = new IntentMirror(new MemoryStore());
-    const notifier = new RecordingNotifier();
-    notifier.show = () => Promise.reject(new Error('no permission'));
-    await mirror.write('a', () => rec('a', { phase: 'final', status: 'SUCCEEDED', notification: 'pending' }));
-    await new Delivery(mirror, notifier, new VirtualClock()).deliver('a');
-    expect(mirror.get('a')?.notification).toBe('pending');
   });
 });

@@ -9,6 +9,7 @@ import {
   isNews,
   lastHeardAt,
   longPollRank,
+  NOTIFYING_STATUSES,
   notFoundDelay,
   sameStates,
   stalenessBound,
@@ -21,6 +22,11 @@ describe('policy', () => {
   it('final statuses end tracking; others do not', () => {
     for (const s of ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID']) expect(isFinalStatus(s), s).toBe(true);
     for (const s of ['QUOTED', 'COMMITTED', 'EXECUTING', 'TELEPORTING', undefined]) expect(isFinalStatus(s), String(s)).toBe(false);
+  });
+
+  it('SUCCEEDED, FAILED, REFUNDED and ABORTED notify; INVALID ends tracking without a notification', () => {
+    expect([...NOTIFYING_STATUSES].sort()).toEqual(['ABORTED', 'FAILED', 'REFUNDED', 'SUCCEEDED']);
+    expect(NOTIFYING_STATUSES).not.toContain('INVALID');
   });
 
   it('backoffDelay: full jitter under a doubling ceiling, at least 250 ms and Retry-After', () => {
@@ -90,6 +96,8 @@ describe('policy', () => {
   it('news is a first answer, another status, other leg states, or the end', () => {
     const known = { ...base, receipt: { intentId: 'x', status: 'EXECUTING' }, status: 'EXECUTING', lastStates: ['PENDING'] };
     expect(isNews(base, 'COMMITTED', undefined, false)).toBe(true);
+    // A first receipt is news, whatever status the record held before it.
+    expect(isNews({ ...base, status: 'COMMITTED' }, 'COMMITTED', undefined, false)).toBe(true);
     expect(isNews(known, 'EXECUTING', ['PENDING'], false)).toBe(false);
     expect(isNews(known, 'EXECUTING', undefined, false)).toBe(false);
     expect(isNews(known, 'EXECUTING', ['SUCCEEDED'], false)).toBe(true);

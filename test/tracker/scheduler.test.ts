@@ -23,10 +23,11 @@ const input = (tracking: TrackedIntent[], extra: Partial<PlanInput> = {}): PlanI
   sweeping: false,
   nextSweepAt: 0,
   nextIndividualAt: 0,
+  lastPageAt: NOW,
   refresh: [],
   verify: new Set(),
   history: true,
-  tuning: { maxConcurrent: 4, recheckAfterMs: 40_000 },
+  tuning: { maxConcurrent: 4, recheckAfterMs: 40_000, busySweepGapMs: 1_000 },
   ...extra,
 });
 
@@ -60,6 +61,19 @@ describe('planChecks', () => {
     const fresh = t('n', { lastCheckedAt: undefined });
     const plan = planChecks(input([t('a'), t('b'), t('c'), fresh], { longPollTokens: 0, nextSweepAt: NOW + 2_000 }));
     expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'n', reason: 'first' });
+  });
+
+  it('while new intents wait for their first read, a history page still goes out once per busy gap', () => {
+    const fresh = ['n1', 'n2'].map((id) => t(id, { lastCheckedAt: undefined, receipt: undefined, status: undefined }));
+    const tracking = [t('a'), t('b'), t('c'), t('d'), ...fresh];
+    const first = { kind: 'receipt', intentId: 'n1', reason: 'first' };
+    // The last page started 999 ms ago: the first read goes on; at 1 000 ms the page goes first.
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 999 })).sweep).toEqual(first);
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 1_000 })).sweep).toEqual({ kind: 'history' });
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: Number.NEGATIVE_INFINITY })).sweep).toEqual({ kind: 'history' });
+    // Not before the sweeper's gap is over, and never without history to read.
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 5_000, nextSweepAt: NOW + 1 })).sweep).toEqual(first);
+    expect(planChecks(input(tracking, { longPollTokens: 0, lastPageAt: NOW - 5_000, history: false })).sweep).toEqual(first);
   });
 
   it('an individual check for the intent heard of longest ago once it is 40 s old, else a history page', () => {
@@ -110,6 +124,43 @@ describe('planChecks', () => {
     expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'a', reason: 'stale' });
   });
 
+  it("the sweeper's request in flight takes no long-poll slot; a single token starts a single long-poll", () => {
+    const ids = ['a', 'b', 'c', 'd'].map((id) => t(id));
+    for (const kind of ['receipt', 'batch'] as const) {
+      const plan = planChecks(input(ids, { inFlight: new Map([['s', kind]]), sweeping: true }));
+      expect(plan.longPolls, kind).toHaveLength(3);
+    }
+    const one = planChecks(input(ids, { longPollTokens: 1, longPollTokenAt: NOW + 3_334 }));
+    expect(one.longPolls).toHaveLength(1);
+    expect(one.wakeAt).toBe(NOW + 3_334);
+  });
+
+  it('a refresh for an intent no longer tracked is passed over for the next one', () => {
+    const plan = planChecks(input([t('a'), t('b')], { refresh: ['gone', 'b'], longPollTokens: 0 }));
+    expect(plan.sweep).toEqual({ kind: 'receipt', intentId: 'b', reason: 'refresh' });
+  });
+
+  it('a retry after a failed first read is no first read: it waits for the sweeper gap', () => {
+    const failed = t('f', { lastCheckedAt: undefined, retry: { attempt: 1, nextAt: NOW - 1 } });
+    const plan = planChecks(input([failed], { longPollTokens: 0, longPollTokenAt: NOW + 60_000, nextSweepAt: NOW + 2_500 }));
+    expect(plan.sweep).toBeUndefined();
+    expect(plan.wakeAt).toBe(NOW + 2_500);
+  });
+
+  it('wakes at the end of the sweeper gap only when the sweeper has something to do then', () => {
+    const noHistory = { history: false, nextSweepAt: NOW + 2_500 };
+    // An intent outside the slots (no token for it): its individual check is due when the gap ends.
+    const waiting = planChecks(input([t('a')], { ...noHistory, longPollTokens: 0, longPollTokenAt: NOW + 60_000 }));
+    expect(waiting.wakeAt).toBe(NOW + 2_500);
+    // Every intent long-polled and no history: nothing for the sweeper, now or at the end of the gap.
+    const idle = planChecks(input([t('a')], noHistory));
+    expect(idle.longPolls).toEqual(['a']);
+    expect(idle.wakeAt).toBe(Number.POSITIVE_INFINITY);
+    const after = planChecks(input([t('a')], { history: false, nextSweepAt: 0 }));
+    expect(after.sweep).toBeUndefined();
+    expect(after.wakeAt).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('respects back-off and the sweeper gap, and wakes when they end', () => {
     const backing = t('a', { retry: { attempt: 1, nextAt: NOW + 5_000 } });
     const plan = planChecks(input([backing], { nextSweepAt: NOW + 2_500 }));
@@ -137,5 +188,24 @@ describe('LongPollBudget', () => {
     b.refund();
     expect(b.available(60_000)).toBe(3);
     expect(b.nextAt(60_000)).toBe(60_000);
+  });
+
+  it('the next token comes 60 s / 18 after the bucket ran dry, however the wait is cut', () => {
+    const b = new LongPollBudget(3, 18, 0);
+    b.take(0);
+    b.take(0);
+    b.take(0);
+    // 60 000 / 18 = 3 333.3 ms a token: asked 1 s later, it is still due at 3 334.
+    expect(b.nextAt(1_000)).toBe(3_334);
+    expect(b.available(3_333)).toBe(0);
+    expect(b.available(3_334)).toBe(1);
+  });
+
+  it('a clock that goes back neither refills nor drains the bucket', () => {
+    const b = new LongPollBudget(3, 18, 10_000);
+    b.take(10_000);
+    expect(b.available(5_000)).toBe(2);
+    expect(b.available(10_000)).toBe(2);
+    expect(b.available(10_000 + 3_334)).toBe(3);
   });
 });

@@ -26,6 +26,13 @@ describe('historyGroups', () => {
     ]);
   });
 
+  it('lists the owner groups in one order, whatever the order of the intents', () => {
+    const at = '2026-11-22T10:00:00Z';
+    const keys = (owners: string[]) => historyGroups(owners.map((o) => t(o, o, at))).map((g) => g.key);
+    expect(keys(['0xc', '0xa', '0xb'])).toEqual(['0xa', '0xb', '0xc']);
+    expect(keys(['0xb', '0xc', '0xa'])).toEqual(['0xa', '0xb', '0xc']);
+  });
+
   it('one query for all past 3 owners, or when an owner is unknown; none without creation times', () => {
     const four = ['1', '2', '3', '4'].map((n) => t(n, `0x${n}`, `2026-11-22T10:0${n}:00Z`));
     expect(historyGroups(four)).toEqual([{ key: '*', fromTime: Date.parse('2026-11-22T10:01:00Z') / 1000 }]);
@@ -55,6 +62,29 @@ describe('HistorySweeper', () => {
     // Two pages: the next owner's cycle starts from its first page.
     expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb', page: { pageSize: 100 } });
     expect(s.next(intents)?.page.after).toBeUndefined();
+  });
+
+  it('visits every owner in turn, even when the tracked intents come in another order each time', () => {
+    const s = new HistorySweeper(5);
+    const owners: Array<string | undefined> = [];
+    for (const list of [intents, [...intents].reverse(), intents, [...intents].reverse()]) {
+      owners.push(s.next(list)?.byOwnerAddress);
+      s.answer({ intents: [] });
+    }
+    expect(owners).toEqual(['0xa', '0xb', '0xa', '0xb']);
+  });
+
+  it('the first page of a cycle carries no cursor; a page that says more but gives none ends the cycle', () => {
+    const s = new HistorySweeper(5);
+    expect(s.next(intents)).toStrictEqual({
+      byStatuses: ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID'],
+      fromTime: Date.parse('2026-11-22T10:00:00Z') / 1000,
+      byOwnerAddress: '0xa',
+      page: { pageSize: 100 },
+    });
+    s.answer({ intents: [], nextPage: { more: true } });
+    expect(s.midCycle).toBe(false);
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb', page: { pageSize: 100 } });
   });
 
   it('ends a cycle on the last page, on more: false, and on a cursor it has seen', () => {

@@ -70,4 +70,20 @@ describe('watchdogs', () => {
       action: 'none',
     });
   });
+
+  it('stuck: EXECUTING for exactly the limit is not longer than it; a millisecond more is', () => {
+    const at = T + 15 * 60_000;
+    expect(watch(intent('EXECUTING', { lastCheckedAt: at }), at, tuning, true)).toEqual({ action: 'none', wakeAt: at + 1 });
+    expect(watch(intent('EXECUTING', { lastCheckedAt: at }), at + 1, tuning, true)).toEqual({ action: 'stuck', minutes: 15 });
+  });
+
+  it('only EXECUTING can be stuck and only COMMITTED expire; a record without a receipt waits for one', () => {
+    const late = T + 60 * 60_000;
+    for (const status of ['QUOTED', 'TELEPORTING']) {
+      expect(watch(intent(status, { lastCheckedAt: late }), late, tuning, true), status).toEqual({ action: 'none' });
+    }
+    for (const status of ['COMMITTED', 'EXECUTING']) {
+      expect(watch(intent(status, { receipt: undefined, lastCheckedAt: late }), late, tuning, true), status).toEqual({ action: 'none' });
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSettingsStore } from '@/lib/store';
 import { createClientCache } from '@/lib/worker/client-cache';
+import { peakConcurrency, startSimulator } from '../simulator/server';
 
 describe('createClientCache', () => {
   beforeEach(() => {
@@ -31,5 +32,42 @@ describe('createClientCache', () => {
     expect(second).not.toBe(first);
     clients.reset();
     expect(await clients.current()).not.toBe(second);
+  });
+});
+
+describe('the worker’s requests', () => {
+  beforeEach(() => {
+    globalThis.indexedDB = new IDBFactory();
+  });
+
+  it('are at most 4 in flight at once, whoever sends them; the others wait their turn, and one aborted meanwhile is not sent', async () => {
+    const sim = await startSimulator({ dataset: false, waitTimeoutMs: 300 });
+    try {
+      const settings = createSettingsStore();
+      await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
+      const clients = createClientCache(settings);
+      const client = (await clients.current())!;
+      const ids = Array.from({ length: 6 }, () => sim.createIntent('success', 60_000));
+      // Six long-polls the server holds (300 ms), and a GetIntent beside them.
+      const waits = ids.map(async (intentId) => {
+        const { receiptStates } = await client.waitIntentReceipt({ intentId, lastReceiptStates: [] });
+        return client.waitIntentReceipt({ intentId, lastReceiptStates: receiptStates ?? [] });
+      });
+      const lookUp = client.getIntent({ intentId: ids[0]! });
+      const aborted = new AbortController();
+      const never = client.getIntentReceipt({ intentId: ids[1]! }, { signal: aborted.signal }).then(
+        () => 'sent',
+        (err: { kind?: string }) => err.kind,
+      );
+      aborted.abort();
+      await Promise.all([...waits, lookUp]);
+      expect(await never).toBe('aborted');
+      const log = sim.requests();
+      expect(log.filter((r) => r.operation === 'WaitIntentReceipt')).toHaveLength(12);
+      expect(log.filter((r) => r.operation === 'GetIntentReceipt')).toHaveLength(0);
+      expect(peakConcurrency(log)).toBe(4);
+    } finally {
+      await sim.close();
+    }
   });
 });

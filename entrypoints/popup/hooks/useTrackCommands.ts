@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
 import { shortId } from '@/lib/format/intent';
+import { CLIPBOARD_TEXT, requestClipboardPermission } from '../clipboard';
 import { send } from '../worker-messages';
 
 /** A line under the Track box: what happened, or what is wrong. */
@@ -16,7 +17,7 @@ export interface TrackCommands {
   busy: boolean;
   /** Tracks the intentId typed (validated here first, for an immediate message). */
   track(text: string): Promise<void>;
-  /** Tracks the intentId on the clipboard. */
+  /** Tracks the intentId on the clipboard; asks for the clipboard permission first (call it from a click). */
   trackClipboard(): Promise<void>;
   /** Stops tracking an intent. */
   remove(intentId: string): Promise<void>;
@@ -46,16 +47,23 @@ export function useTrackCommands(reload: () => Promise<void>): TrackCommands {
   };
 
   const trackClipboard = async () => {
+    // Asked for on the first use, straight from the click (browsers grant permissions only during a user gesture);
+    // once granted the browser answers at once, without a prompt.
+    const allowed = await requestClipboardPermission();
+    if (!allowed) {
+      setMessage({ text: CLIPBOARD_TEXT.denied, error: true });
+      return;
+    }
     let text: string;
     try {
       text = await navigator.clipboard.readText();
     } catch {
-      setMessage({ text: 'Could not read the clipboard. Paste the intent ID into the box instead.', error: true });
+      setMessage({ text: CLIPBOARD_TEXT.unreadable, error: true });
       return;
     }
     const id = findIntentId(text);
     if (!id) {
-      setMessage({ text: 'The clipboard holds no intent ID. Copy one, or paste it into the box.', error: true });
+      setMessage({ text: CLIPBOARD_TEXT.empty, error: true });
       return;
     }
     await track(id);

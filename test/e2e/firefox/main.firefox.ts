@@ -139,6 +139,23 @@ describe('the main job in Firefox', () => {
     expect(await popup.page.locator('[role="tab"]').count()).toBe(POPUP_TABS.length);
     await popup.close();
   });
+  it('the sidebar page follows the tracker; storage.sync holds the notification choices but never the key', async () => {
+    const panel = new PopupPage(await ctx.ext.openPage('sidepanel.html', { width: 420, height: 800 }));
+    await panel.intentBox.waitFor();
+    const intentId = ctx.sim.createIntent('success', 800);
+    await trackFromPopup(intentId);
+    await expect.poll(() => panel.row(intentId).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => panel.statusChip(intentId).textContent(), { timeout: 30_000 }).toBe('Succeeded');
+    type Sync = { storage: { sync: { get(k: null): Promise<Record<string, unknown>> } } };
+    const synced = await panel.page.raw.evaluate(async () =>
+      JSON.stringify(await (globalThis as unknown as { browser: Sync }).browser.storage.sync.get(null)),
+    );
+    expect(JSON.parse(synced)).toHaveProperty('settings.notify');
+    expect(synced).not.toContain(ctx.sim.accessKey);
+    expect(synced).not.toContain(new URL(ctx.sim.url).host);
+    await panel.close();
+  });
+
   it('says plainly when the service rejects the key', async () => {
     const options = await OptionsPage.open(ctx.ext);
     // Same origin: already allowed, no prompt.

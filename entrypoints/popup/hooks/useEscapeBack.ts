@@ -1,0 +1,36 @@
+import { useEffect, useRef } from 'preact/hooks';
+
+/**
+ * Keyboard use of the receipt view: Escape goes back to the tabs (left alone when something already handled the key,
+ * so one press does one thing; with no receipt open the browser's own Escape closes the popup). Opening a receipt
+ * moves the focus to its Back button; going back returns it to that intent's row, or to the active tab.
+ */
+export function useEscapeBack(openedId: string | undefined, back: () => void): void {
+  const backRef = useRef(back);
+  backRef.current = back;
+  useEffect(() => {
+    if (openedId === undefined) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      backRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openedId]);
+
+  const previous = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = openedId;
+    if (was === openedId) return;
+    requestAnimationFrame(() => {
+      if (openedId !== undefined) {
+        document.querySelector<HTMLElement>('.receipt-head button')?.focus();
+      } else if (was !== undefined) {
+        const row = document.querySelector<HTMLElement>(`li[data-intent-id="${CSS.escape(was)}"] button`);
+        (row ?? document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'))?.focus();
+      }
+    });
+  }, [openedId]);
+}

@@ -1,0 +1,88 @@
+// @vitest-environment happy-dom
+/**
+ * The options page as a user saves it (fakeBrowser, fake-indexeddb): what reaches `storage.sync`, the sync opt-out,
+ * and what each permission is said to be for.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { Options } from '@/entrypoints/options/Options';
+import { createSettingsStore } from '@/lib/store';
+
+const KEY = 'sk_options_page_secret_4711';
+const ME = `0x${'b2'.repeat(20)}`;
+
+/** What the page uses of `permissions` and `runtime.getManifest` (fakeBrowser has neither): a user who allows. */
+function browserWithPermissions(manifestPermissions: string[]) {
+  const granted = new Set<string>();
+  Object.assign(fakeBrowser.permissions, {
+    request: async (p: { origins?: string[] }) => {
+      for (const o of p.origins ?? []) granted.add(o);
+      return true;
+    },
+    contains: async (p: { origins?: string[] }) => (p.origins ?? []).every((o) => granted.has(o)),
+    remove: async (p: { origins?: string[] }) => {
+      for (const o of p.origins ?? []) granted.delete(o);
+      return true;
+    },
+  });
+  Object.assign(fakeBrowser.runtime, {
+    getManifest: () => ({
+      manifest_version: 3,
+      name: 'x',
+      version: '1',
+      permissions: manifestPermissions,
+      optional_permissions: ['clipboardRead'],
+    }),
+  });
+}
+
+async function saveAs(baseUrl: string, key: string, opts: { addresses?: string; sync?: boolean } = {}) {
+  render(<Options />);
+  fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: baseUrl } });
+  fireEvent.input(screen.getByLabelText('Access key'), { target: { value: key } });
+  if (opts.addresses) fireEvent.input(screen.getByLabelText('My addresses (optional)'), { target: { value: opts.addresses } });
+  if (opts.sync === false) fireEvent.click(screen.getByRole('checkbox', { name: /Sync notification choices/ }));
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Play a sound' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(screen.getByTestId('save-status').textContent).toContain('may reach'));
+}
+
+describe('options page', () => {
+  beforeEach(() => {
+    // One IndexedDB for the file: the page opens its store once, when its module loads; each test saves anew.
+    fakeBrowser.reset();
+    browserWithPermissions(['alarms', 'notifications', 'contextMenus', 'storage', 'offscreen', 'sidePanel']);
+  });
+  afterEach(cleanup);
+
+  it('saves the key on this device only; the notification choices and addresses go to storage.sync', async () => {
+    await saveAs('https://svc.example.test', KEY, { addresses: ME });
+    const synced = await fakeBrowser.storage.sync.get(null);
+    expect(JSON.stringify(synced)).not.toContain(KEY);
+    expect(JSON.stringify(synced)).not.toContain('svc.example.test');
+    expect(synced).toMatchObject({ 'settings.watchedAddresses': [ME], 'settings.notify': { sound: false } });
+    expect(await createSettingsStore().get()).toMatchObject({ accessKey: KEY, baseUrl: 'https://svc.example.test' });
+  });
+
+  it('writes nothing to storage.sync when syncing is turned off', async () => {
+    await saveAs('https://svc.example.test', KEY, { addresses: ME, sync: false });
+    expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
+    expect(await createSettingsStore().get()).toMatchObject({ syncSettings: false, watchedAddresses: [ME] });
+  });
+
+  it('says what each permission of this browser is for', () => {
+    render(<Options />);
+    const section = screen.getByRole('region', { name: 'Permissions and what they are for' });
+    const listed = [...section.querySelectorAll('[data-permission]')].map((e) => e.getAttribute('data-permission'));
+    expect(listed).toEqual(['notifications', 'alarms', 'contextMenus', 'storage', 'sidePanel', 'offscreen', 'clipboardRead', 'host']);
+    expect(section.querySelector('[data-permission="clipboardRead"]')?.textContent).toMatch(/asked for when needed.*Track from clipboard/);
+  });
+
+  it('leaves out the Chrome-only permissions where the manifest has none (Firefox)', () => {
+    browserWithPermissions(['alarms', 'notifications', 'contextMenus', 'storage']);
+    render(<Options />);
+    const listed = [...document.querySelectorAll('[data-permission]')].map((e) => e.getAttribute('data-permission'));
+    expect(listed).toEqual(['notifications', 'alarms', 'contextMenus', 'storage', 'clipboardRead', 'host']);
+  });
+});

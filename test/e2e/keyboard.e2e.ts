@@ -1,0 +1,115 @@
+/**
+ * What needs a real keyboard, in a Chromium with a window on a virtual X display (Xvfb) and keys pressed with
+ * xdotool, against the simulator: the optional clipboard permission asked for on the first "Track from clipboard"
+ * (the browser's own prompt, answered by keyboard), the clipboard suggestion once it is allowed, and both shortcuts —
+ * Alt+Shift+V tracks what the clipboard holds through the offscreen document, Alt+Shift+I opens the popup.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useConfiguredExtension } from './fixtures/launch';
+import { notifications } from './fixtures/notifications';
+import { readTracked } from './fixtures/storage';
+import { startVirtualDisplay, type VirtualDisplay } from './fixtures/xvfb';
+import { PopupPage } from './pages/popup';
+
+let screen: VirtualDisplay;
+beforeAll(async () => {
+  screen = await startVirtualDisplay();
+});
+afterAll(() => screen?.close());
+const ctx = useConfiguredExtension({ stepMs: 1500 }, () => screen.display);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const short = (id: string) => `${id.slice(0, 6)}…${id.slice(-4)}`;
+const clipboardAllowed = (popup: PopupPage<Page>) =>
+  popup.page.evaluate(() => chrome.permissions.contains({ permissions: ['clipboardRead'] }));
+/** Puts text on the system clipboard from a focused extension page. */
+const copy = async (popup: PopupPage<Page>, text: string) => {
+  await popup.page.bringToFront();
+  await popup.page.evaluate((t) => navigator.clipboard.writeText(t), text);
+};
+
+describe('clipboard permission, shortcuts (real keyboard)', () => {
+  it('installs without the clipboard permission; the paste box works without it', async () => {
+    const intentId = ctx.sim.createIntent('success', 60_000);
+    const popup = await PopupPage.open(ctx.ext);
+    expect(await clipboardAllowed(popup)).toBe(false);
+    await popup.track(intentId);
+    await expect.poll(() => popup.row(intentId).count()).toBe(1);
+    await popup.close();
+  });
+
+  it('asks for the clipboard on the first "Track from clipboard", then tracks the copied intent', async () => {
+    const intentId = ctx.sim.createIntent('success', 60_000);
+    const popup = await PopupPage.open(ctx.ext);
+    await copy(popup, `intent: ${intentId}\n`);
+    await popup.trackFromClipboard();
+    // Chrome's prompt ("Read data you copy and paste"): Tab moves to Allow, Return presses it.
+    await sleep(1500);
+    expect(await popup.row(intentId).count()).toBe(0);
+    screen.press('Tab', 'Return');
+    await expect.poll(() => popup.row(intentId).count(), { timeout: 10_000 }).toBe(1);
+    expect(await clipboardAllowed(popup)).toBe(true);
+    await popup.close();
+  });
+
+  it('says so when the clipboard holds no intentId, and tracks nothing', async () => {
+    const popup = await PopupPage.open(ctx.ext);
+    await copy(popup, 'just some words');
+    const before = await popup.page.locator('li[data-intent-id]').count();
+    await popup.trackFromClipboard();
+    await expect.poll(() => popup.message().textContent()).toContain('The clipboard holds no intent ID');
+    expect(await popup.page.locator('li[data-intent-id]').count()).toBe(before);
+    await popup.close();
+  });
+
+  it('once allowed, offers an untracked intentId found on the clipboard, and tracks it only on the click', async () => {
+    const intentId = ctx.sim.createIntent('success', 60_000);
+    const first = await PopupPage.open(ctx.ext);
+    await copy(first, `see ${intentId}`);
+    await first.close();
+    const popup = await PopupPage.open(ctx.ext);
+    await popup.page.bringToFront();
+    const suggestion = popup.page.getByRole('group', { name: 'Clipboard suggestion' });
+    await expect.poll(() => suggestion.textContent()).toContain(short(intentId));
+    expect(await popup.row(intentId).count()).toBe(0);
+    await suggestion.getByRole('button', { name: 'Track it' }).click();
+    await expect.poll(() => popup.row(intentId).count()).toBe(1);
+    await popup.close();
+  });
+
+  it('Alt+Shift+V tracks the intentId on the clipboard from any tab, and says so', async () => {
+    const intentId = ctx.sim.createIntent('success', 60_000);
+    const popup = await PopupPage.open(ctx.ext);
+    await copy(popup, `bridged: ${intentId}`);
+    await popup.close();
+    const tab = await ctx.ext.context.newPage();
+    await tab.goto('data:text/html,<title>some page</title><p>working</p>');
+    await tab.bringToFront();
+    screen.press('alt+shift+v');
+    await expect.poll(async () => (await readTracked(ctx.ext, intentId))?.intentId, { timeout: 15_000 }).toBe(intentId);
+    expect((await readTracked(ctx.ext, intentId))?.source).toBe('menu');
+    const told = await (await ctx.ext.worker()).evaluate(async () => {
+      const all = await chrome.notifications.getAll();
+      return Object.keys(all).filter((id) => id.startsWith('svc-info:')).length;
+    });
+    expect(told).toBeGreaterThan(0);
+    expect(Object.keys(await notifications(ctx.ext)).length).toBeGreaterThan(0);
+    await tab.close();
+  });
+
+  it('Alt+Shift+I opens the popup', async () => {
+    const tab = await ctx.ext.context.newPage();
+    await tab.goto('data:text/html,<title>another page</title><p>working</p>');
+    await tab.bringToFront();
+    // The toolbar popup is no tab: the browser lists it among the extension's contexts (runtime.getContexts).
+    const popups = async () =>
+      (await ctx.ext.worker()).evaluate(async () =>
+        (await chrome.runtime.getContexts({ contextTypes: ['POPUP'] })).map((c) => c.documentUrl?.replace(/#.*/, '') ?? ''),
+      );
+    expect(await popups()).toEqual([]);
+    screen.press('alt+shift+i');
+    await expect.poll(popups, { timeout: 10_000 }).toEqual([`chrome-extension://${ctx.ext.extensionId}/popup.html`]);
+    await tab.close();
+  });
+});
