@@ -10,9 +10,16 @@ import { TrackingHealth } from './TrackingHealth';
 
 /**
  * One tracked intent in the list: status chip, route, amount, relative time, and while in flight a progress bar and
- * the ETA; opens the receipt, or removes it.
+ * the ETA; opens the receipt, mutes its desktop notifications (when `onMute` is given), or removes it.
  */
-export function TrackedIntentRow(props: { intent: TrackedIntent; now: number; onOpen: () => void; onRemove: () => void }) {
+export function TrackedIntentRow(props: {
+  intent: TrackedIntent;
+  now: number;
+  onOpen: () => void;
+  onRemove: () => void;
+  muted?: boolean;
+  onMute?: (muted: boolean) => void;
+}) {
   const { intent, now } = props;
   const r = intent.receipt;
   const when = parseTime(r?.updatedAt ?? r?.createdAt) ?? intent.addedAt;
@@ -26,6 +33,7 @@ export function TrackedIntentRow(props: { intent: TrackedIntent; now: number; on
         <span class="row-top">
           <StatusChip status={intent.status} />
           <span class="mono">{shortId(intent.intentId)}</span>
+          {props.muted && <span class="muted">Muted</span>}
           <span class="muted row-time">{formatRelative(when, now)}</span>
         </span>
         <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : 'Waiting for the first receipt…'}</span>
@@ -33,6 +41,18 @@ export function TrackedIntentRow(props: { intent: TrackedIntent; now: number; on
         {flying && <EtaLine eta={etaAt(r, baselineOf(intent), now)} />}
         <TrackingHealth intent={intent} now={now} compact />
       </button>
+      {props.onMute && (
+        <button
+          type="button"
+          class="icon-button"
+          onClick={() => props.onMute!(!props.muted)}
+          title={props.muted ? 'Unmute notifications' : 'Mute notifications'}
+          aria-pressed={props.muted ?? false}
+        >
+          <span aria-hidden="true">{props.muted ? '🔕' : '🔔'}</span>
+          <span class="visually-hidden">Mute notifications of intent {intent.intentId}</span>
+        </button>
+      )}
       <button type="button" class="icon-button" onClick={props.onRemove} title="Remove">
         <span aria-hidden="true">×</span>
         <span class="visually-hidden">Remove intent {intent.intentId}</span>

@@ -1,4 +1,5 @@
 import { createBackground } from '@/lib/background';
+import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { MENU_TRACK, WATCHDOG_ALARM } from '@/lib/worker/lifetime';
 
 /**
@@ -11,6 +12,8 @@ export default defineBackground(() => {
     void bg.ensureWatchdog();
     void bg.tracker.resume();
     void bg.updateBadge().catch(() => {});
+    // Quiet hours or a snooze may have ended while the worker slept.
+    void bg.calm.release().catch(() => {});
   };
 
   browser.runtime.onInstalled.addListener(() => {
@@ -19,6 +22,7 @@ export default defineBackground(() => {
   });
   browser.runtime.onStartup.addListener(resume);
   browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === CALM_ALARM) void bg.calm.release().catch(() => {});
     if (alarm.name !== WATCHDOG_ALARM) return;
     resume();
     void bg.checkWatched();

@@ -5,10 +5,12 @@
 import type { browser as browserApi } from 'wxt/browser';
 import type { Reply } from './messages';
 import { createBrowserNotifier } from './notify/browser';
+import { type CalmNotifier, createCalmNotifier } from './notify/calm-notifier';
 import { createInformer } from './notify/info';
 import { createNotificationMarks } from './notify/marks';
 import { CLIPBOARD_PERMISSION } from './permissions';
 import {
+  createCalmStateStore,
   createIntentStore,
   createReceiptCache,
   createSettingsStore,
@@ -20,6 +22,7 @@ import {
 import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
+import { createCalmAlarm } from './worker/calm-alarm';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
 import { createOffscreenClipboardReader, createPageClipboardReader, type OffscreenApi } from './worker/clipboard';
@@ -43,6 +46,8 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   tracker: Tracker;
   intents: IntentStore;
   settings: SettingsStore;
+  /** Mute, snooze, quiet hours and progress notifications. */
+  calm: CalmNotifier;
   /** Answers a message from an extension page; undefined (no answer) for anything that is not a valid request. */
   handleMessage(message: unknown): Promise<Reply> | undefined;
   /** Ensures the watchdog alarm exists. */
@@ -67,12 +72,20 @@ export function createBackground(browser: Browser): BackgroundServices {
   const inform = createInformer(browser);
 
   const firefox = import.meta.env?.BROWSER === 'firefox';
-  const notifier = createBrowserNotifier(browser, {
+  const browserNotifier = createBrowserNotifier(browser, {
     iconUrl: '/icon/128.png',
     firefox,
     // Firefox's notifications.getAll() forgets what left the screen: "already shown?" is answered from marks there.
     ...(firefox ? { marks: createNotificationMarks() } : {}),
     settings: async () => (await settings.get())?.notify,
+  });
+  const calm = createCalmNotifier({
+    inner: browserNotifier,
+    state: createCalmStateStore(),
+    settings: async () => (await settings.get())?.notify,
+    intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
+    scheduleRelease: createCalmAlarm(browser),
+    onChange: () => changed(''),
   });
   // The badge reads the tracker's own copy: it is current, IndexedDB may lag behind it.
   const badge = createToolbarBadge(browser, async () => ({ intents: await tracker.list(), state: tracker.state }));
@@ -82,12 +95,13 @@ export function createBackground(browser: Browser): BackgroundServices {
     badge.schedule();
     // A newly tracked intent (or one that just became known) gets its ETA baseline once.
     if (intentId) void findBaseline(intentId);
+    if (intentId) void calm.progress(intentId).catch(() => {});
   };
   const tracker = new Tracker({
     store: intents,
     stateStore: createTrackerStateStore(),
     clock: realClock,
-    notifier,
+    notifier: calm,
     transport: clients.current,
     onChange: changed,
     onStateChange: () => changed(''),
@@ -111,6 +125,7 @@ export function createBackground(browser: Browser): BackgroundServices {
       trackSelection: selection.trackSelection,
       updateBadge: badge.update,
       checkWatched,
+      calm,
     }),
   );
 
@@ -127,6 +142,7 @@ export function createBackground(browser: Browser): BackgroundServices {
     tracker,
     intents,
     settings,
+    calm,
     handleMessage,
     ensureWatchdog: () => ensureWatchdog(browser),
     ensureMenus: () => ensureMenus(browser),

@@ -38,6 +38,10 @@ export const REQUESTS = {
   details: z.object({ type: z.literal('details'), intentId: intentId() }),
   /** Run one lookup operation of the service for an extension page (its answer or error comes back). */
   lookup: z.object({ type: z.literal('lookup'), operation: z.enum(LOOKUP_OPERATIONS), request: z.unknown() }),
+  /** Mute (or unmute) one tracked intent's desktop notifications; its status is still tracked. */
+  mute: z.object({ type: z.literal('mute'), intentId: intentId(), muted: z.boolean() }),
+  /** Snooze every notification for one hour, or (`end`) end the snooze now. */
+  snooze: z.object({ type: z.literal('snooze'), end: z.optional(z.boolean()) }),
   /** Settings were saved: rebuild the client and resume a paused tracker. */
   'settings-saved': z.object({ type: z.literal('settings-saved') }),
 } as const;

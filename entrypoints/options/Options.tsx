@@ -4,6 +4,7 @@ import { SvcClient } from '@/lib/api/client';
 import { type ConnectionResult, testConnection } from '@/lib/api/connection';
 import { isAddress } from '@/lib/format/tokens';
 import type { Request } from '@/lib/messages';
+import { parseClockTime } from '@/lib/notify/calm';
 import { PERMISSION_USES } from '@/lib/permissions';
 import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { createSyncedSettingsStore, SyncFailedError } from '@/lib/store/sync';
@@ -28,6 +29,7 @@ export function Options() {
   const [addresses, setAddresses] = useState('');
   const [autoTrack, setAutoTrack] = useState<string[]>([]);
   const [notify, setNotify] = useState<NotifySettings>(DEFAULT_NOTIFY);
+  const [quiet, setQuiet] = useState({ on: false, start: '22:00', end: '07:00' });
   const [sync, setSync] = useState(true);
   const [saveStatus, setSaveStatus] = useState<Status>();
   const [syncStatus, setSyncStatus] = useState<string | undefined>();
@@ -44,6 +46,7 @@ export function Options() {
       setAddresses((s.watchedAddresses ?? []).join('\n'));
       setAutoTrack(s.autoTrackAddresses ?? []);
       setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
+      if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
       setSync(s.syncSettings !== false);
       const parsed = parseBaseUrl(s.baseUrl);
       if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
@@ -67,6 +70,8 @@ export function Options() {
     const lines = addresses.split(/[\s,]+/).filter(Boolean);
     const bad = lines.find((a) => !isAddress(a));
     if (bad) return { error: `“${bad.slice(0, 50)}” is not an address (0x and 40 hex digits).` } as const;
+    if (quiet.on && (parseClockTime(quiet.start) === undefined || parseClockTime(quiet.end) === undefined))
+      return { error: 'Quiet hours need a start and an end time (HH:MM).' } as const;
     return { url, key, watched: [...new Set(lines.map((a) => a.toLowerCase()))] } as const;
   };
 
@@ -88,7 +93,7 @@ export function Options() {
           accessKey: v.key.accessKey,
           watchedAddresses: [...v.watched],
           autoTrackAddresses: autoTrack.filter((a) => v.watched.includes(a)),
-          notify,
+          notify: { ...notify, quietHours: quiet.on ? { start: quiet.start, end: quiet.end } : undefined },
           syncSettings: sync,
         });
       } catch (err) {
@@ -212,17 +217,47 @@ export function Options() {
               ['refunded', 'When an intent is refunded or aborted'],
               ['stuck', 'When an intent takes longer than expected'],
               ['sound', 'Play a sound'],
+              ['progress', 'Show progress while an intent is in flight (one notification, updated as its legs complete)'],
             ] as const
           ).map(([key, label]) => (
             <label class="check" key={key}>
               <input
                 type="checkbox"
-                checked={notify[key]}
+                checked={notify[key] ?? false}
                 onChange={(e) => setNotify({ ...notify, [key]: (e.target as HTMLInputElement).checked })}
               />
               {label}
             </label>
           ))}
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={quiet.on}
+              onChange={(e) => setQuiet({ ...quiet, on: (e.target as HTMLInputElement).checked })}
+            />
+            Quiet hours
+          </label>
+          {quiet.on && (
+            <div class="quiet-hours">
+              <label for="quiet-start">From</label>
+              <input
+                id="quiet-start"
+                type="time"
+                value={quiet.start}
+                onInput={(e) => setQuiet({ ...quiet, start: (e.target as HTMLInputElement).value })}
+              />
+              <label for="quiet-end">to</label>
+              <input
+                id="quiet-end"
+                type="time"
+                value={quiet.end}
+                onInput={(e) => setQuiet({ ...quiet, end: (e.target as HTMLInputElement).value })}
+              />
+            </div>
+          )}
+          <p class="hint">
+            Local time. Notifications due during quiet hours (or a snooze from the popup) are held and summed up in one when they end.
+          </p>
         </fieldset>
         <fieldset class="field plain">
           <legend>Sync</legend>

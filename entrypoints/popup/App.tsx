@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
+import { formatClock } from '@/lib/format/time';
+import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
 import { useEscapeBack } from './hooks/useEscapeBack';
 import { useIntentDetails } from './hooks/useIntentDetails';
@@ -39,6 +41,8 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
   const details = useIntentDetails(opened?.intentId, (opened?.tracked?.receipt ?? opened?.receipt)?.status ?? undefined);
   const clipboard = useClipboardSuggestion(trackedIds);
   const commands = useTrackCommands(reload);
+  const calm = useCalmState();
+  const snoozedUntil = calm.calm.snoozeUntil !== undefined && calm.calm.snoozeUntil > now ? calm.calm.snoozeUntil : undefined;
   useEscapeBack(opened?.intentId, close);
 
   // The lookup tabs need the service: until it is configured they say so.
@@ -55,10 +59,25 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
     <main class={props.layout === 'panel' ? 'popup panel' : 'popup'}>
       <header class="top">
         <h1>Svc Intent Tracker</h1>
-        <button type="button" class="link-button" onClick={openSettings}>
-          Settings
-        </button>
+        <span>
+          {snoozedUntil === undefined && (
+            <button type="button" class="link-button" onClick={calm.snooze} title="No desktop notifications for an hour">
+              Snooze 1 h
+            </button>
+          )}
+          <button type="button" class="link-button" onClick={openSettings}>
+            Settings
+          </button>
+        </span>
       </header>
+      {snoozedUntil !== undefined && (
+        <p class="banner" role="status" data-testid="snoozed">
+          Notifications snoozed until {formatClock(snoozedUntil)}.{' '}
+          <button type="button" class="link-button" onClick={calm.endSnooze}>
+            Resume now
+          </button>
+        </p>
+      )}
       {settings === null && (
         <p class="banner" role="alert">
           Set the service URL and access key first.{' '}
@@ -114,6 +133,8 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               onTrackClipboard={() => void commands.trackClipboard()}
               onOpen={(intentId) => open(intentId)}
               onRemove={(intentId) => void commands.remove(intentId)}
+              muted={calm.calm.muted}
+              onMute={calm.setMuted}
             />
           )}
           {tab === 'history' &&

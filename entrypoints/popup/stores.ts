@@ -1,6 +1,7 @@
 /** The IndexedDB stores the popup reads directly (the worker is their only writer). */
-import { createIntentStore, createReceiptCache, createTrackerStateStore } from '@/lib/store';
+import { createCalmStateStore, createIntentStore, createReceiptCache, createTrackerStateStore } from '@/lib/store';
 
 export const intentStore = createIntentStore();
 export const receiptCache = createReceiptCache();
 export const trackerStateStore = createTrackerStateStore();
+export const calmStateStore = createCalmStateStore();

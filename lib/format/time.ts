@@ -28,3 +28,10 @@ export function formatAbsolute(iso: string | null | undefined): string {
   const ms = parseTime(iso);
   return ms === undefined ? iso : absolute.format(ms);
 }
+
+const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** "14:05": the local wall-clock time of `ms` (since the epoch), 24-hour. */
+export function formatClock(ms: number): string {
+  return clock.format(ms);
+}

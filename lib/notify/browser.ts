@@ -1,9 +1,10 @@
 /**
  * Desktop notifications through the WebExtension `notifications` API.
  *
- * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary, and
- * `svc-stuck:<intentId>:<time>` for "taking longer than expected". A notification can be traced to its intents
- * (click → receipt) and found again after a worker restart.
+ * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary,
+ * `svc-stuck:<intentId>:<time>` for "taking longer than expected", `svc-progress:<intentId>:<time>` for the optional
+ * progress notification and `svc-away:<time>` for the "while you were away" summary (`./calm-notifier`). A
+ * notification can be traced to its intents (click → receipt) and found again after a worker restart.
  *
  * Grouping: the first notification shows at once; others that come within `groupWindowMs` (500 ms) of it are held and
  * shown together — one summary when two or more, so fifty intents that finish together make a few notifications, not
@@ -31,10 +32,14 @@ type Browser = typeof browserApi;
 const SINGLE = 'svc-intent:';
 const GROUP = 'svc-group:';
 const STUCK = 'svc-stuck:';
+/** Prefix of progress notifications (not a final one unless `./calm-notifier` recorded it so). */
+export const PROGRESS = 'svc-progress:';
+/** Prefix of the "while you were away" summary; a click opens the popup. */
+export const AWAY = 'svc-away:';
 
 /** The intentIds a notification id made here stands for ([] for any other id). */
 export function intentIdsOfNotification(notificationId: string): string[] {
-  for (const prefix of [SINGLE, STUCK]) {
+  for (const prefix of [SINGLE, STUCK, PROGRESS]) {
     if (notificationId.startsWith(prefix)) {
       const rest = notificationId.slice(prefix.length);
       const cut = rest.lastIndexOf(':');
@@ -56,7 +61,9 @@ export function intentIdsOfNotification(notificationId: string): string[] {
 
 /** The single intent of a per-intent notification id, or undefined (groups and other ids). */
 export function intentIdOfNotification(notificationId: string): string | undefined {
-  return notificationId.startsWith(SINGLE) || notificationId.startsWith(STUCK) ? intentIdsOfNotification(notificationId)[0] : undefined;
+  return notificationId.startsWith(SINGLE) || notificationId.startsWith(STUCK) || notificationId.startsWith(PROGRESS)
+    ? intentIdsOfNotification(notificationId)[0]
+    : undefined;
 }
 
 /** Whether the settings want a notification for this final status. */
@@ -91,13 +98,27 @@ export interface BrowserNotifierOptions {
   groupQuietMs?: number;
 }
 
-/** A Notifier backed by `browser.notifications`, with grouping, buttons and the stuck warning. */
-export function createBrowserNotifier(
-  browser: Browser,
-  options: BrowserNotifierOptions,
-): Notifier & {
+/** The notifier of {@link createBrowserNotifier}: a Notifier, the stuck warning, and what `./calm-notifier` needs. */
+export interface BrowserNotifier extends Notifier {
   showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
-} {
+  /** Shows `content` as one notification with id `svc-away:<now>` (no buttons); resolves with its id. */
+  showAway(content: NotificationContent): Promise<string>;
+  /**
+   * Puts `content` on screen as the progress notification `id` (no sound): creates it, or replaces what it says —
+   * `notifications.update` on Chrome (created anew when it is gone), clear and create on Firefox, which has no update.
+   */
+  showProgress(id: string, content: NotificationContent, replace: boolean): Promise<void>;
+  /**
+   * Chrome: turns the progress notification `id` into the intent's final one in place (buttons included); resolves
+   * with what it says, or undefined when it is no longer on screen. Firefox: always undefined (no update there).
+   */
+  finalInPlace(id: string, intent: TrackedIntent): Promise<NotificationContent | undefined>;
+  /** Removes a notification from the screen (errors ignored). */
+  clear(id: string): Promise<void>;
+}
+
+/** A Notifier backed by `browser.notifications`, with grouping, buttons and the stuck warning. */
+export function createBrowserNotifier(browser: Browser, options: BrowserNotifierOptions): BrowserNotifier {
   const now = options.now ?? Date.now;
   const windowMs = options.groupWindowMs ?? 500;
   const quietMs = options.groupQuietMs ?? 100;
@@ -115,25 +136,28 @@ export function createBrowserNotifier(
         () => DEFAULT_NOTIFY,
       );
 
-  const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
+  const chromeOptions = (content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
     const base = {
       type: 'basic' as const,
       iconUrl: browser.runtime.getURL(options.iconUrl as '/icon/128.png'),
       title: content.title,
       message: content.message,
     };
-    await browser.notifications.create(
-      id,
-      options.firefox
-        ? base
-        : ({
-            ...base,
-            priority: 2,
-            silent: !sound,
-            buttons: [{ title: 'View receipt' }, ...(withButtons ? [{ title: 'Open in explorer' }] : [])],
-          } as typeof base),
-    );
+    return options.firefox
+      ? base
+      : ({
+          ...base,
+          priority: 2,
+          silent: !sound,
+          buttons: [{ title: 'View receipt' }, ...(withButtons ? [{ title: 'Open in explorer' }] : [])],
+        } as typeof base);
   };
+  const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
+    await browser.notifications.create(id, chromeOptions(content, withButtons, sound));
+  };
+  // Firefox has no notifications.update (WXT's types claim it everywhere). Looked up at each call, as create is.
+  const update = (id: string, o: object): Promise<boolean> | undefined =>
+    options.firefox ? undefined : (browser.notifications as { update?: (id: string, o: object) => Promise<boolean> }).update?.(id, o);
 
   const flush = async () => {
     flushTimer = undefined;
@@ -191,7 +215,35 @@ export function createBrowserNotifier(
     async exists(intentId) {
       if (marks) return marks.has(intentId);
       const all = await browser.notifications.getAll();
-      return Object.keys(all).some((id) => !id.startsWith(STUCK) && intentIdsOfNotification(id).includes(intentId));
+      // A progress notification is not the final one (unless turned into it: the calm notifier records that).
+      return Object.keys(all).some(
+        (id) => !id.startsWith(STUCK) && !id.startsWith(PROGRESS) && intentIdsOfNotification(id).includes(intentId),
+      );
+    },
+    async showAway(content) {
+      const { sound } = await settings();
+      const id = `${AWAY}${now()}`;
+      const { buttons: _none, ...summary } = chromeOptions(content, undefined, sound) as ReturnType<typeof chromeOptions> & {
+        buttons?: unknown;
+      };
+      await browser.notifications.create(id, summary);
+      return id;
+    },
+    async showProgress(id, content, replace) {
+      const opts = chromeOptions(content, undefined, false);
+      if (replace && (await update(id, opts))) return;
+      if (replace && options.firefox) await browser.notifications.clear(id).catch(() => false);
+      await browser.notifications.create(id, opts);
+    },
+    async finalInPlace(id, intent) {
+      if (options.firefox) return undefined;
+      const { sound } = await settings();
+      const content = notificationContent(intent);
+      const done = await update(id, chromeOptions(content, outcomeExplorerUrl(intent), sound));
+      return done ? content : undefined;
+    },
+    async clear(id) {
+      await browser.notifications.clear(id).catch(() => false);
     },
     async showStuck(intent, minutes) {
       const s = await settings();

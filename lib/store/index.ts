@@ -4,11 +4,15 @@
  */
 import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas/receipt';
-import type { Settings, TrackedIntent, TrackerState, WatchedCheckpoint } from './types';
+import { type CalmState, EMPTY_CALM, type Settings, type TrackedIntent, type TrackerState, type WatchedCheckpoint } from './types';
 
 export type {
+  CalmState,
+  HeldNotification,
   NotificationState,
   NotifySettings,
+  ProgressMark,
+  QuietHours,
   Settings,
   TrackedIntent,
   TrackerState,
@@ -16,7 +20,7 @@ export type {
   TrackingPhase,
   WatchedCheckpoint,
 } from './types';
-export { DEFAULT_NOTIFY } from './types';
+export { DEFAULT_NOTIFY, EMPTY_CALM } from './types';
 
 /** Read/write access to the tracked intents. Implemented on IndexedDB; the tracker depends on this interface only. */
 export interface IntentStore {
@@ -49,6 +53,22 @@ export function createTrackerStateStore(db: UseStore = createStore(DB_NAMES.sett
   return {
     get: () => get<TrackerState>('tracker-state', db),
     set: (state) => set('tracker-state', state, db),
+  };
+}
+
+/** Read/write access to the calm state (mute, snooze, held and progress notifications). Only the worker writes it. */
+export interface CalmStateStore {
+  /** The state; {@link EMPTY_CALM} when none was saved. */
+  get(): Promise<CalmState>;
+  set(state: CalmState): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed calm state (kept beside the settings, under its own key). */
+export function createCalmStateStore(db: UseStore = createStore(DB_NAMES.settings, 'settings')): CalmStateStore {
+  return {
+    // Fresh arrays each time: callers change what they get before saving it.
+    get: async () => ({ ...structuredClone(EMPTY_CALM), ...((await get<CalmState>('calm-state', db)) ?? {}) }),
+    set: (state) => set('calm-state', state, db),
   };
 }
 

@@ -30,7 +30,51 @@ export interface NotifySettings {
   /** "Taking longer than expected". */
   stuck: boolean;
   sound: boolean;
+  /** One notification per intent in flight, updated as its legs complete and turned into the final one (off when absent). */
+  progress?: boolean;
+  /** Quiet hours, local time: final notifications due inside are held and summarised when they end (off when absent). */
+  quietHours?: QuietHours;
 }
+
+/** A daily quiet period in local time, "HH:MM" 24-hour; `end` before `start` spans midnight, equal means none. */
+export interface QuietHours {
+  start: string;
+  end: string;
+}
+
+/** A final notification held back by quiet hours or a snooze, to be counted in the "while you were away" summary. */
+export interface HeldNotification {
+  intentId: string;
+  /** The final status it would have announced. */
+  status: string;
+  /** When it was held (ms). */
+  heldAt: number;
+}
+
+/** The progress notification on screen for an intent in flight. */
+export interface ProgressMark {
+  /** Its notification id (`svc-progress:<intentId>:<ms>`). */
+  notificationId: string;
+  /** Its title and message as shown (to update it only when they change). */
+  message: string;
+  /** It was turned into the intent's final notification (so that one counts as shown). */
+  final?: boolean;
+}
+
+/**
+ * The user's "calm" state, kept in IndexedDB so that a restarted worker keeps it: muted intentIds (no desktop
+ * notification, status still tracked), the snooze end (ms), the notifications held for the summary and the progress
+ * notifications on screen. Only the worker writes it.
+ */
+export interface CalmState {
+  muted: string[];
+  snoozeUntil?: number;
+  held: HeldNotification[];
+  progress: Record<string, ProgressMark>;
+}
+
+/** Nothing muted, snoozed, held or in progress. */
+export const EMPTY_CALM: CalmState = { muted: [], held: [], progress: {} };
 
 /** Every notification on, with sound. */
 export const DEFAULT_NOTIFY: NotifySettings = { succeeded: true, failed: true, refunded: true, stuck: true, sound: true };

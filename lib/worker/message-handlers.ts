@@ -1,6 +1,7 @@
 /** What the worker does for each request of the popup and options pages (`lib/messages.ts` lists them). */
 import { describeError } from '../format/errors';
 import type { Reply } from '../messages';
+import type { CalmNotifier } from '../notify/calm-notifier';
 import type { ReceiptCache } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ClientCache } from './client-cache';
@@ -20,6 +21,8 @@ export interface MessageHandlerDeps {
   updateBadge(): Promise<void>;
   /** Checks the watched addresses (`force` skips the once-a-minute throttle). */
   checkWatched(force?: boolean): Promise<number>;
+  /** Mute and snooze; told when the settings change (quiet hours may have ended). */
+  calm: Pick<CalmNotifier, 'mute' | 'snooze' | 'endSnooze' | 'release'>;
 }
 
 const NOT_CONFIGURED: Reply = { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };
@@ -89,8 +92,17 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
         return failed(err);
       }
     },
+    async mute(r) {
+      await deps.calm.mute(r.intentId, r.muted);
+      return { ok: true };
+    },
+    async snooze(r) {
+      await (r.end ? deps.calm.endSnooze() : deps.calm.snooze());
+      return { ok: true };
+    },
     async 'settings-saved'() {
       deps.clients.reset();
+      void deps.calm.release().catch(() => {});
       await tracker.retryNow();
       void deps.checkWatched(true);
       return { ok: true };

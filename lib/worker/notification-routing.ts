@@ -1,9 +1,9 @@
 /**
  * Where a click on a notification leads: the body opens the receipt of its intent (the tracked list for a summary of
- * several); on Chrome, button 0 is "View receipt" and button 1 "Open in explorer" (the leg that settled or failed).
+ * several, and for the "while you were away" summary); on Chrome, button 0 is "View receipt" and button 1 "Open in explorer" (the leg that settled or failed).
  */
 import type { browser as browserApi } from 'wxt/browser';
-import { intentIdOfNotification, intentIdsOfNotification } from '../notify/browser';
+import { AWAY, intentIdOfNotification, intentIdsOfNotification } from '../notify/browser';
 import { outcomeExplorerUrl } from '../notify/content';
 import type { IntentStore } from '../store';
 import { openReceiptPage, openTrackedPage } from './pages';
@@ -23,6 +23,11 @@ export interface NotificationRouting {
 export function createNotificationRouting(browser: Browser, intents: Pick<IntentStore, 'get'>): NotificationRouting {
   return {
     async openNotification(notificationId) {
+      if (notificationId.startsWith(AWAY)) {
+        await browser.notifications.clear(notificationId);
+        await openTrackedPage(browser);
+        return;
+      }
       const ids = intentIdsOfNotification(notificationId);
       if (ids.length === 0) return;
       await browser.notifications.clear(notificationId);

@@ -24,6 +24,8 @@ function recordingHandlers() {
     receipt: ok,
     details: ok,
     lookup: ok,
+    mute: ok,
+    snooze: ok,
     'settings-saved': ok,
   };
   return { calls, dispatch: createDispatcher(handlers) };

@@ -4,8 +4,12 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Reply } from '@/lib/messages';
-import { createReceiptCache, createSettingsStore, type TrackedIntent } from '@/lib/store';
+import { createBrowserNotifier } from '@/lib/notify/browser';
+import { createCalmNotifier } from '@/lib/notify/calm-notifier';
+import { createCalmStateStore, createReceiptCache, createSettingsStore, type TrackedIntent } from '@/lib/store';
+import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createClientCache } from '@/lib/worker/client-cache';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
 import { createTrackIntent } from '@/lib/worker/track';
@@ -24,6 +28,7 @@ afterAll(() => sim.close());
 let stop: (() => void) | undefined;
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
+  fakeBrowser.reset();
 });
 afterEach(() => stop?.());
 
@@ -36,6 +41,15 @@ async function setUp(configured: boolean) {
   stop = () => tracker.stop();
   const receipts = createReceiptCache();
   const log: string[] = [];
+  const notify = async () => (await settings.get())?.notify;
+  const calmState = createCalmStateStore();
+  const calm = createCalmNotifier({
+    inner: createBrowserNotifier(fakeBrowser as never, { iconUrl: '/icon/128.png', firefox: false, settings: notify }),
+    state: calmState,
+    settings: notify,
+    intent: (intentId) => store.get(intentId),
+    scheduleRelease: createCalmAlarm(fakeBrowser as never),
+  });
   const handlers = createMessageHandlers({
     tracker,
     track: createTrackIntent(tracker),
@@ -52,8 +66,9 @@ async function setUp(configured: boolean) {
       log.push(`watched ${force}`);
       return 0;
     },
+    calm,
   });
-  return { handlers, tracker, store, clients, receipts, log };
+  return { handlers, tracker, store, clients, receipts, log, calmState, settings };
 }
 
 describe('message handlers', () => {
@@ -125,5 +140,36 @@ describe('message handlers', () => {
     expect(await handlers['settings-saved']({ type: 'settings-saved' })).toEqual({ ok: true });
     expect(await clients.current()).not.toBe(before);
     expect(log).toEqual(['watched true']);
+  });
+
+  it('mutes and unmutes an intent; snoozes for an hour (with the alarm that ends it) and ends the snooze early', async () => {
+    const { handlers, calmState } = await setUp(false);
+    expect(await handlers.mute({ type: 'mute', intentId: ID, muted: true })).toEqual({ ok: true });
+    expect((await calmState.get()).muted).toEqual([ID]);
+    await handlers.mute({ type: 'mute', intentId: ID, muted: false });
+    expect((await calmState.get()).muted).toEqual([]);
+
+    const before = Date.now();
+    expect(await handlers.snooze({ type: 'snooze' })).toEqual({ ok: true });
+    const until = (await calmState.get()).snoozeUntil!;
+    expect(until).toBeGreaterThanOrEqual(before + 60 * 60_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
+    expect((await fakeBrowser.alarms.get(CALM_ALARM))?.scheduledTime).toBe(until);
+
+    await handlers.snooze({ type: 'snooze', end: true });
+    expect((await calmState.get()).snoozeUntil).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(CALM_ALARM)).toBeUndefined();
+  });
+
+  it('after the settings are saved without quiet hours, shows the summary of what they held', async () => {
+    const { handlers, calmState } = await setUp(true);
+    await calmState.set({ muted: [], progress: {}, held: [{ intentId: ID, status: 'REFUNDED', heldAt: Date.now() - 1000 }] });
+    await handlers['settings-saved']({ type: 'settings-saved' });
+    const titles = async () =>
+      Object.values(
+        (fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { title: string }> }).getAllCreateOptions(),
+      ).map((n) => n.title);
+    await expect.poll(titles).toEqual(['While you were away: 1 intent finished']);
+    expect((await calmState.get()).held).toEqual([]);
   });
 });

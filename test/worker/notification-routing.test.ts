@@ -28,6 +28,17 @@ describe('createNotificationRouting', () => {
     expect(urls.filter((u) => u.includes('popup.html'))).toHaveLength(2);
   });
 
+  it('opens the popup for the "while you were away" summary, and the receipt for a progress notification', async () => {
+    const routing = createNotificationRouting(fakeBrowser as never, createIntentStore());
+    await fakeBrowser.notifications.create('svc-away:5', { type: 'basic', iconUrl: '', title: 't', message: 'm' });
+    await routing.openNotification('svc-away:5');
+    await routing.openNotification(`svc-progress:${A}:6`);
+    const urls = await tabUrls();
+    expect(urls.filter((u) => u.endsWith('/popup.html'))).toHaveLength(1);
+    expect(urls.filter((u) => u.endsWith(`/popup.html#intent=${A}`))).toHaveLength(1);
+    expect(Object.keys(await fakeBrowser.notifications.getAll())).toEqual([]);
+  });
+
   it('button 0 opens the receipt; button 1 the explorer page of the leg that settled', async () => {
     const intents = createIntentStore();
     await intents.put({

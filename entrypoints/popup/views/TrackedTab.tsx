@@ -32,6 +32,9 @@ export function TrackedTab(props: {
   onTrackClipboard: () => void;
   onOpen: (intentId: string) => void;
   onRemove: (intentId: string) => void;
+  /** IntentIds whose notifications are muted. */
+  muted?: readonly string[];
+  onMute?: (intentId: string, muted: boolean) => void;
 }) {
   return (
     <>
@@ -65,6 +68,8 @@ export function TrackedTab(props: {
                   now={props.now}
                   onOpen={() => props.onOpen(intent.intentId)}
                   onRemove={() => props.onRemove(intent.intentId)}
+                  muted={props.muted?.includes(intent.intentId)}
+                  onMute={props.onMute && ((muted) => props.onMute!(intent.intentId, muted))}
                 />
               ))}
             </ul>

@@ -1,0 +1,127 @@
+/**
+ * Calm notifications, the policy (pure: no browser API, the time is passed in). Decides, for an intent that reached
+ * a final status, whether its notification is shown now, held for the "while you were away" summary (snooze, quiet
+ * hours) or skipped (muted, or the outcome is switched off); when held notifications may be released; what the
+ * summary and the progress notification say. Quiet hours are local wall-clock times.
+ */
+import { LEG_KINDS, legOf } from '../api/legs';
+import { routeText, shortId, statusLabel } from '../format/intent';
+import type { CalmState, HeldNotification, NotifySettings, QuietHours, TrackedIntent } from '../store';
+import { wantsNotification } from './browser';
+import type { NotificationContent } from './content';
+
+/** Length of the popup's snooze (ms). */
+export const SNOOZE_MS = 60 * 60_000;
+
+/** What to do with an intent's final notification. */
+export type NotifyDecision = 'show' | 'hold' | 'skip';
+
+/** Minutes after midnight of "HH:MM" (24-hour), or undefined when it is not such a time. */
+export function parseClockTime(text: string): number | undefined {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
+}
+
+/** True when `now` (ms) falls inside the quiet hours, in the local time zone. Start included, end excluded. */
+export function inQuietHours(now: number, quiet: QuietHours | undefined): boolean {
+  if (!quiet) return false;
+  const start = parseClockTime(quiet.start);
+  const end = parseClockTime(quiet.end);
+  if (start === undefined || end === undefined || start === end) return false;
+  const d = new Date(now);
+  const minute = d.getHours() * 60 + d.getMinutes();
+  // end < start: the quiet hours span midnight (e.g. 22:00–07:00).
+  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+/** When (ms) the quiet hours `now` falls in end; undefined outside them. */
+export function quietHoursEnd(now: number, quiet: QuietHours | undefined): number | undefined {
+  if (!quiet || !inQuietHours(now, quiet)) return undefined;
+  const end = parseClockTime(quiet.end)!;
+  const d = new Date(now);
+  const at = new Date(d.getFullYear(), d.getMonth(), d.getDate(), Math.floor(end / 60), end % 60);
+  if (at.getTime() <= now) at.setDate(at.getDate() + 1);
+  return at.getTime();
+}
+
+/** True while a snooze runs. */
+export function isSnoozed(state: Pick<CalmState, 'snoozeUntil'>, now: number): boolean {
+  return state.snoozeUntil !== undefined && state.snoozeUntil > now;
+}
+
+/**
+ * The first time (ms, ≥ `now`) when neither the snooze nor the quiet hours hold notifications back: `now` itself
+ * when nothing does. A snooze that ends inside quiet hours lasts until they end, and the other way round.
+ */
+export function releaseAt(state: Pick<CalmState, 'snoozeUntil'>, settings: Pick<NotifySettings, 'quietHours'>, now: number): number {
+  let t = now;
+  // Each step moves past one snooze or one quiet period; four are more than the two that can chain.
+  for (let i = 0; i < 4; i++) {
+    if (isSnoozed(state, t)) {
+      t = state.snoozeUntil!;
+      continue;
+    }
+    const end = quietHoursEnd(t, settings.quietHours);
+    if (end === undefined) break;
+    t = end;
+  }
+  return t;
+}
+
+/**
+ * The decision for an intent's final notification: `skip` when the intent is muted or its outcome is switched off
+ * (never shown later), `hold` while snoozed or in quiet hours (counted in the summary), otherwise `show`.
+ */
+export function decideNotification(
+  intent: Pick<TrackedIntent, 'intentId' | 'status'>,
+  settings: NotifySettings,
+  state: Pick<CalmState, 'muted' | 'snoozeUntil'>,
+  now: number,
+): NotifyDecision {
+  if (state.muted.includes(intent.intentId)) return 'skip';
+  if (!wantsNotification(intent.status, settings)) return 'skip';
+  return releaseAt(state, settings, now) > now ? 'hold' : 'show';
+}
+
+/** True when no notification of any kind (progress, stuck) should appear now for this intent. */
+export function isQuietFor(
+  intentId: string,
+  settings: NotifySettings,
+  state: Pick<CalmState, 'muted' | 'snoozeUntil'>,
+  now: number,
+): boolean {
+  return state.muted.includes(intentId) || releaseAt(state, settings, now) > now;
+}
+
+const OUTCOME_ORDER = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'];
+
+/** The summary of held notifications: "While you were away: 3 intents finished" / "2 succeeded, 1 refunded". */
+export function awayContent(held: readonly HeldNotification[]): NotificationContent {
+  const counts = new Map<string, number>();
+  for (const h of held) counts.set(h.status, (counts.get(h.status) ?? 0) + 1);
+  const rank = (s: string) => (OUTCOME_ORDER.includes(s) ? OUTCOME_ORDER.indexOf(s) : OUTCOME_ORDER.length);
+  const summary = [...counts.entries()]
+    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .map(([status, n]) => `${n} ${statusLabel(status).toLowerCase()}`)
+    .join(', ');
+  const n = held.length;
+  return { title: `While you were away: ${n} intent${n === 1 ? '' : 's'} finished`, message: summary };
+}
+
+/** What the progress notification of an intent in flight says: its route, then each leg's state. */
+export function progressContent(intent: TrackedIntent): NotificationContent {
+  const r = intent.receipt;
+  const legs = r
+    ? LEG_KINDS.slice(0, 3)
+        .map((kind) => {
+          const leg = legOf(r, kind);
+          const state = leg ? (leg.status === 'SUCCEEDED' ? 'done' : (leg.status ?? 'unknown').toLowerCase()) : 'waiting';
+          return `${kind[0]!.toUpperCase()}${kind.slice(1)} ${state}`;
+        })
+        .join(' · ')
+    : 'Waiting for the first receipt';
+  return {
+    title: `Intent ${statusLabel(intent.status).toLowerCase()} · ${shortId(intent.intentId)}`,
+    message: r ? `${routeText(r)}\n${legs}` : legs,
+  };
+}

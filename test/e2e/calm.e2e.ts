@@ -1,0 +1,129 @@
+/**
+ * Calm notifications end to end in Chromium against the simulator. Two scenarios, each paying for its own waits once:
+ * quiet hours set in the options hold the notifications of intents that finish during them (a muted one among them)
+ * and the real `browser.alarms` alarm at their end shows one "while you were away" summary; then, with the optional
+ * progress notification on, a muted intent is tracked to its end without any notification while another one's
+ * progress notification is updated in place and becomes its only final notification.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useConfiguredExtension } from './fixtures/launch';
+import { notificationIdsFor, notifications, recordedNotifications, recordNotifications } from './fixtures/notifications';
+import { readTracked } from './fixtures/storage';
+import { PopupPage } from './pages/popup';
+
+const ctx = useConfiguredExtension({ stepMs: 3000 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const short = (intentId: string) => `${intentId.slice(0, 6)}…${intentId.slice(-4)}`;
+
+/** Waits until the tracker recorded the intent's final notification as dealt with (shown, held or skipped). */
+const settled = (intentId: string) =>
+  expect.poll(async () => (await readTracked(ctx.ext, intentId))?.notification, { timeout: 45_000, interval: 500 }).toBe('shown');
+
+/** Opens the options page, lets `change` set the notification fields, saves. */
+async function saveOptions(change: (page: Page) => Promise<void>) {
+  const options = await ctx.ext.openPage('options.html');
+  await expect.poll(() => options.getByLabel('Service URL').inputValue()).not.toBe('');
+  await change(options);
+  await options.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => options.getByTestId('save-status').textContent()).toMatch(/^Saved/);
+  await options.close();
+}
+
+/** Mutes a tracked intent with the bell of its row and waits until the row says so. */
+async function mute(popup: PopupPage<Page>, intentId: string) {
+  const bell = popup.row(intentId).getByRole('button', { name: `Mute notifications of intent ${intentId}` });
+  await bell.click();
+  await expect.poll(() => bell.getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => popup.row(intentId).textContent()).toContain('Muted');
+}
+
+describe('calm notifications', () => {
+  it('quiet hours hold the notifications of intents that finish during them, then the alarm shows one summary', async () => {
+    await recordNotifications(ctx.ext);
+    // Quiet hours from five minutes ago to the first minute boundary at least 20 s away (the intents below need
+    // about 5 s), in the browser's time zone: the summary is due in 20 to 80 s.
+    const probe = await ctx.ext.openPage('options.html');
+    const window = await probe.evaluate(() => {
+      const hm = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+      const now = new Date();
+      const end = new Date(now);
+      end.setSeconds(0, 0);
+      end.setMinutes(end.getMinutes() + (now.getSeconds() < 40 ? 1 : 2));
+      return { start: hm(new Date(now.getTime() - 5 * 60_000)), end: hm(end), endsAt: end.getTime() };
+    });
+    await probe.close();
+    await saveOptions(async (page) => {
+      await page.getByLabel('Quiet hours').check();
+      await page.getByLabel('From').fill(window.start);
+      await page.getByLabel('to', { exact: true }).fill(window.end);
+    });
+
+    // Quick scripts (0.7 s a step); the fourth intent is muted: never announced, not even in the summary.
+    const ids = [ctx.sim.createIntent('success', 700), ctx.sim.createIntent('refund', 700), ctx.sim.createIntent('success', 700)];
+    const muted = ctx.sim.createIntent('failure', 700);
+    const popup = await PopupPage.open(ctx.ext);
+    await popup.track(muted);
+    await mute(popup, muted);
+    for (const id of ids) await popup.track(id);
+    for (const id of [...ids, muted]) await settled(id);
+    expect(Date.now()).toBeLessThan(window.endsAt);
+    // Finished and shown as such in the popup, with nothing on screen for them.
+    await expect.poll(() => popup.statusChip(ids[1]!).textContent()).toBe('Refunded');
+    await expect.poll(() => popup.statusChip(muted).textContent()).toBe('Failed');
+    const during = await recordedNotifications(ctx.ext);
+    expect(during.filter((n) => [...ids, muted].some((id) => n.id.includes(id)))).toEqual([]);
+    expect(during.filter((n) => n.id.startsWith('svc-away:'))).toEqual([]);
+    await popup.close();
+
+    // The alarm at the end of the quiet hours shows one summary.
+    const away = async () => (await recordedNotifications(ctx.ext)).filter((n) => n.id.startsWith('svc-away:'));
+    await expect.poll(away, { timeout: window.endsAt - Date.now() + 30_000, interval: 1000 }).toHaveLength(1);
+    const [summary] = await away();
+    expect(summary!.at).toBeGreaterThanOrEqual(window.endsAt);
+    expect(summary).toMatchObject({ title: 'While you were away: 3 intents finished', message: '2 succeeded, 1 refunded' });
+    await sleep(2000);
+    const after = await recordedNotifications(ctx.ext);
+    expect(after.filter((n) => n.id.startsWith('svc-away:'))).toHaveLength(1);
+    expect(after.filter((n) => [...ids, muted].some((id) => n.id.includes(id)))).toEqual([]);
+    for (const id of [...ids, muted]) expect(await notificationIdsFor(ctx.ext, id)).toEqual([]);
+  });
+
+  it('a muted intent gets no notification while its status updates; the progress notification of another is updated in place and becomes its one final notification', async () => {
+    await recordNotifications(ctx.ext);
+    await saveOptions(async (page) => page.getByLabel('Quiet hours').uncheck());
+    // Muted before the progress notification is switched on, so that not even one appears for it (about 15 s).
+    const muted = ctx.sim.createIntent('success', 3000);
+    const popup = await PopupPage.open(ctx.ext);
+    await popup.track(muted);
+    await mute(popup, muted);
+    await saveOptions(async (page) => page.getByLabel(/^Show progress while an intent is in flight/).check());
+    const loud = ctx.sim.createIntent('success', 2500);
+    await popup.track(loud);
+
+    // The muted intent's status moves on in the popup, to the end, while it is in flight with progress on.
+    await expect.poll(() => popup.statusChip(muted).textContent(), { timeout: 10_000 }).toMatch(/Committed|Executing/);
+    await expect.poll(() => popup.statusChip(muted).textContent(), { timeout: 45_000 }).toBe('Succeeded');
+    await settled(muted);
+    await settled(loud);
+    await sleep(1500);
+    await popup.close();
+
+    const recorded = await recordedNotifications(ctx.ext);
+    expect(recorded.filter((n) => n.id.includes(muted))).toEqual([]);
+    expect(await notificationIdsFor(ctx.ext, muted)).toEqual([]);
+
+    const mine = recorded.filter((n) => n.id.includes(loud));
+    const [first] = mine;
+    expect(first).toMatchObject({ op: 'create', id: expect.stringMatching(new RegExp(`^svc-progress:${loud}:\\d+$`)) });
+    // Every later change is an update of that one notification; the last says how it ended.
+    expect(mine.slice(1).every((n) => n.op === 'update' && n.id === first!.id)).toBe(true);
+    expect(new Set(mine.slice(0, -1).map((n) => n.message)).size).toBeGreaterThanOrEqual(2);
+    expect(mine.at(-1)).toMatchObject({
+      title: `Intent succeeded · ${short(loud)}`,
+      message: 'Arbitrum One → Base: 250.00 USDC → 249.10 USDC',
+    });
+    expect(Object.keys(await notifications(ctx.ext)).filter((id) => id.includes(loud))).toEqual([first!.id]);
+    expect((await readTracked(ctx.ext, loud))?.notified).toMatchObject({ title: `Intent succeeded · ${short(loud)}` });
+  });
+});
