@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', 'test/built/**'],
           setupFiles: ['fake-indexeddb/auto'],
           environment: 'node',
           testTimeout: 20_000,
