@@ -24,3 +24,22 @@ export function uiLocale(): string {
     return 'en';
   }
 }
+
+/**
+ * A formatter for the browser's UI language, made once per language (`Intl` objects are costly to build): `make`
+ * gets the BCP 47 tag from `uiLocale()`.
+ */
+export function localized<T>(make: (locale: string) => T): () => T {
+  let made: { locale: string; value: T } | undefined;
+  return () => {
+    const locale = uiLocale();
+    if (made?.locale !== locale) made = { locale, value: make(locale) };
+    return made.value;
+  };
+}
+
+/** Gives a page the browser's language and a translated title (an HTML page cannot use `__MSG_…__` itself). */
+export function localizePage(doc: Document, title: MessageKey): void {
+  doc.documentElement.lang = uiLocale();
+  doc.title = t(title);
+}

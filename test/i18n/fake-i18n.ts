@@ -4,6 +4,7 @@
  * `$1`…`$9` → the substitutions, `$$` → `$`); getUILanguage answers the locale the test set (English by default).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 
 /** One message of a `messages.json`. */
@@ -13,9 +14,12 @@ export interface LocaleMessage {
   placeholders?: Record<string, { content: string; example?: string }>;
 }
 
+/** Where the locales are (tests run from the project root; `import.meta.url` is not a file URL under jsdom). */
+export const LOCALES_DIR = join(process.cwd(), 'public', '_locales');
+
 /** Reads `public/_locales/<locale>/messages.json`. */
 export function readLocale(locale: string): Record<string, LocaleMessage> {
-  return JSON.parse(readFileSync(new URL(`../../public/_locales/${locale}/messages.json`, import.meta.url), 'utf8'));
+  return JSON.parse(readFileSync(join(LOCALES_DIR, locale, 'messages.json'), 'utf8'));
 }
 
 /** Chrome's substitution: named placeholders first, then `$1`…`$9` in their contents and the message. */

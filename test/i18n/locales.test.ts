@@ -1,8 +1,12 @@
 import { readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { type LocaleMessage, readLocale, substitute } from './fake-i18n';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
+import { formatRelative } from '@/lib/format/time';
+import { formatUsd } from '@/lib/format/usd';
+import { t } from '@/lib/i18n';
+import { LOCALES_DIR, type LocaleMessage, readLocale, substitute, useLocale } from './fake-i18n';
 
-const LOCALES = readdirSync(new URL('../../public/_locales/', import.meta.url));
+const LOCALES = readdirSync(LOCALES_DIR);
 const en = readLocale('en');
 
 /** `$name$` references in a message, lower-cased (Chrome matches placeholder names case-insensitively). */
@@ -43,5 +47,27 @@ describe('locales', () => {
   it('substitutes placeholders like the browser', () => {
     const entry = { message: 'Try in $SECONDS$ s ($$)', placeholders: { seconds: { content: '$1' } } };
     expect(substitute(entry, ['7'])).toBe('Try in 7 s ($)');
+  });
+
+  describe("in the browser's language", () => {
+    afterEach(() => useLocale('en'));
+
+    it('English by default: texts, amounts in display units, dollars, relative times', () => {
+      expect(t('trackingId', '0xabc')).toBe('Tracking 0xabc.');
+      expect(formatTokenAmountWithSymbol('12345500000', 6, 'USDC')).toBe('12,345.50 USDC');
+      expect(formatUsd(12345.5)).toBe('$12,345.50');
+      expect(formatRelative(0, 5 * 60_000)).toBe('5 minutes ago');
+    });
+
+    it('Spanish and Simplified Chinese when the browser speaks them', () => {
+      useLocale('es');
+      expect(t('trackingId', '0xabc')).toBe('Siguiendo 0xabc.');
+      expect(formatTokenAmountWithSymbol('12345500000', 6, 'USDC')).toBe('12.345,50 USDC');
+      expect(formatUsd(12345.5)).toMatch(/^12\.345,50\sUS\$$/); // a no-break space before US$
+      expect(formatRelative(0, 5 * 60_000)).toBe('hace 5 minutos');
+      useLocale('zh_CN');
+      expect(t('trackingId', '0xabc')).toBe('正在跟踪 0xabc。');
+      expect(formatRelative(0, 5 * 60_000)).toBe('5分钟前');
+    });
   });
 });
