@@ -19,7 +19,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**', 'test/built/**'],
-          setupFiles: ['fake-indexeddb/auto'],
+          setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts'],
           environment: 'node',
           testTimeout: 20_000,
         },

@@ -46,16 +46,18 @@ export default defineConfig({
   // The sources zip for Firefox's review: what builds the add-on, without screenshots and benchmark figures.
   zip: { excludeSources: ['docs/**/*.png', 'bench/**'] },
   manifest: ({ browser }) => ({
-    name: 'Svc Intent Tracker',
-    description: 'Follow cross-chain intents from the toolbar and get a desktop notification when they succeed or fail.',
+    // Names and texts come from public/_locales (English is the default; lib/i18n.ts).
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
     permissions: ['alarms', 'notifications', 'contextMenus', 'storage', ...(browser === 'firefox' ? [] : ['offscreen'])],
     optional_permissions: ['clipboardRead'],
     omnibox: { keyword: 'intent' },
     optional_host_permissions: ['https://*/*', 'http://127.0.0.1/*', 'http://localhost/*'],
-    action: { default_title: 'Svc Intent Tracker' },
+    action: { default_title: '__MSG_extName__' },
     commands: {
       _execute_action: { suggested_key: { default: 'Alt+Shift+I' } },
-      [COMMAND_TRACK_CLIPBOARD]: { suggested_key: { default: 'Alt+Shift+V' }, description: 'Track the intent ID on the clipboard' },
+      [COMMAND_TRACK_CLIPBOARD]: { suggested_key: { default: 'Alt+Shift+V' }, description: '__MSG_commandTrackClipboard__' },
     },
     ...(browser === 'firefox'
       ? {

@@ -1,4 +1,5 @@
 import type { ErrorMessage } from '@/lib/format/errors';
+import { t } from '@/lib/i18n';
 
 /** An error box (role=alert) saying what happened, with "Open settings" or "Try again" when they help. */
 export function ErrorNotice(props: { error: ErrorMessage; onOpenSettings?: () => void; onRetry?: () => void }) {
@@ -8,12 +9,12 @@ export function ErrorNotice(props: { error: ErrorMessage; onOpenSettings?: () =>
       <div class="actions">
         {props.error.openSettings && props.onOpenSettings && (
           <button type="button" class="secondary" onClick={props.onOpenSettings}>
-            Open settings
+            {t('openSettings')}
           </button>
         )}
         {props.onRetry && (
           <button type="button" class="secondary" onClick={props.onRetry}>
-            Try again
+            {t('tryAgain')}
           </button>
         )}
       </div>

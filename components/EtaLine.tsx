@@ -1,4 +1,5 @@
 import { type Eta, etaText, sourceText } from '@/lib/eta';
+import { t } from '@/lib/i18n';
 
 /**
  * The ETA in one line: "≈ 1 min left · estimate from the quote", "taking longer than usual (expected ≈ 2 min)",
@@ -11,7 +12,7 @@ export function EtaLine({ eta }: { eta: Eta }) {
   return (
     <span class={`eta eta-${eta.kind}`} role={eta.kind === 'delayed' ? 'status' : undefined}>
       {text}
-      {eta.kind === 'finished' && eta.early ? ' (earlier than expected)' : ''}
+      {eta.kind === 'finished' && eta.early ? ` ${t('earlierThanExpected')}` : ''}
       {source && <span class="muted"> · {sourceText(source)}</span>}
     </span>
   );

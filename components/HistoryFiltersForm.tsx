@@ -2,6 +2,7 @@ import { INTENT_STATUSES } from '@/lib/api/status';
 import { CHAINS } from '@/lib/format/chains';
 import { statusLabel } from '@/lib/format/intent';
 import { KNOWN_TOKENS } from '@/lib/format/tokens';
+import { t } from '@/lib/i18n';
 import type { HistoryFilters, TimeRange } from '@/lib/query/history-filters';
 import { ChainSelect } from './ChainSelect';
 
@@ -14,9 +15,9 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
   const set = (patch: Partial<HistoryFilters>) => props.onChange({ ...f, ...patch });
   return (
     <details class="filters" open={f.statuses.length > 0 || f.range !== 'any'}>
-      <summary>Filters</summary>
+      <summary>{t('filters')}</summary>
       <fieldset class="status-set">
-        <legend>Status</legend>
+        <legend>{t('status')}</legend>
         {INTENT_STATUSES.map((s) => (
           <label key={s} class="check">
             <input
@@ -31,17 +32,22 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         ))}
       </fieldset>
       <div class="grid2">
-        <ChainSelect label="From chain" anyLabel="Any" value={f.originChainId} onChange={(originChainId) => set({ originChainId })} />
         <ChainSelect
-          label="To chain"
-          anyLabel="Any"
+          label={t('fromChain')}
+          anyLabel={t('any')}
+          value={f.originChainId}
+          onChange={(originChainId) => set({ originChainId })}
+        />
+        <ChainSelect
+          label={t('toChain')}
+          anyLabel={t('any')}
           value={f.destinationChainId}
           onChange={(destinationChainId) => set({ destinationChainId })}
         />
         <label>
-          Token sent
+          {t('tokenSent')}
           <select value={f.tokenAddress ?? ''} onChange={(e) => set({ tokenAddress: (e.target as HTMLSelectElement).value || undefined })}>
-            <option value="">Any</option>
+            <option value="">{t('any')}</option>
             {KNOWN_TOKENS.filter((t) => f.originChainId === undefined || t.chainId === f.originChainId).map((t) => (
               <option key={`${t.chainId}:${t.address}`} value={t.address}>
                 {t.symbol} ({CHAINS[t.chainId]?.name ?? t.chainId})
@@ -50,30 +56,30 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
           </select>
         </label>
         <label>
-          When
+          {t('when')}
           <select value={f.range} onChange={(e) => set({ range: (e.target as HTMLSelectElement).value as TimeRange })}>
-            <option value="any">Any time</option>
-            <option value="today">Today</option>
-            <option value="7d">Last 7 days</option>
-            <option value="30d">Last 30 days</option>
-            <option value="custom">Custom…</option>
+            <option value="any">{t('anyTime')}</option>
+            <option value="today">{t('today')}</option>
+            <option value="7d">{t('last7Days')}</option>
+            <option value="30d">{t('last30Days')}</option>
+            <option value="custom">{t('customRange')}</option>
           </select>
         </label>
       </div>
       {f.range === 'custom' && (
         <div class="grid2">
           <label>
-            From date
+            {t('fromDate')}
             <input type="date" value={f.from ?? ''} onChange={(e) => set({ from: (e.target as HTMLInputElement).value || undefined })} />
           </label>
           <label>
-            To date
+            {t('toDate')}
             <input type="date" value={f.to ?? ''} onChange={(e) => set({ to: (e.target as HTMLInputElement).value || undefined })} />
           </label>
         </div>
       )}
       <label>
-        Owner address
+        {t('ownerAddress')}
         <input
           type="text"
           placeholder="0x…"
@@ -83,8 +89,8 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         />
       </label>
       {props.myAddresses.length > 0 && (
-        <fieldset class="quick" aria-label="My addresses">
-          <span class="muted">My addresses:</span>
+        <fieldset class="quick" aria-label={t('myAddresses')}>
+          <span class="muted">{t('myAddressesColon')}</span>
           {props.myAddresses.map((a) => (
             <button
               type="button"
@@ -99,7 +105,7 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         </fieldset>
       )}
       <button type="button" class="link-button" onClick={() => props.onChange({ statuses: [], range: 'any' })}>
-        Clear filters
+        {t('clearFilters')}
       </button>
     </details>
   );

@@ -2,6 +2,7 @@ import type { IntentHistory } from '@/lib/api/schemas/history';
 import { chainName } from '@/lib/format/chains';
 import { destinationAmountText, originAmountText, routeChains, shortId } from '@/lib/format/intent';
 import { formatRelative, parseTime } from '@/lib/format/time';
+import { t } from '@/lib/i18n';
 import { StatusChip } from './StatusChip';
 
 /**
@@ -27,7 +28,7 @@ export function HistoryIntentRow(props: {
   return (
     <li class="intent-row" data-intent-id={row.intentId}>
       <button type="button" class="row-main" onClick={props.onOpen}>
-        <span class="visually-hidden">Open receipt of intent {row.intentId} </span>
+        <span class="visually-hidden">{t('openReceiptOf', row.intentId)} </span>
         <span class="row-top">
           <StatusChip status={row.status} />
           <span class="mono">{shortId(row.intentId)}</span>
@@ -46,8 +47,8 @@ export function HistoryIntentRow(props: {
         )}
       </button>
       <button type="button" class="small secondary row-action" onClick={props.onTrack} disabled={props.tracked}>
-        {props.tracked ? 'Tracked' : 'Track'}
-        <span class="visually-hidden"> intent {row.intentId}</span>
+        {props.tracked ? t('tracked') : t('track')}
+        <span class="visually-hidden"> {t('intentNamed', row.intentId)}</span>
       </button>
     </li>
   );

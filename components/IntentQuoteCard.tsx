@@ -1,10 +1,11 @@
 import type { Intent } from '@/lib/api/schemas/intent';
-import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
+import { formatNumber, formatPercent, formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { chainName } from '@/lib/format/chains';
 import { shortId } from '@/lib/format/intent';
 import { formatAbsolute } from '@/lib/format/time';
 import { knownToken } from '@/lib/format/tokens';
 import { formatUsd } from '@/lib/format/usd';
+import { t } from '@/lib/i18n';
 import { StatusChip } from './StatusChip';
 
 /** Token decimals and symbol of the intent's origin: a known token, else its fee options or deposit. */
@@ -30,12 +31,12 @@ export function IntentQuoteCard(props: { intent: Intent; tracked: boolean; onTra
       <div class="row-top">
         <StatusChip status={i.status ?? undefined} />
         <button type="button" class="link-button mono" onClick={props.onOpen}>
-          <span class="visually-hidden">Open receipt of intent {i.intentId} </span>
+          <span class="visually-hidden">{t('openReceiptOf', i.intentId)} </span>
           {shortId(i.intentId)}
         </button>
         <button type="button" class="small secondary row-action" disabled={props.tracked} onClick={props.onTrack}>
-          {props.tracked ? 'Tracked' : 'Track'}
-          <span class="visually-hidden"> intent {i.intentId}</span>
+          {props.tracked ? t('tracked') : t('track')}
+          <span class="visually-hidden"> {t('intentNamed', i.intentId)}</span>
         </button>
       </div>
       <p class="row-route">
@@ -43,24 +44,30 @@ export function IntentQuoteCard(props: { intent: Intent; tracked: boolean; onTra
       </p>
       {q && (
         <dl class="summary">
-          <dt>Sends</dt>
+          <dt>{t('sends')}</dt>
           <dd>
             {origin.decimals !== undefined ? formatTokenAmountWithSymbol(q.fromAmount, origin.decimals, origin.symbol) : '—'}
             {formatUsd(q.fromAmountUsd) ? ` (${formatUsd(q.fromAmountUsd)})` : ''}
           </dd>
-          <dt>Receives</dt>
+          <dt>{t('receives')}</dt>
           <dd>
             {dest
               ? `${formatTokenAmountWithSymbol(q.toAmount, dest.decimals, dest.symbol)}${formatUsd(q.toAmountUsd) ? ` (${formatUsd(q.toAmountUsd)})` : ''}`
               : (formatUsd(q.toAmountUsd) ?? '—')}
           </dd>
-          <dt>Fees</dt>
+          <dt>{t('fees')}</dt>
           <dd>{formatUsd(i.fees?.totalFeeUsd) ?? '—'}</dd>
-          <dt>Price impact</dt>
-          <dd>{q.priceImpact !== undefined && q.priceImpact !== null ? `${q.priceImpact}%` : '—'}</dd>
-          <dt>Est. time</dt>
-          <dd>{duration ? (duration < 120 ? `${duration} s` : `${Math.round(duration / 60)} min`) : '—'}</dd>
-          <dt>Created</dt>
+          <dt>{t('priceImpact')}</dt>
+          <dd>{q.priceImpact !== undefined && q.priceImpact !== null ? formatPercent(q.priceImpact) : '—'}</dd>
+          <dt>{t('estTime')}</dt>
+          <dd>
+            {duration
+              ? duration < 120
+                ? t('seconds', formatNumber(duration))
+                : t('minutes', formatNumber(Math.round(duration / 60)))
+              : '—'}
+          </dd>
+          <dt>{t('created')}</dt>
           <dd>{formatAbsolute(i.createdAt)}</dd>
         </dl>
       )}

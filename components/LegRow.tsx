@@ -2,16 +2,10 @@ import type { LegKind } from '@/lib/api/legs';
 import type { IntentTransaction } from '@/lib/api/schemas/receipt';
 import { formatTokenAmount } from '@/lib/format/amount';
 import { chainName, explorerTxUrl, isPlaceholderHash } from '@/lib/format/chains';
-import { shortId } from '@/lib/format/intent';
+import { legName, shortId } from '@/lib/format/intent';
 import { formatAbsolute } from '@/lib/format/time';
+import { t } from '@/lib/i18n';
 import { StatusChip } from './StatusChip';
-
-const LEG_NAMES: Record<LegKind, string> = {
-  deposit: 'Deposit',
-  origin: 'Origin',
-  destination: 'Destination',
-  refund: 'Refund',
-};
 
 /**
  * One leg of a receipt: TransactionStatus, chain, hash (an explorer link only for a known chain and a real hash),
@@ -25,36 +19,36 @@ export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?
   return (
     <li class="leg" data-leg={kind}>
       <div class="leg-top">
-        <strong>{LEG_NAMES[kind]}</strong>
+        <strong>{legName(kind)}</strong>
         <StatusChip status={leg.status ?? undefined} />
         <span class="muted">{chainName(leg.chainId)}</span>
       </div>
       <dl class="leg-fields">
         {amount !== undefined && (
           <>
-            <dt>Amount</dt>
+            <dt>{t('amount')}</dt>
             <dd>{props.symbol ? `${amount} ${props.symbol}` : amount}</dd>
           </>
         )}
-        <dt>Hash</dt>
+        <dt>{t('hash')}</dt>
         <dd class="mono">
           {!hash ? (
-            'not yet'
+            t('notYet')
           ) : url ? (
             <a href={url} target="_blank" rel="noopener noreferrer" title={hash}>
               {shortId(hash)}
             </a>
           ) : isPlaceholderHash(hash) ? (
-            'not on-chain yet'
+            t('notOnChainYet')
           ) : (
             <span title={hash}>{shortId(hash)}</span>
           )}
         </dd>
-        <dt>Mined</dt>
+        <dt>{t('mined')}</dt>
         <dd>{formatAbsolute(leg.txnMinedAt)}</dd>
         {leg.statusReason && (
           <>
-            <dt>Reason</dt>
+            <dt>{t('reason')}</dt>
             <dd class="reason">{leg.statusReason}</dd>
           </>
         )}

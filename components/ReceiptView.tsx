@@ -8,6 +8,7 @@ import { destinationAmountText, failureReason, originAmountText, routeChains } f
 import { formatAbsolute, formatRelative } from '@/lib/format/time';
 import { timelineOf } from '@/lib/format/timeline';
 import { formatUsd, receiptUsd } from '@/lib/format/usd';
+import { t } from '@/lib/i18n';
 import type { IntentDetails } from '@/lib/messages';
 import type { TrackedIntent } from '@/lib/store';
 import { ErrorNotice } from './ErrorNotice';
@@ -50,35 +51,35 @@ export function ReceiptView(props: {
   const guidance = r ? moneyGuidance(r, props.details?.holdings) : undefined;
   const usd = receiptUsd(s, props.details?.prices);
   const fee = formatUsd(props.details?.feeUsd);
-  const total = eta.kind === 'finished' ? `${etaText(eta) ?? ''}${eta.early ? ' (earlier than expected)' : ''}` : undefined;
+  const total = eta.kind === 'finished' ? `${etaText(eta) ?? ''}${eta.early ? ` ${t('earlierThanExpected')}` : ''}` : undefined;
   const metaFor = (kind: string) => (kind === 'destination' ? s?.destinationTokenMetadata : s?.originTokenMetadata);
   return (
     <section class="receipt" aria-labelledby="receipt-title">
       <div class="receipt-head">
         <button type="button" class="link-button" onClick={props.onBack}>
-          ← Back
+          {t('back')}
         </button>
       </div>
       <h2 id="receipt-title">
-        Receipt <StatusChip status={status} />
+        {t('receipt')} <StatusChip status={status} />
       </h2>
       <p class="mono break">
-        <span class="visually-hidden">Intent ID: </span>
+        <span class="visually-hidden">{t('intentIdColon')} </span>
         {props.intentId}
       </p>
       {tracked && <TrackingHealth intent={tracked} now={now} />}
       {props.error && <ErrorNotice error={props.error} onOpenSettings={props.onOpenSettings} />}
       {!r ? (
-        <p class="muted">{props.error ? 'No receipt to show.' : 'Loading the receipt…'}</p>
+        <p class="muted">{props.error ? t('noReceipt') : t('loadingReceipt')}</p>
       ) : (
         <>
           <dl class="summary">
-            <dt>From</dt>
+            <dt>{t('from')}</dt>
             <dd>
               {chainName(chains?.origin)} · {originAmountText(r)}
               {usd.origin && <span class="muted"> ({usd.origin})</span>}
             </dd>
-            <dt>To</dt>
+            <dt>{t('to')}</dt>
             <dd>
               {chainName(chains?.destination)}
               {destinationAmountText(r) ? ` · ${destinationAmountText(r)}` : ''}
@@ -86,34 +87,34 @@ export function ReceiptView(props: {
             </dd>
             {fee && (
               <>
-                <dt>Fees</dt>
+                <dt>{t('fees')}</dt>
                 <dd>{fee}</dd>
               </>
             )}
             {reason && (
               <>
-                <dt>Reason</dt>
+                <dt>{t('reason')}</dt>
                 <dd class="reason">{reason}</dd>
               </>
             )}
-            <dt>Created</dt>
+            <dt>{t('created')}</dt>
             <dd>{formatAbsolute(r.createdAt ?? s?.createdAt)}</dd>
             {tracked && (
               <>
-                <dt>Checked</dt>
-                <dd>{tracked.lastCheckedAt ? formatRelative(tracked.lastCheckedAt, now) : 'not yet'}</dd>
+                <dt>{t('checked')}</dt>
+                <dd>{tracked.lastCheckedAt ? formatRelative(tracked.lastCheckedAt, now) : t('notYet')}</dd>
               </>
             )}
           </dl>
           {guidance && <MoneyGuidance guidance={guidance} />}
-          <h3>Progress</h3>
+          <h3>{t('progress')}</h3>
           {eta.kind !== 'finished' && <EtaLine eta={eta} />}
           {timeline && <Timeline timeline={timeline} total={total || undefined} />}
-          <h3>Transactions</h3>
+          <h3>{t('transactions')}</h3>
           {legs.length === 0 ? (
-            <p class="muted">No transactions yet.</p>
+            <p class="muted">{t('noTransactions')}</p>
           ) : (
-            <ul class="legs" aria-label="Transactions">
+            <ul class="legs" aria-label={t('transactions')}>
               {legs.map(({ kind, leg }) => {
                 const meta = metaFor(kind);
                 return (
@@ -127,17 +128,17 @@ export function ReceiptView(props: {
       <div class="actions">
         {!tracked && props.onTrack && (
           <button type="button" onClick={props.onTrack}>
-            Track
+            {t('track')}
           </button>
         )}
         {tracked && tracked.phase !== 'final' && props.onRetry && (
           <button type="button" onClick={props.onRetry}>
-            Retry now
+            {t('retryNow')}
           </button>
         )}
         {tracked && props.onRemove && (
           <button type="button" class="danger" onClick={props.onRemove}>
-            {tracked.phase === 'final' ? 'Remove' : 'Stop tracking'}
+            {tracked.phase === 'final' ? t('remove') : t('stopTracking')}
           </button>
         )}
       </div>

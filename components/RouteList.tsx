@@ -1,5 +1,6 @@
 import type { TokenInfo } from '@/lib/api/schemas/routes';
 import { chainName } from '@/lib/format/chains';
+import { t } from '@/lib/i18n';
 
 /** Only https logos are shown; anything else (http, data:, javascript:) is dropped. */
 export function safeLogo(uri: string | null | undefined): string | undefined {
@@ -14,11 +15,16 @@ export function safeLogo(uri: string | null | undefined): string | undefined {
 /** GetExactOutputRoutes results: tokens one can pay with, in the order given (featured first), with logo. */
 export function RouteList(props: { tokens: TokenInfo[] }) {
   return (
-    <ul class="route-list" aria-label="Tokens you can pay with">
-      {props.tokens.map((t) => {
-        const logo = safeLogo(t.logoUri);
+    <ul class="route-list" aria-label={t('tokensYouCanPayWith')}>
+      {props.tokens.map((token) => {
+        const logo = safeLogo(token.logoUri);
         return (
-          <li key={`${t.chainId}:${t.address}`} class="route" data-symbol={t.symbol} data-featured={t.featured ? 'yes' : 'no'}>
+          <li
+            key={`${token.chainId}:${token.address}`}
+            class="route"
+            data-symbol={token.symbol}
+            data-featured={token.featured ? 'yes' : 'no'}
+          >
             {logo ? (
               <img
                 src={logo}
@@ -35,10 +41,10 @@ export function RouteList(props: { tokens: TokenInfo[] }) {
               <span class="logo-blank" aria-hidden="true" />
             )}
             <span class="route-name">
-              <strong>{t.symbol}</strong> <span class="muted">{t.name}</span>
+              <strong>{token.symbol}</strong> <span class="muted">{token.name}</span>
             </span>
-            <span class="route-chain">{chainName(t.chainId)}</span>
-            {t.featured ? <span class="chip chip-busy">Popular</span> : <span />}
+            <span class="route-chain">{chainName(token.chainId)}</span>
+            {token.featured ? <span class="chip chip-busy">{t('popular')}</span> : <span />}
           </li>
         );
       })}

@@ -3,6 +3,7 @@ import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { chainName } from '@/lib/format/chains';
 import { shortId } from '@/lib/format/intent';
 import { formatUsd } from '@/lib/format/usd';
+import { t } from '@/lib/i18n';
 import { StatusChip } from './StatusChip';
 
 /**
@@ -11,28 +12,28 @@ import { StatusChip } from './StatusChip';
  */
 export function StuckFundsList(props: { rows: IntentHistory[]; onOpen: (intentId: string) => void }) {
   return (
-    <ul class="intent-list" aria-label="Intents with recoverable funds">
+    <ul class="intent-list" aria-label={t('intentsWithRecoverableFunds')}>
       {props.rows.map((row) => (
         <li class="result-card" key={row.intentId} data-intent-id={row.intentId}>
           <div class="row-top">
             <StatusChip status={row.status} />
             <button type="button" class="link-button mono" onClick={() => props.onOpen(row.intentId)}>
-              <span class="visually-hidden">Open receipt of intent {row.intentId} </span>
+              <span class="visually-hidden">{t('openReceiptOf', row.intentId)} </span>
               {shortId(row.intentId)}
             </button>
           </div>
           {(row.balances ?? []).map((b) => (
             <dl class="summary" key={`${b.intentAddress}:${b.chainId}`}>
-              <dt>Intent address</dt>
+              <dt>{t('intentAddress')}</dt>
               <dd class="mono break">{b.intentAddress}</dd>
-              <dt>Chain</dt>
+              <dt>{t('chain')}</dt>
               <dd>{chainName(b.chainId)}</dd>
-              {(b.tokens ?? []).map((t) => (
+              {(b.tokens ?? []).map((token) => (
                 <>
-                  <dt>Balance</dt>
+                  <dt>{t('balance')}</dt>
                   <dd class="balance">
-                    {formatTokenAmountWithSymbol(t.balance, t.decimals, t.symbol)}
-                    {formatUsd(t.balanceUsd) ? ` (${formatUsd(t.balanceUsd)})` : ''}
+                    {formatTokenAmountWithSymbol(token.balance, token.decimals, token.symbol)}
+                    {formatUsd(token.balanceUsd) ? ` (${formatUsd(token.balanceUsd)})` : ''}
                   </dd>
                 </>
               ))}

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { t } from '@/lib/i18n';
 
 /** One tab: `id` is used for element ids; `label` is its accessible name. */
 export interface TabSpec<T extends string> {
@@ -19,7 +20,7 @@ export function Tabs<T extends string>(props: { tabs: TabSpec<T>[]; active: T; o
   };
   return (
     <>
-      <div role="tablist" aria-label="Views" class="tabs">
+      <div role="tablist" aria-label={t('tabsLabel')} class="tabs">
         {props.tabs.map((t, i) => (
           <button
             type="button"

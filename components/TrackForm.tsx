@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '@/lib/i18n';
 
 /**
  * The Track box: a text field labelled "Intent ID", a "Track" button and a "Track from clipboard" button.
@@ -19,7 +20,7 @@ export function TrackForm(props: {
         props.onTrack(text);
       }}
     >
-      <label for="intent-id">Intent ID</label>
+      <label for="intent-id">{t('intentIdLabel')}</label>
       <div class="track-row">
         <input
           id="intent-id"
@@ -32,11 +33,11 @@ export function TrackForm(props: {
           onInput={(e) => setText((e.target as HTMLInputElement).value)}
         />
         <button type="submit" disabled={props.busy}>
-          Track
+          {t('track')}
         </button>
       </div>
       <button type="button" class="secondary wide" onClick={props.onTrackClipboard} disabled={props.busy}>
-        Track from clipboard
+        {t('trackFromClipboard')}
       </button>
       {props.message && (
         <p class={props.message.error ? 'message error' : 'message'} role={props.message.error ? 'alert' : 'status'}>

@@ -2,6 +2,7 @@ import { baselineOf, etaAt, isInFlight } from '@/lib/eta';
 import { originAmountText, routeText, shortId } from '@/lib/format/intent';
 import { formatRelative, parseTime } from '@/lib/format/time';
 import { timelineOf } from '@/lib/format/timeline';
+import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
 import { EtaLine } from './EtaLine';
 import { ProgressBar } from './ProgressBar';
@@ -29,15 +30,15 @@ export function TrackedIntentRow(props: {
   return (
     <li class="intent-row" data-intent-id={intent.intentId}>
       <button type="button" class="row-main" onClick={props.onOpen}>
-        <span class="visually-hidden">Open receipt of intent {intent.intentId} </span>
+        <span class="visually-hidden">{t('openReceiptOf', intent.intentId)} </span>
         <span class="row-top">
           <StatusChip status={intent.status} />
           <span class="mono">{shortId(intent.intentId)}</span>
-          {props.muted && <span class="muted">Muted</span>}
+          {props.muted && <span class="muted">{t('muted')}</span>}
           <span class="muted row-time">{formatRelative(when, now)}</span>
         </span>
-        <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : 'Waiting for the first receipt…'}</span>
-        {progress && <ProgressBar value={progress.progress} label={`${done} of ${progress.steps.length} steps done`} />}
+        <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : t('waitingFirstReceipt')}</span>
+        {progress && <ProgressBar value={progress.progress} label={t('stepsDone', done, progress.steps.length)} />}
         {flying && <EtaLine eta={etaAt(r, baselineOf(intent), now)} />}
         <TrackingHealth intent={intent} now={now} compact />
       </button>
@@ -46,16 +47,16 @@ export function TrackedIntentRow(props: {
           type="button"
           class="icon-button"
           onClick={() => props.onMute!(!props.muted)}
-          title={props.muted ? 'Unmute notifications' : 'Mute notifications'}
+          title={props.muted ? t('unmuteNotifications') : t('muteNotifications')}
           aria-pressed={props.muted ?? false}
         >
           <span aria-hidden="true">{props.muted ? '🔕' : '🔔'}</span>
-          <span class="visually-hidden">Mute notifications of intent {intent.intentId}</span>
+          <span class="visually-hidden">{t('muteNotificationsOf', intent.intentId)}</span>
         </button>
       )}
-      <button type="button" class="icon-button" onClick={props.onRemove} title="Remove">
+      <button type="button" class="icon-button" onClick={props.onRemove} title={t('remove')}>
         <span aria-hidden="true">×</span>
-        <span class="visually-hidden">Remove intent {intent.intentId}</span>
+        <span class="visually-hidden">{t('removeIntent', intent.intentId)}</span>
       </button>
     </li>
   );

@@ -1,4 +1,5 @@
 import { formatRelative } from '@/lib/format/time';
+import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
 
 /**
@@ -7,21 +8,21 @@ import type { TrackedIntent } from '@/lib/store';
  */
 export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent; now: number; compact?: boolean }) {
   const err = intent.lastError;
-  if (intent.phase === 'not-found') return <span class="health health-bad">Not found: the service does not know this intent ID.</span>;
+  if (intent.phase === 'not-found') return <span class="health health-bad">{t('healthNotFound')}</span>;
   if (intent.phase === 'expired')
-    return <span class="health health-bad">Expired: {err?.message ?? 'not executed within 10 minutes of commit.'}</span>;
+    return <span class="health health-bad">{t('healthExpired', err?.message ?? t('healthExpiredDefault'))}</span>;
   if (err?.kind === 'not-found-yet') {
     return (
       <span class="health health-warn">
-        Not known to the service yet; checking again{intent.retry ? ` ${formatRelative(intent.retry.nextAt, now)}` : ''}.
+        {intent.retry ? t('healthNotKnownYetAt', formatRelative(intent.retry.nextAt, now)) : t('healthNotKnownYet')}
       </span>
     );
   }
   if (!err || intent.phase === 'final') return null;
-  const retry = intent.retry ? ` Retrying ${formatRelative(intent.retry.nextAt, now)}.` : '';
+  const retry = intent.retry ? ` ${t('healthRetrying', formatRelative(intent.retry.nextAt, now))}` : '';
   return (
     <span class="health health-warn" title={err.message}>
-      {compact ? `Having trouble reaching the service.${retry}` : `${err.message}.${retry}`}
+      {compact ? `${t('healthTrouble')}${retry}` : `${err.message}.${retry}`}
     </span>
   );
 }

@@ -3,17 +3,19 @@
  * `wxt.config.ts`; `test/manifest.test.ts` checks the built manifests against Chrome's install-warning list.
  */
 
+import type { MessageKey } from './i18n';
+
 /** The optional permission asked for on the first "Track from clipboard" (or before the clipboard shortcut works). */
 export const CLIPBOARD_PERMISSION: { permissions: ['clipboardRead'] } = { permissions: ['clipboardRead'] };
 
-/** One permission and what the extension does with it (whole sentences, so they can move to `_locales`). */
+/** One permission and what the extension does with it (message keys of whole sentences in `_locales`). */
 export interface PermissionUse {
   /** The manifest name. */
   name: string;
-  /** What the browser calls it, when it shows a warning or a prompt for it. */
-  title: string;
-  /** What the extension uses it for. */
-  use: string;
+  /** Message key of what the browser calls it, when it shows a warning or a prompt for it. */
+  title: MessageKey;
+  /** Message key of what the extension uses it for. */
+  use: MessageKey;
   /** Asked for when needed rather than at install. */
   optional: boolean;
 }
@@ -22,50 +24,50 @@ export interface PermissionUse {
 export const PERMISSION_USES: readonly PermissionUse[] = [
   {
     name: 'notifications',
-    title: 'Display notifications',
-    use: 'Shows one desktop notification when a tracked intent succeeds, fails, is refunded or takes longer than expected.',
+    title: 'perm_notifications_title',
+    use: 'perm_notifications_use',
     optional: false,
   },
   {
     name: 'alarms',
-    title: 'Alarms',
-    use: 'Wakes the tracker every 30 seconds so that tracking goes on after the browser stops the background worker.',
+    title: 'perm_alarms_title',
+    use: 'perm_alarms_use',
     optional: false,
   },
   {
     name: 'contextMenus',
-    title: 'Context menu',
-    use: 'Adds “Track intent” to the menu of selected text. It reads only the text you selected, when you choose the item.',
+    title: 'perm_contextMenus_title',
+    use: 'perm_contextMenus_use',
     optional: false,
   },
   {
     name: 'storage',
-    title: 'Storage',
-    use: 'Syncs your notification choices and watched addresses through your browser account, unless you turn syncing off below.',
+    title: 'perm_storage_title',
+    use: 'perm_storage_use',
     optional: false,
   },
   {
     name: 'sidePanel',
-    title: 'Side panel (Chrome)',
-    use: 'Shows the tracked intents in the browser’s side panel.',
+    title: 'perm_sidePanel_title',
+    use: 'perm_sidePanel_use',
     optional: false,
   },
   {
     name: 'offscreen',
-    title: 'Offscreen document (Chrome)',
-    use: 'Lets the “track from clipboard” shortcut read the clipboard: the background worker cannot.',
+    title: 'perm_offscreen_title',
+    use: 'perm_offscreen_use',
     optional: false,
   },
   {
     name: 'clipboardRead',
-    title: 'Read data you copy and paste',
-    use: 'Asked for the first time you press “Track from clipboard”: reads an intent ID you copied. Without it, paste the ID into the box.',
+    title: 'perm_clipboardRead_title',
+    use: 'perm_clipboardRead_use',
     optional: true,
   },
   {
     name: 'host',
-    title: 'Access to the service’s website',
-    use: 'Asked for when you save the settings: lets the extension call the service URL you entered, and no other site.',
+    title: 'perm_host_title',
+    use: 'perm_host_use',
     optional: true,
   },
 ];

@@ -173,7 +173,7 @@ describe('hostile and bad input catalogue', () => {
     const { fireEvent } = await import('@testing-library/preact');
     fireEvent.input(box, { target: { value: 'anything' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-    expect((await screen.findByText(/20000 intents — showing the newest 200/)).textContent).toBeTruthy();
+    expect((await screen.findByText(/20,000 intents — showing the newest 200/)).textContent).toBeTruthy();
     expect(screen.getAllByRole('listitem')).toHaveLength(200);
   });
 

@@ -3,6 +3,7 @@ import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 import { SvcClient } from '@/lib/api/client';
 import { type ConnectionResult, testConnection } from '@/lib/api/connection';
 import { isAddress } from '@/lib/format/tokens';
+import { t } from '@/lib/i18n';
 import type { Request } from '@/lib/messages';
 import { parseClockTime } from '@/lib/notify/calm';
 import { PERMISSION_USES } from '@/lib/permissions';
@@ -69,9 +70,9 @@ export function Options() {
     if (!key.ok) return { error: key.message } as const;
     const lines = addresses.split(/[\s,]+/).filter(Boolean);
     const bad = lines.find((a) => !isAddress(a));
-    if (bad) return { error: `“${bad.slice(0, 50)}” is not an address (0x and 40 hex digits).` } as const;
+    if (bad) return { error: t('notAnAddress', bad.slice(0, 50)) } as const;
     if (quiet.on && (parseClockTime(quiet.start) === undefined || parseClockTime(quiet.end) === undefined))
-      return { error: 'Quiet hours need a start and an end time (HH:MM).' } as const;
+      return { error: t('quietHoursNeedTimes') } as const;
     return { url, key, watched: [...new Set(lines.map((a) => a.toLowerCase()))] } as const;
   };
 
@@ -79,7 +80,7 @@ export function Options() {
     e.preventDefault();
     const v = validate();
     if ('error' in v) {
-      setSaveStatus({ text: v.error ?? 'Invalid settings.', ok: false });
+      setSaveStatus({ text: v.error ?? t('invalidSettings'), ok: false });
       return;
     }
     setSyncStatus(undefined);
@@ -98,7 +99,7 @@ export function Options() {
         });
       } catch (err) {
         if (!(err instanceof SyncFailedError)) {
-          setSaveStatus({ text: `Could not save: ${err instanceof Error ? err.message : String(err)}`, ok: false });
+          setSaveStatus({ text: t('couldNotSave', err instanceof Error ? err.message : String(err)), ok: false });
           return;
         }
         syncProblem = err.message;
@@ -113,33 +114,24 @@ export function Options() {
       // The browser's prompt may still be open: the settings are saved already, the answer only refines the message.
       const already = await browser.permissions.contains({ origins: [v.url.permissionPattern] }).catch(() => false);
       setSaveStatus({
-        text: already
-          ? `Saved. The extension may reach ${v.url.origin}.`
-          : `Saved. Allow access to ${v.url.origin} in the browser's prompt.`,
+        text: already ? t('savedMayReach', v.url.origin) : t('savedAllowAccess', v.url.origin),
         ok: true,
       });
       if (syncProblem) setSyncStatus(syncProblem);
       if (already) return;
       const ok = await granted;
-      setSaveStatus(
-        ok
-          ? { text: `Saved. The extension may reach ${v.url.origin}.`, ok: true }
-          : {
-              text: `Saved, but access to ${v.url.origin} was not granted; calls work only if the service allows cross-origin requests.`,
-              ok: false,
-            },
-      );
+      setSaveStatus(ok ? { text: t('savedMayReach', v.url.origin), ok: true } : { text: t('savedNotGranted', v.url.origin), ok: false });
     })();
   };
 
   const test = async () => {
     const v = validate();
     if ('error' in v) {
-      setTestStatus({ text: v.error ?? 'Invalid settings.', ok: false });
+      setTestStatus({ text: v.error ?? t('invalidSettings'), ok: false });
       return;
     }
     setTesting(true);
-    setTestStatus({ text: 'Testing…', ok: true });
+    setTestStatus({ text: t('testing'), ok: true });
     const result: ConnectionResult = await testConnection(new SvcClient({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey }));
     setTesting(false);
     setTestStatus({ text: result.message, ok: result.kind === 'ok' });
@@ -147,10 +139,10 @@ export function Options() {
 
   return (
     <main class="options">
-      <h1>Svc Intent Tracker — Settings</h1>
+      <h1>{t('optionsTitle')}</h1>
       <form onSubmit={save}>
         <div class="field">
-          <label for="base-url">Service URL</label>
+          <label for="base-url">{t('serviceUrl')}</label>
           <input
             id="base-url"
             type="url"
@@ -158,10 +150,10 @@ export function Options() {
             placeholder="https://api.example.com"
             onInput={(e) => setBaseUrl((e.target as HTMLInputElement).value)}
           />
-          <p class="hint">The address of the intent service, without /rpc/Svc. https:// is required except for localhost.</p>
+          <p class="hint">{t('serviceUrlHint')}</p>
         </div>
         <div class="field">
-          <label for="access-key">Access key</label>
+          <label for="access-key">{t('accessKey')}</label>
           <div class="key-row">
             <input
               id="access-key"
@@ -172,27 +164,25 @@ export function Options() {
               onInput={(e) => setAccessKey((e.target as HTMLInputElement).value)}
             />
             <button type="button" class="secondary" onClick={() => setShowKey(!showKey)} aria-pressed={showKey}>
-              {showKey ? 'Hide' : 'Show'}
+              {showKey ? t('hide') : t('show')}
             </button>
           </div>
-          <p class="hint">Sent only to the service URL above, as the X-Access-Key header. Never logged or exported.</p>
+          <p class="hint">{t('accessKeyHint')}</p>
         </div>
         <div class="field">
-          <label for="my-addresses">My addresses (optional)</label>
+          <label for="my-addresses">{t('myAddressesOptional')}</label>
           <textarea
             id="my-addresses"
             rows={3}
             spellcheck={false}
-            placeholder="0x… (one per line)"
+            placeholder={t('addressesPlaceholder')}
             value={addresses}
             onInput={(e) => setAddresses((e.target as HTMLTextAreaElement).value)}
           />
-          <p class="hint">
-            Your wallet addresses: offered as a quick filter in the History tab, and tracked automatically when ticked below.
-          </p>
+          <p class="hint">{t('addressesHint')}</p>
           {parsedAddresses.length > 0 && (
             <fieldset class="plain">
-              <legend>Track new intents automatically</legend>
+              <legend>{t('autoTrackLegend')}</legend>
               {parsedAddresses.map((a) => (
                 <label class="check" key={a}>
                   <input
@@ -209,15 +199,15 @@ export function Options() {
           )}
         </div>
         <fieldset class="field plain">
-          <legend>Desktop notifications</legend>
+          <legend>{t('desktopNotifications')}</legend>
           {(
             [
-              ['succeeded', 'When an intent succeeds'],
-              ['failed', 'When an intent fails'],
-              ['refunded', 'When an intent is refunded or aborted'],
-              ['stuck', 'When an intent takes longer than expected'],
-              ['sound', 'Play a sound'],
-              ['progress', 'Show progress while an intent is in flight (one notification, updated as its legs complete)'],
+              ['succeeded', 'notifyWhenSucceeds'],
+              ['failed', 'notifyWhenFails'],
+              ['refunded', 'notifyWhenRefunded'],
+              ['stuck', 'notifyWhenStuck'],
+              ['sound', 'notifySound'],
+              ['progress', 'notifyProgress'],
             ] as const
           ).map(([key, label]) => (
             <label class="check" key={key}>
@@ -226,7 +216,7 @@ export function Options() {
                 checked={notify[key] ?? false}
                 onChange={(e) => setNotify({ ...notify, [key]: (e.target as HTMLInputElement).checked })}
               />
-              {label}
+              {t(label)}
             </label>
           ))}
           <label class="check">
@@ -235,18 +225,18 @@ export function Options() {
               checked={quiet.on}
               onChange={(e) => setQuiet({ ...quiet, on: (e.target as HTMLInputElement).checked })}
             />
-            Quiet hours
+            {t('quietHours')}
           </label>
           {quiet.on && (
             <div class="quiet-hours">
-              <label for="quiet-start">From</label>
+              <label for="quiet-start">{t('quietFrom')}</label>
               <input
                 id="quiet-start"
                 type="time"
                 value={quiet.start}
                 onInput={(e) => setQuiet({ ...quiet, start: (e.target as HTMLInputElement).value })}
               />
-              <label for="quiet-end">to</label>
+              <label for="quiet-end">{t('quietTo')}</label>
               <input
                 id="quiet-end"
                 type="time"
@@ -255,24 +245,20 @@ export function Options() {
               />
             </div>
           )}
-          <p class="hint">
-            Local time. Notifications due during quiet hours (or a snooze from the popup) are held and summed up in one when they end.
-          </p>
+          <p class="hint">{t('quietHoursHint')}</p>
         </fieldset>
         <fieldset class="field plain">
-          <legend>Sync</legend>
+          <legend>{t('sync')}</legend>
           <label class="check">
             <input type="checkbox" checked={sync} onChange={(e) => setSync((e.target as HTMLInputElement).checked)} />
-            Sync notification choices and my addresses to my other browsers
+            {t('syncLabel')}
           </label>
-          <p class="hint">
-            Through your browser account (storage.sync). The service URL, the access key and your tracked intents never leave this device.
-          </p>
+          <p class="hint">{t('syncHint')}</p>
         </fieldset>
         <div class="actions">
-          <button type="submit">Save</button>
+          <button type="submit">{t('save')}</button>
           <button type="button" class="secondary" onClick={() => void test()} disabled={testing}>
-            Test connection
+            {t('testConnection')}
           </button>
         </div>
       </form>
@@ -292,14 +278,14 @@ export function Options() {
         </p>
       )}
       <section class="permissions" aria-labelledby="permissions-title">
-        <h2 id="permissions-title">Permissions and what they are for</h2>
+        <h2 id="permissions-title">{t('permissionsTitle')}</h2>
         <dl>
           {PERMISSION_USES.filter((p) => declared.has(p.name)).map((p) => (
             <div key={p.name} data-permission={p.name}>
               <dt>
-                {p.title} {p.optional ? <span class="muted">(asked for when needed)</span> : null}
+                {t(p.title)} {p.optional ? <span class="muted">{t('askedWhenNeeded')}</span> : null}
               </dt>
-              <dd>{p.use}</dd>
+              <dd>{t(p.use)}</dd>
             </div>
           ))}
         </dl>

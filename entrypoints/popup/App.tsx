@@ -3,6 +3,7 @@ import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
 import { formatClock } from '@/lib/format/time';
+import { t } from '@/lib/i18n';
 import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
 import { useEscapeBack } from './hooks/useEscapeBack';
@@ -19,12 +20,12 @@ import { TrackedTab } from './views/TrackedTab';
 import { backgroundLookup, send } from './worker-messages';
 
 type TabId = 'tracked' | 'history' | 'search' | 'stuck' | 'routes';
-const TABS: TabSpec<TabId>[] = [
-  { id: 'tracked', label: 'Tracked' },
-  { id: 'history', label: 'History' },
-  { id: 'search', label: 'Search' },
-  { id: 'stuck', label: 'Stuck funds' },
-  { id: 'routes', label: 'Routes' },
+const tabs = (): TabSpec<TabId>[] => [
+  { id: 'tracked', label: t('tabTracked') },
+  { id: 'history', label: t('tabHistory') },
+  { id: 'search', label: t('tabSearch') },
+  { id: 'stuck', label: t('tabStuck') },
+  { id: 'routes', label: t('tabRoutes') },
 ];
 
 /**
@@ -50,53 +51,53 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
     settings ? (
       content(backgroundLookup)
     ) : settings === undefined ? (
-      <p class="muted">Loading…</p>
+      <p class="muted">{t('loading')}</p>
     ) : (
-      <p class="muted">Set the service URL and access key first.</p>
+      <p class="muted">{t('setServiceFirst')}</p>
     );
 
   return (
     <main class={props.layout === 'panel' ? 'popup panel' : 'popup'}>
       <header class="top">
-        <h1>Svc Intent Tracker</h1>
+        <h1>{t('extName')}</h1>
         <span>
           {snoozedUntil === undefined && (
-            <button type="button" class="link-button" onClick={calm.snooze} title="No desktop notifications for an hour">
-              Snooze 1 h
+            <button type="button" class="link-button" onClick={calm.snooze} title={t('snoozeTitle')}>
+              {t('snooze')}
             </button>
           )}
           <button type="button" class="link-button" onClick={openSettings}>
-            Settings
+            {t('settings')}
           </button>
         </span>
       </header>
       {snoozedUntil !== undefined && (
         <p class="banner" role="status" data-testid="snoozed">
-          Notifications snoozed until {formatClock(snoozedUntil)}.{' '}
+          {t('snoozedUntil', formatClock(snoozedUntil))}{' '}
           <button type="button" class="link-button" onClick={calm.endSnooze}>
-            Resume now
+            {t('resumeNow')}
           </button>
         </p>
       )}
       {settings === null && (
         <p class="banner" role="alert">
-          Set the service URL and access key first.{' '}
+          {t('setServiceFirst')}{' '}
           <button type="button" class="link-button" onClick={openSettings}>
-            Open settings
+            {t('openSettings')}
           </button>
         </p>
       )}
       {trackerState.keyRejected && (
         <p class="banner banner-bad" role="alert">
-          Tracking is paused: {trackerState.keyRejected.message}{' '}
+          {t('trackingPaused', trackerState.keyRejected.message)}{' '}
           <button type="button" class="link-button" onClick={openSettings}>
-            Open settings
+            {t('openSettings')}
           </button>
         </p>
       )}
       {!trackerState.keyRejected && trackerState.pausedUntil !== undefined && trackerState.pausedUntil > now && (
         <p class="banner" role="status">
-          {trackerState.pauseReason ?? 'Tracking is slowed down.'} It resumes at {new Date(trackerState.pausedUntil).toLocaleTimeString()}.
+          {trackerState.pauseReason ?? t('trackingSlowed')} {t('trackingResumesAt', formatClock(trackerState.pausedUntil))}
         </p>
       )}
       {opened ? (
@@ -114,7 +115,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
           onOpenSettings={openSettings}
         />
       ) : (
-        <Tabs tabs={TABS} active={tab} onChange={setTab}>
+        <Tabs tabs={tabs()} active={tab} onChange={setTab}>
           {tab === 'tracked' && (
             <TrackedTab
               intents={intents}

@@ -1,12 +1,20 @@
 /** The popup's access to the clipboard: `clipboardRead` is an optional permission, asked for on first use. */
+
+import { t } from '@/lib/i18n';
 import { CLIPBOARD_PERMISSION } from '@/lib/permissions';
 
 /** Messages about the clipboard (whole sentences, one per case, so they can move to `_locales`). */
 export const CLIPBOARD_TEXT = {
-  denied: 'Reading the clipboard was not allowed. Paste the intent ID into the box instead.',
-  unreadable: 'Could not read the clipboard. Paste the intent ID into the box instead.',
-  empty: 'The clipboard holds no intent ID. Copy one, or paste it into the box.',
-} as const;
+  get denied() {
+    return t('clipboardDenied');
+  },
+  get unreadable() {
+    return t('clipboardUnreadable');
+  },
+  get empty() {
+    return t('clipboardEmpty');
+  },
+};
 
 /**
  * Asks the browser for `clipboardRead` (a prompt the first time; at once when already granted). Must be called

@@ -5,6 +5,7 @@
  */
 import type { LookupApi } from '@/lib/api/lookup';
 import { UserFacingError } from '@/lib/format/errors';
+import { t } from '@/lib/i18n';
 import type { Reply, Request } from '@/lib/messages';
 import type { LookupOperation } from '@/lib/protocol';
 
@@ -12,9 +13,9 @@ import type { LookupOperation } from '@/lib/protocol';
 export async function send(request: Request): Promise<Reply> {
   try {
     const reply = (await browser.runtime.sendMessage(request)) as Reply | undefined;
-    return reply ?? { ok: false, message: 'The background worker did not answer. Try again.' };
+    return reply ?? { ok: false, message: t('workerNoAnswer') };
   } catch (err) {
-    return { ok: false, message: `The background worker did not answer (${err instanceof Error ? err.message : String(err)}).` };
+    return { ok: false, message: t('workerNoAnswerReason', err instanceof Error ? err.message : String(err)) };
   }
 }
 

@@ -2,6 +2,7 @@
  * Validation of the service base URL typed in the options page. HTTPS is required, except for a service on this
  * machine (localhost, 127.0.0.1, [::1]) such as the simulator.
  */
+import { t } from '../i18n';
 
 /** A validated base URL: `baseUrl` without trailing slash, its `origin`, and the host-permission pattern for it. */
 export type BaseUrlResult = { ok: true; baseUrl: string; origin: string; permissionPattern: string } | { ok: false; message: string };
@@ -16,25 +17,25 @@ export function isLocalHost(hostname: string): boolean {
 /** Checks a base URL; never throws. Query strings, fragments and embedded credentials are refused. */
 export function parseBaseUrl(input: string): BaseUrlResult {
   const text = input.trim();
-  if (text === '') return { ok: false, message: 'Enter the service URL, e.g. https://api.example.com' };
-  if (text.length > 2048) return { ok: false, message: 'That URL is too long.' };
+  if (text === '') return { ok: false, message: t('urlErr1') };
+  if (text.length > 2048) return { ok: false, message: t('urlErr2') };
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    return { ok: false, message: 'Start the URL with https:// (or http:// for localhost).' };
+    return { ok: false, message: t('urlErr3') };
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, message: 'That is not a valid URL (check the host name and the port, 1–65535).' };
+    return { ok: false, message: t('urlErr4') };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, message: 'Only https:// URLs are allowed (http:// for localhost).' };
+    return { ok: false, message: t('urlErr5') };
   }
   if (url.protocol === 'http:' && !isLocalHost(url.hostname)) {
-    return { ok: false, message: 'Use https:// — plain http is only allowed for localhost and 127.0.0.1.' };
+    return { ok: false, message: t('urlErr6') };
   }
-  if (url.username || url.password) return { ok: false, message: 'Put no user name or password in the URL.' };
-  if (url.search || url.hash) return { ok: false, message: 'Leave out the ?query and #fragment.' };
+  if (url.username || url.password) return { ok: false, message: t('urlErr7') };
+  if (url.search || url.hash) return { ok: false, message: t('urlErr8') };
   const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/rpc\/Svc$/, '');
   return { ok: true, baseUrl, origin: url.origin, permissionPattern: `${url.protocol}//${url.hostname}/*` };
 }
@@ -42,8 +43,8 @@ export function parseBaseUrl(input: string): BaseUrlResult {
 /** Checks an access key: not empty, no white space, at most 512 characters. */
 export function parseAccessKey(input: string): { ok: true; accessKey: string } | { ok: false; message: string } {
   const key = input.trim();
-  if (key === '') return { ok: false, message: 'Enter the access key.' };
-  if (/\s/.test(key)) return { ok: false, message: 'An access key has no spaces or line breaks.' };
-  if (key.length > 512) return { ok: false, message: 'That is too long to be an access key.' };
+  if (key === '') return { ok: false, message: t('urlErr9') };
+  if (/\s/.test(key)) return { ok: false, message: t('urlErr10') };
+  if (key.length > 512) return { ok: false, message: t('urlErr11') };
   return { ok: true, accessKey: key };
 }

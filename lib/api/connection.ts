@@ -2,6 +2,8 @@
  * "Test connection" of the options page: one harmless call that tells whether the base URL answers as the Svc
  * service and whether the access key is accepted (error codes: docs/protocol.md §2).
  */
+
+import { t } from '../i18n';
 import type { SvcClient } from './client';
 import { isKeyRejected, isNotFound, isOriginRejected, SvcApiError, SvcServiceError } from './errors';
 
@@ -24,7 +26,7 @@ export const PROBE_INTENT_ID = `0x${'0'.repeat(64)}`;
 export async function testConnection(client: SvcClient, timeoutMs = 10_000): Promise<ConnectionResult> {
   try {
     await client.getIntentReceipt({ intentId: PROBE_INTENT_ID }, { timeoutMs });
-    return { kind: 'ok', message: 'Connected: the service answered and accepted the access key.' };
+    return { kind: 'ok', message: t('conn1') };
   } catch (err) {
     return classifyConnectionError(err, client.baseUrl);
   }
@@ -32,40 +34,40 @@ export async function testConnection(client: SvcClient, timeoutMs = 10_000): Pro
 
 /** Maps an error from the probe call to the result shown to the user. */
 export function classifyConnectionError(err: unknown, baseUrl: string): ConnectionResult {
-  if (isNotFound(err)) return { kind: 'ok', message: 'Connected: the service answered and accepted the access key.' };
+  if (isNotFound(err)) return { kind: 'ok', message: t('conn1') };
   if (isKeyRejected(err)) {
     return {
       kind: 'key-rejected',
-      message: `The service rejected the access key (${err.errorName}, ${err.code}). Check the key and save again.`,
+      message: t('connKeyRejected', err.errorName, err.code),
     };
   }
   if (isOriginRejected(err)) {
     return {
       kind: 'origin-rejected',
-      message: `The key is valid but not allowed from this extension (InvalidOrigin, 1103). Allow the extension's origin for this key, or use an unrestricted key.`,
+      message: t('connOriginRejected'),
     };
   }
   if (err instanceof SvcServiceError) {
     if (err.code === -2 || err.code === -3) {
       return {
         kind: 'not-service',
-        message: `${baseUrl} answered, but has no Svc service at /rpc/Svc (${err.errorName}). Check the base URL.`,
+        message: t('connNoService', baseUrl, err.errorName),
       };
     }
-    return { kind: 'service-error', message: `The service answered with an error: ${err.message}` };
+    return { kind: 'service-error', message: t('connServiceError', err.message) };
   }
   if (err instanceof SvcApiError) {
     switch (err.kind) {
       case 'network':
-        return { kind: 'unreachable', message: `Not reachable: nothing answered at ${baseUrl}. Check the URL and your network.` };
+        return { kind: 'unreachable', message: t('connNothingAnswered', baseUrl) };
       case 'timeout':
-        return { kind: 'unreachable', message: `Not reachable: ${baseUrl} did not answer within the time limit.` };
+        return { kind: 'unreachable', message: t('connTimeout', baseUrl) };
       case 'bad-body':
       case 'validation':
-        return { kind: 'not-service', message: `${baseUrl} answered, but not as the Svc service does (${err.message}).` };
+        return { kind: 'not-service', message: t('connNotService', baseUrl, err.message) };
       default:
         return { kind: 'service-error', message: err.message };
     }
   }
-  return { kind: 'service-error', message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}` };
+  return { kind: 'service-error', message: t('connUnexpected', err instanceof Error ? err.message : String(err)) };
 }

@@ -3,6 +3,7 @@
  * are 0x-prefixed 32-byte hex strings, and other id-like tokens are accepted too so that a differently shaped id is
  * never refused outright.
  */
+import { t } from '../i18n';
 
 /** 0x + 64 hex digits: the usual intentId form (and, identically shaped, a transaction hash). */
 const HEX_ID = /0x[0-9a-fA-F]{64}(?![0-9a-fA-F])/;
@@ -18,15 +19,15 @@ export type IntentIdResult = { ok: true; intentId: string } | { ok: false; messa
  */
 export function parseIntentId(input: string): IntentIdResult {
   const text = input.trim();
-  if (text === '') return { ok: false, message: 'Enter an intent ID.' };
-  if (text.length > 200) return { ok: false, message: 'That is far too long to be an intent ID.' };
+  if (text === '') return { ok: false, message: t('intentIdErr1') };
+  if (text.length > 200) return { ok: false, message: t('intentIdErr2') };
   if (/^0x/i.test(text)) {
     if (/^0x[0-9a-fA-F]{64}$/.test(text)) return { ok: true, intentId: text.toLowerCase() };
-    return { ok: false, message: 'An intent ID starting with 0x has 64 hex digits after it.' };
+    return { ok: false, message: t('intentIdErr3') };
   }
-  if (/\s/.test(text)) return { ok: false, message: 'An intent ID has no spaces.' };
+  if (/\s/.test(text)) return { ok: false, message: t('intentIdErr4') };
   if (TOKEN_ID.test(text)) return { ok: true, intentId: text };
-  return { ok: false, message: 'That does not look like an intent ID (letters, digits, - and _ only).' };
+  return { ok: false, message: t('intentIdErr5') };
 }
 
 /**

@@ -5,6 +5,7 @@
  * returned here is milliseconds.
  */
 import type { IntentReceipt } from '../api/schemas/receipt';
+import * as i18n from '../i18n';
 
 /** Where an expected duration comes from: the intent's quote, or the median of recent intents on its chain pair. */
 export type EtaSource = 'quote' | 'route';
@@ -30,7 +31,7 @@ export function baselineOf(t: BaselineFields): Baseline | undefined {
 
 /** The user-facing name of a source. */
 export function sourceText(source: EtaSource): string {
-  return source === 'quote' ? 'estimate from the quote' : 'typical for this route';
+  return source === 'quote' ? i18n.t('etaFromQuote') : i18n.t('etaTypicalForRoute');
 }
 
 /**
@@ -127,24 +128,26 @@ export function etaAt(receipt: IntentReceipt | undefined, baseline: Baseline | u
 /** "1 min 12 s", "45 s", "2 h 5 min": an exact-ish duration (ms) for what already happened. */
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-  const m = Math.round(s / 60);
-  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
+  if (s < 60) return i18n.t('seconds', s);
+  if (s < 3600) return s % 60 ? i18n.t('minutesSeconds', Math.floor(s / 60), s % 60) : i18n.t('minutes', s / 60);
+  return hoursMinutes(Math.round(s / 60));
+}
+
+/** "2 h 5 min" or "2 h" for `m` minutes. */
+function hoursMinutes(m: number): string {
+  return m % 60 ? i18n.t('hoursMinutes', Math.floor(m / 60), m % 60) : i18n.t('hours', m / 60);
 }
 
 /** "≈ 40 s", "≈ 2 min", "≈ 1 h 30 min": a rounded duration (ms) for what is expected. */
 export function formatApprox(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
-  if (s < 60) return `≈ ${s} s`;
   const m = Math.round(s / 60);
-  if (m < 60) return `≈ ${m} min`;
-  return `≈ ${m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`}`;
+  return i18n.t('approx', s < 60 ? i18n.t('seconds', s) : m < 60 ? i18n.t('minutes', m) : hoursMinutes(m));
 }
 
 /** What a finished intent's total is called: "completed in" for SUCCEEDED, "refunded after", "ended after". */
-function finishedWords(status: string): string {
-  return status === 'SUCCEEDED' ? 'completed in' : status === 'REFUNDED' ? 'refunded after' : 'ended after';
+function finishedWords(status: string): i18n.MessageKey {
+  return status === 'SUCCEEDED' ? 'etaCompletedIn' : status === 'REFUNDED' ? 'etaRefundedAfter' : 'etaEndedAfter';
 }
 
 /**
@@ -154,13 +157,13 @@ function finishedWords(status: string): string {
 export function etaText(eta: Eta): string | undefined {
   switch (eta.kind) {
     case 'finished':
-      return eta.tookMs === undefined ? undefined : `${finishedWords(eta.status)} ${formatDuration(eta.tookMs)}`;
+      return eta.tookMs === undefined ? undefined : i18n.t(finishedWords(eta.status), formatDuration(eta.tookMs));
     case 'waiting':
-      return `${formatApprox(eta.expectedMs)} once it starts`;
+      return i18n.t('etaOnceItStarts', formatApprox(eta.expectedMs));
     case 'counting':
-      return `${formatApprox(eta.leftMs)} left`;
+      return i18n.t('etaLeft', formatApprox(eta.leftMs));
     case 'delayed':
-      return `taking longer than usual (expected ${formatApprox(eta.expectedMs)})`;
+      return i18n.t('etaDelayed', formatApprox(eta.expectedMs));
     default:
       return undefined;
   }

@@ -5,12 +5,29 @@
  * `Intl.NumberFormat` rounds the decimal string.
  */
 import { formatUnits } from 'viem';
+import { localized, t } from '../i18n';
 
-const displayFormat = new Intl.NumberFormat('en-US', {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 8,
-  roundingMode: 'halfExpand',
-} as Intl.NumberFormatOptions);
+// Grouping and decimal signs follow the browser's language (1,234.50 in English, 1.234,50 in Spanish).
+const displayFormat = localized(
+  (locale) =>
+    new Intl.NumberFormat(locale, {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 8,
+      roundingMode: 'halfExpand',
+    } as Intl.NumberFormatOptions),
+);
+const plainNumber = localized((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }));
+const percent = localized((locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }));
+
+/** A plain number (counts, seconds, minutes) in the browser's language, e.g. 1234 → "1,234". */
+export function formatNumber(n: number): string {
+  return plainNumber().format(n);
+}
+
+/** A percentage given in percent as the service sends it (e.g. `0.25` → "0.25%"), in the browser's language. */
+export function formatPercent(valueInPercent: number): string {
+  return percent().format(valueInPercent / 100);
+}
 
 /** Largest `decimals` accepted (uint256 has at most 78 digits). */
 const MAX_DECIMALS = 77;
@@ -27,7 +44,7 @@ export function formatTokenAmount(raw: string | null | undefined, decimals: numb
   }
   const exact = formatUnits(BigInt(raw), decimals);
   // Intl.NumberFormat formats decimal strings exactly (no float conversion).
-  return displayFormat.format(exact as unknown as number);
+  return displayFormat().format(exact as unknown as number);
 }
 
 /** Formats a raw amount with its symbol ("250.00 USDC"); "unknown amount" when it cannot be formatted. */
@@ -37,6 +54,6 @@ export function formatTokenAmountWithSymbol(
   symbol: string | null | undefined,
 ): string {
   const value = formatTokenAmount(raw, decimals);
-  if (value === undefined) return 'unknown amount';
+  if (value === undefined) return t('unknownAmount');
   return symbol ? `${value} ${symbol}` : value;
 }

@@ -6,6 +6,7 @@
 import { legOf } from '../api/legs';
 import type { BalanceEntry } from '../api/schemas/history';
 import type { IntentReceipt, IntentTransaction } from '../api/schemas/receipt';
+import { localized, t } from '../i18n';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName, explorerAddressUrl, explorerTxUrl, isPlaceholderHash } from './chains';
 import { shortId } from './intent';
@@ -20,7 +21,9 @@ export interface MoneyGuidance {
 /** Statuses that get guidance. */
 export const GUIDED_STATUSES: readonly string[] = ['FAILED', 'REFUNDED', 'ABORTED'];
 
-const SUPPORT = 'contact Svc support with the intent ID';
+const support = () => t('guideSupport');
+const yourWallet = (owner: string | undefined) => (owner ? shortId(owner) : t('yourWallet'));
+const conjunction = localized((locale) => new Intl.ListFormat(locale, { type: 'conjunction' }));
 
 function legAmount(receipt: IntentReceipt, leg: IntentTransaction): string {
   const s = receipt.summary;
@@ -33,7 +36,7 @@ function legAmount(receipt: IntentReceipt, leg: IntentTransaction): string {
 function txProof(what: string, leg: IntentTransaction): MoneyGuidance['proof'] {
   const hash = leg.txnHash;
   if (!hash || isPlaceholderHash(hash)) return undefined;
-  return { label: `${what} ${shortId(hash)}`, url: explorerTxUrl(leg.chainId, hash) };
+  return { label: t('proofLabel', what, shortId(hash)), url: explorerTxUrl(leg.chainId, hash) };
 }
 
 /**
@@ -50,59 +53,60 @@ export function moneyGuidance(receipt: IntentReceipt, holdings?: readonly Balanc
   );
   if (held.length > 0) {
     const { entry } = held[0]!;
-    const amounts = held.map(({ tok }) => formatTokenAmountWithSymbol(tok.balance, tok.decimals, tok.symbol)).join(' and ');
+    const amounts = held.map(({ tok }) => formatTokenAmountWithSymbol(tok.balance, tok.decimals, tok.symbol));
+    const amountList = conjunction().format(amounts);
     const chainId = entry.chainId ?? held[0]!.tok.chainId ?? undefined;
     const address = entry.intentAddress ?? undefined;
     return {
-      where: `${amounts} ${held.length > 1 ? 'are' : 'is'} still held at the intent address${address ? ` ${shortId(address)}` : ''} on ${chainName(chainId)}, and can be recovered.`,
-      ...(address ? { proof: { label: `intent address ${shortId(address)}`, url: explorerAddressUrl(chainId, address) } } : {}),
-      next: `Nothing is lost: to get it back to ${owner ? shortId(owner) : 'your wallet'}, ${SUPPORT}. It is listed under Stuck funds too.`,
+      where: t(held.length > 1 ? 'guideHeldMany' : 'guideHeldOne', amountList, address ? ` ${shortId(address)}` : '', chainName(chainId)),
+      ...(address ? { proof: { label: t('guideHeldProof', shortId(address)), url: explorerAddressUrl(chainId, address) } } : {}),
+      next: t('guideHeldNext', yourWallet(owner), support()),
     };
   }
   const refund = legOf(receipt, 'refund');
   if (refund) {
     const to = refund.toAddress ?? owner;
     const amount = legAmount(receipt, refund);
-    const where = `${to ? shortId(to) : 'the owner'} on ${chainName(refund.chainId)}`;
+    const where = t('guideRefundTarget', to ? shortId(to) : t('theOwner'), chainName(refund.chainId));
     if (refund.status === 'SUCCEEDED') {
       return {
-        where: `Refunded: ${amount} went back to ${where}.`,
-        proof: txProof('refund transaction', refund),
-        next: 'Nothing to do: the funds are in that wallet. To try again, get a new quote.',
+        where: t('guideRefunded', amount, where),
+        proof: txProof(t('guideRefundTx'), refund),
+        next: t('guideRefundedNext'),
       };
     }
     return {
-      where: `A refund of ${amount} to ${where} is under way (${refund.status ?? 'no status yet'}).`,
-      proof: txProof('refund transaction', refund),
-      next: `Wait for the refund to be mined; if it fails, ${SUPPORT}.`,
+      where: t('guideRefundUnderway', amount, where, refund.status ?? t('noStatusYet')),
+      proof: txProof(t('guideRefundTx'), refund),
+      next: t('guideRefundWaitNext', support()),
     };
   }
   const deposit = legOf(receipt, 'deposit');
   if (deposit?.status !== 'SUCCEEDED') {
     return {
-      where: `The deposit never completed, so the funds did not leave ${owner ? shortId(owner) : 'your wallet'}.`,
-      next: 'Nothing to recover. To try again, get a new quote.',
+      where: t('guideNoDeposit', yourWallet(owner)),
+      next: t('guideNoDepositNext'),
     };
   }
   const address = deposit.toAddress ?? receipt.summary?.originIntentAddress ?? undefined;
-  const at = `the intent address ${address ? `${shortId(address)} ` : ''}on ${chainName(deposit.chainId)}`;
+  const at = t('guideAt', address ? `${shortId(address)} ` : '', chainName(deposit.chainId));
   if (receipt.status === 'REFUNDED') {
     return {
-      where: `Marked refunded, but the receipt carries no refund transaction: the deposit went to ${at}.`,
-      proof: txProof('deposit transaction', deposit),
-      next: `Check ${owner ? shortId(owner) : 'your wallet'} for the refund; if it is not there, ${SUPPORT}.`,
+      where: t('guideMarkedRefunded', at),
+      proof: txProof(t('guideDepositTx'), deposit),
+      next: t('guideCheckRefundNext', yourWallet(owner), support()),
     };
   }
   if (holdings !== undefined) {
     return {
-      where: `The deposit of ${legAmount(receipt, deposit)} reached ${at}, which holds nothing now, and no refund is in the receipt.`,
-      proof: txProof('deposit transaction', deposit),
-      next: `${SUPPORT[0]!.toUpperCase()}${SUPPORT.slice(1)} and the deposit transaction.`,
+      where: t('guideDepositEmpty', legAmount(receipt, deposit), at),
+      proof: txProof(t('guideDepositTx'), deposit),
+      next: t('guideSupportWithDeposit'),
     };
   }
   return {
-    where: `The deposit of ${legAmount(receipt, deposit)} reached ${at}; no refund is in the receipt yet.`,
-    proof: txProof('deposit transaction', deposit),
-    next: `A refund may still follow; if none comes, ${SUPPORT}.`,
+    where: t('guideDepositPending', legAmount(receipt, deposit), at),
+    proof: txProof(t('guideDepositTx'), deposit),
+    next: t('guideRefundMayFollow', support()),
   };
 }

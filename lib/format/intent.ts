@@ -1,8 +1,11 @@
 /**
  * Words and figures describing an intent, shared by the popup, the notifications and the demo.
  */
+
+import type { LegKind } from '../api/legs';
 import { legOf } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
+import { t } from '../i18n';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName } from './chains';
 
@@ -54,26 +57,31 @@ export function failureReason(receipt: IntentReceipt): string | undefined {
 export function statusLabel(status: string | undefined): string {
   switch (status) {
     case undefined:
-      return 'Checking…';
+      return t('statusChecking');
     case 'QUOTED':
-      return 'Quoted';
+      return t('statusQuoted');
     case 'COMMITTED':
-      return 'Committed';
+      return t('statusCommitted');
     case 'EXECUTING':
-      return 'Executing';
+      return t('statusExecuting');
     case 'SUCCEEDED':
-      return 'Succeeded';
+      return t('statusSucceeded');
     case 'FAILED':
-      return 'Failed';
+      return t('statusFailed');
     case 'ABORTED':
-      return 'Aborted';
+      return t('statusAborted');
     case 'REFUNDED':
-      return 'Refunded';
+      return t('statusRefunded');
     case 'INVALID':
-      return 'Invalid';
+      return t('statusInvalid');
     default:
       return status;
   }
+}
+
+/** The name of a leg ("Deposit", "Origin", "Destination", "Refund") in the browser's language. */
+export function legName(kind: LegKind): string {
+  return t(`leg_${kind}`);
 }
 
 /** Colour family of a status chip: good, bad, warn (refund/abort), busy (in progress) or neutral. */

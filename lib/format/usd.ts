@@ -2,15 +2,20 @@
  * USD figures as the official client shows them (docs/protocol.md §3): 2 decimals, or "<$0.01" for a positive amount below a
  * cent. Accepts numbers and numeric strings (the service sends both); anything else gives undefined.
  */
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+import { localized } from '../i18n';
+
+// Dollars in the browser's language: "$1,234.50" in English, "1234,50 US$" in Spanish.
+const usd = localized(
+  (locale) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+);
 
 /** "$1,234.50", "<$0.01", "$0.00"; undefined when `value` is absent or not a finite number. */
 export function formatUsd(value: number | string | null | undefined): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return undefined;
-  if (n > 0 && n < 0.01) return '<$0.01';
-  return usd.format(n);
+  if (n > 0 && n < 0.01) return `<${usd().format(0.01)}`;
+  return usd().format(n);
 }
 
 /**

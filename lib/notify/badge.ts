@@ -3,6 +3,7 @@
  * count of intents that FAILED and were not seen in the popup yet; otherwise a blue count of intents in flight.
  * Colours are CSS colours.
  */
+import { t } from '../i18n';
 import type { TrackedIntent, TrackerState } from '../store';
 
 /** What the badge shows: text (≤ 4 characters, '' for none), background colour and the button's tooltip. */
@@ -14,15 +15,15 @@ export interface BadgeView {
 
 /** The badge for the tracked intents and the tracker state. */
 export function badgeFor(intents: readonly TrackedIntent[], state: TrackerState): BadgeView {
-  if (state.keyRejected) return { text: '!', color: '#b42318', title: `Svc Intent Tracker — paused: ${state.keyRejected.message}` };
-  const failed = intents.filter((t) => t.phase === 'final' && t.status === 'FAILED' && !t.seen).length;
+  if (state.keyRejected) return { text: '!', color: '#b42318', title: t('badgePaused', state.keyRejected.message) };
+  const failed = intents.filter((i) => i.phase === 'final' && i.status === 'FAILED' && !i.seen).length;
   if (failed > 0)
     return {
       text: String(Math.min(failed, 999)),
       color: '#b42318',
-      title: `Svc Intent Tracker — ${failed} failed intent${failed === 1 ? '' : 's'} not seen yet`,
+      title: failed === 1 ? t('badgeOneFailed') : t('badgeFailed', failed),
     };
-  const inFlight = intents.filter((t) => t.phase === 'tracking').length;
-  const title = inFlight === 0 ? 'Svc Intent Tracker' : `Svc Intent Tracker — ${inFlight} intent${inFlight === 1 ? '' : 's'} in flight`;
+  const inFlight = intents.filter((i) => i.phase === 'tracking').length;
+  const title = inFlight === 0 ? t('extName') : inFlight === 1 ? t('badgeOneInFlight') : t('badgeInFlight', inFlight);
   return { text: inFlight === 0 ? '' : inFlight > 999 ? '999+' : String(inFlight), color: '#3b5bdb', title };
 }

@@ -21,6 +21,7 @@
  * from the marks: at most once (README, "Exactly-once notifications").
  */
 import type { browser as browserApi } from 'wxt/browser';
+import { t } from '../i18n';
 import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '../store';
 import type { Notifier } from '../tracker/types';
 import { groupContent, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
@@ -149,7 +150,7 @@ export function createBrowserNotifier(browser: Browser, options: BrowserNotifier
           ...base,
           priority: 2,
           silent: !sound,
-          buttons: [{ title: 'View receipt' }, ...(withButtons ? [{ title: 'Open in explorer' }] : [])],
+          buttons: [{ title: t('viewReceipt') }, ...(withButtons ? [{ title: t('openInExplorer') }] : [])],
         } as typeof base);
   };
   const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {

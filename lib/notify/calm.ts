@@ -5,7 +5,8 @@
  * summary and the progress notification say. Quiet hours are local wall-clock times.
  */
 import { LEG_KINDS, legOf } from '../api/legs';
-import { routeText, shortId, statusLabel } from '../format/intent';
+import { legName, routeText, shortId, statusLabel } from '../format/intent';
+import { t } from '../i18n';
 import type { CalmState, HeldNotification, NotifySettings, QuietHours, TrackedIntent } from '../store';
 import { wantsNotification } from './browser';
 import type { NotificationContent } from './content';
@@ -102,10 +103,10 @@ export function awayContent(held: readonly HeldNotification[]): NotificationCont
   const rank = (s: string) => (OUTCOME_ORDER.includes(s) ? OUTCOME_ORDER.indexOf(s) : OUTCOME_ORDER.length);
   const summary = [...counts.entries()]
     .sort((a, b) => rank(a[0]) - rank(b[0]))
-    .map(([status, n]) => `${n} ${statusLabel(status).toLowerCase()}`)
-    .join(', ');
+    .map(([status, n]) => t('countedWord', n, statusLabel(status).toLowerCase()))
+    .join(t('listSeparator'));
   const n = held.length;
-  return { title: `While you were away: ${n} intent${n === 1 ? '' : 's'} finished`, message: summary };
+  return { title: n === 1 ? t('awayTitleOne') : t('awayTitle', n), message: summary };
 }
 
 /** What the progress notification of an intent in flight says: its route, then each leg's state. */
@@ -115,13 +116,13 @@ export function progressContent(intent: TrackedIntent): NotificationContent {
     ? LEG_KINDS.slice(0, 3)
         .map((kind) => {
           const leg = legOf(r, kind);
-          const state = leg ? (leg.status === 'SUCCEEDED' ? 'done' : (leg.status ?? 'unknown').toLowerCase()) : 'waiting';
-          return `${kind[0]!.toUpperCase()}${kind.slice(1)} ${state}`;
+          const state = leg ? (leg.status === 'SUCCEEDED' ? t('stepDone') : (leg.status ?? t('unknown')).toLowerCase()) : t('stepWaiting');
+          return `${legName(kind)} ${state}`;
         })
         .join(' · ')
-    : 'Waiting for the first receipt';
+    : t('waitingFirstReceiptShort');
   return {
-    title: `Intent ${statusLabel(intent.status).toLowerCase()} · ${shortId(intent.intentId)}`,
+    title: t('notifyTitle', statusLabel(intent.status).toLowerCase(), shortId(intent.intentId)),
     message: r ? `${routeText(r)}\n${legs}` : legs,
   };
 }

@@ -4,7 +4,8 @@
  */
 import { LEG_KINDS, type LegKind, legOf } from '../api/legs';
 import { explorerTxUrl } from '../format/chains';
-import { destinationAmountText, failureReason, originAmountText, routeText, shortId, statusLabel } from '../format/intent';
+import { destinationAmountText, failureReason, legName, originAmountText, routeText, shortId, statusLabel } from '../format/intent';
+import { t } from '../i18n';
 import type { TrackedIntent } from '../store';
 
 /** Title and message of a notification. */
@@ -20,13 +21,13 @@ export interface NotificationContent {
 export function notificationContent(intent: TrackedIntent): NotificationContent {
   const receipt = intent.receipt;
   const outcome = statusLabel(intent.status);
-  const title = `Intent ${outcome.toLowerCase()} · ${shortId(intent.intentId)}`;
-  if (!receipt) return { title, message: 'Open the tracker for details.' };
+  const title = t('notifyTitle', outcome.toLowerCase(), shortId(intent.intentId));
+  if (!receipt) return { title, message: t('notifyOpenForDetails') };
   const dest = destinationAmountText(receipt);
   const origin = originAmountText(receipt);
   const amounts = dest && dest !== origin ? `${origin} → ${dest}` : origin;
   let message = `${routeText(receipt)}: ${amounts}`;
-  if (intent.status === 'FAILED') message += `\nReason: ${failureReason(receipt) ?? 'not given by the service'}`;
+  if (intent.status === 'FAILED') message += `\n${t('notifyReason', failureReason(receipt) ?? t('notifyReasonNotGiven'))}`;
   return { title, message };
 }
 
@@ -37,10 +38,10 @@ export function groupContent(intents: readonly TrackedIntent[]): NotificationCon
     const word = statusLabel(i.status).toLowerCase();
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
-  const summary = [...counts.entries()].map(([word, n]) => `${n} ${word}`).join(', ');
+  const summary = [...counts.entries()].map(([word, n]) => t('countedWord', n, word)).join(t('listSeparator'));
   const lines = intents.slice(0, 3).map((i) => `${shortId(i.intentId)}: ${i.receipt ? routeText(i.receipt) : statusLabel(i.status)}`);
-  const more = intents.length > 3 ? `\n…and ${intents.length - 3} more` : '';
-  return { title: `${intents.length} intents finished: ${summary}`, message: `${lines.join('\n')}${more}` };
+  const more = intents.length > 3 ? `\n${t('andMore', intents.length - 3)}` : '';
+  return { title: t('groupTitle', intents.length, summary), message: `${lines.join('\n')}${more}` };
 }
 
 /** The leg still in progress of an EXECUTING intent: the first that exists and has not succeeded, or the next missing. */
@@ -59,10 +60,12 @@ export function pendingLeg(intent: TrackedIntent): { kind: LegKind; status: stri
 export function stuckContent(intent: TrackedIntent, minutes: number): NotificationContent {
   const r = intent.receipt;
   const leg = pendingLeg(intent);
-  const waiting = leg ? `Waiting on the ${leg.kind} leg (${leg.status}).` : 'Still executing.';
+  const waiting = leg
+    ? t('stuckWaitingOnLeg', legName(leg.kind).toLowerCase(), leg.status === 'not started' ? t('notStarted') : leg.status)
+    : t('stuckStillExecuting');
   return {
-    title: `Taking longer than expected · ${shortId(intent.intentId)}`,
-    message: `${r ? `${routeText(r)}: ${originAmountText(r)}\n` : ''}Executing for over ${minutes} min. ${waiting}`,
+    title: t('stuckTitle', shortId(intent.intentId)),
+    message: `${r ? `${routeText(r)}: ${originAmountText(r)}\n` : ''}${t('stuckExecutingFor', minutes)} ${waiting}`,
   };
 }
 

@@ -1,5 +1,6 @@
 /** Plain information notifications (no intent behind them), e.g. what the context menu did. */
 import type { browser as browserApi } from 'wxt/browser';
+import { t } from '../i18n';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
@@ -14,7 +15,7 @@ export function createInformer(browser: Browser): (message: string) => Promise<s
       .create(`${INFO_PREFIX}${Date.now()}`, {
         type: 'basic',
         iconUrl: browser.runtime.getURL('/icon/128.png'),
-        title: 'Svc Intent Tracker',
+        title: t('extName'),
         message,
       })
       .catch(() => undefined);

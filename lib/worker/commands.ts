@@ -1,6 +1,7 @@
 /** What the keyboard commands do in the worker (`_execute_action` is the browser's own: it opens the popup). */
 import { findIntentId } from '../api/intent-id';
 import { COMMAND_TRACK_CLIPBOARD } from '../commands';
+import { t } from '../i18n';
 import type { Reply } from '../messages';
 import type { ClipboardReader } from './clipboard';
 
@@ -17,11 +18,16 @@ export interface CommandDeps {
 
 /** Messages of the clipboard command (whole sentences, one per case, so they can move to `_locales`). */
 export const CLIPBOARD_COMMAND_TEXT = {
-  noPermission:
-    'To track from the clipboard with the shortcut, press “Track from clipboard” in the popup once and allow reading the clipboard.',
-  unreadable: 'The clipboard could not be read. Paste the intent ID into the popup instead.',
-  empty: 'The clipboard holds no intent ID or transaction hash.',
-} as const;
+  get noPermission() {
+    return t('commandNoPermission');
+  },
+  get unreadable() {
+    return t('commandUnreadable');
+  },
+  get empty() {
+    return t('commandEmpty');
+  },
+};
 
 /**
  * Creates the handler of `commands.onCommand`. The clipboard command tracks what the clipboard holds (as the context

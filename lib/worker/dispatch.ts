@@ -2,6 +2,8 @@
  * The one entry of messages from extension pages: finds the request's schema by its `type`, validates the message
  * with it and hands it to that type's handler. Unknown or malformed messages get no answer.
  */
+
+import { t } from '../i18n';
 import { REQUESTS, type Reply, type RequestOf, type RequestType } from '../messages';
 
 /** A handler per request type. Each resolves with the reply; a rejection becomes a "Something went wrong" reply. */
@@ -17,7 +19,7 @@ export function createDispatcher(handlers: MessageHandlers): (message: unknown) 
     const handler = handlers[type as RequestType] as (request: unknown) => Promise<Reply>;
     return handler(parsed.data).catch((err: unknown) => ({
       ok: false as const,
-      message: `Something went wrong: ${err instanceof Error ? err.message : String(err)}`,
+      message: t('somethingWentWrong', err instanceof Error ? err.message : String(err)),
     }));
   };
 }

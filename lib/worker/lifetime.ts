@@ -3,6 +3,7 @@
  * (created on install and update) and the keep-alive that stops Chrome from ending it during a long-poll.
  */
 import type { browser as browserApi } from 'wxt/browser';
+import { t } from '../i18n';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
@@ -25,7 +26,7 @@ export async function ensureWatchdog(browser: Browser): Promise<void> {
 /** Creates the "Track intent" item of the selection's context menu, replacing any earlier one. */
 export async function ensureMenus(browser: Browser): Promise<void> {
   await browser.contextMenus.removeAll();
-  browser.contextMenus.create({ id: MENU_TRACK, title: 'Track intent', contexts: ['selection'] });
+  browser.contextMenus.create({ id: MENU_TRACK, title: t('menuTrackIntent'), contexts: ['selection'] });
 }
 
 /** Calls an extension API every {@link KEEP_ALIVE_MS} while `busy()`; returns a function that stops it. */

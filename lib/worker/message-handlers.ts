@@ -1,5 +1,6 @@
 /** What the worker does for each request of the popup and options pages (`lib/messages.ts` lists them). */
 import { describeError } from '../format/errors';
+import { t } from '../i18n';
 import type { Reply } from '../messages';
 import type { CalmNotifier } from '../notify/calm-notifier';
 import type { ReceiptCache } from '../store';
@@ -25,7 +26,7 @@ export interface MessageHandlerDeps {
   calm: Pick<CalmNotifier, 'mute' | 'snooze' | 'endSnooze' | 'release'>;
 }
 
-const NOT_CONFIGURED: Reply = { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };
+const notConfigured = (): Reply => ({ ok: false, message: t('notConfigured'), openSettings: true });
 
 /** The reply for an error of a call the page asked for. */
 function failed(err: unknown): Reply {
@@ -68,7 +69,7 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
     // wait behind a long-poll.
     async receipt(r) {
       const client = await deps.clients.current();
-      if (!client) return NOT_CONFIGURED;
+      if (!client) return notConfigured();
       try {
         const { intentReceipt } = await client.getIntentReceipt({ intentId: r.intentId }, { timeoutMs: 15_000 });
         await deps.receipts.put(r.intentId, { receipt: intentReceipt, fetchedAt: Date.now() });
@@ -79,12 +80,12 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
     },
     async details(r) {
       const client = await deps.clients.current();
-      if (!client) return NOT_CONFIGURED;
+      if (!client) return notConfigured();
       return { ok: true, data: await intentDetails(client, r.intentId) };
     },
     async lookup(r) {
       const client = await deps.clients.current();
-      if (!client) return NOT_CONFIGURED;
+      if (!client) return notConfigured();
       try {
         const run = client[r.operation] as (request: unknown) => Promise<unknown>;
         return { ok: true, data: await run.call(client, r.request ?? {}) };

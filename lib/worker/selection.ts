@@ -6,6 +6,7 @@ import type { SvcClient } from '../api/client';
 import { isNotFound } from '../api/errors';
 import { findIntentId } from '../api/intent-id';
 import { shortId } from '../format/intent';
+import { t } from '../i18n';
 import type { Reply } from '../messages';
 import type { TrackIntent } from './track';
 
@@ -38,13 +39,12 @@ export interface SelectionLookup {
 export function transactionMessage(hash: string, ids: readonly string[], added: number): string {
   const tx = shortId(hash);
   if (added === 0) {
-    return ids.length === 1
-      ? `Intent ${shortId(ids[0]!)} of transaction ${tx} is already tracked.`
-      : `The ${ids.length} intents of transaction ${tx} are already tracked.`;
+    return ids.length === 1 ? t('txOneAlreadyTracked', shortId(ids[0]!), tx) : t('txAllAlreadyTracked', ids.length, tx);
   }
-  if (ids.length === 1) return `Tracking intent ${shortId(ids[0]!)} of transaction ${tx}.`;
+  if (ids.length === 1) return t('txTrackingOne', shortId(ids[0]!), tx);
   const known = ids.length - added;
-  return `Tracking ${added} intent${added === 1 ? '' : 's'} of transaction ${tx}${known > 0 ? ` (${known} already tracked)` : ''}.`;
+  if (known === 0) return t('txTrackingMany', added, tx);
+  return added === 1 ? t('txTrackingSomeOne', tx, known) : t('txTrackingSome', added, tx, known);
 }
 
 /** Creates the menu and omnibox actions. */
@@ -83,7 +83,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
   async function trackSelection(text: string): Promise<Reply> {
     const id = findIntentId(text);
     if (!id) {
-      const message = 'The selection holds no intent ID or transaction hash.';
+      const message = t('selectionEmpty');
       await deps.inform(message);
       return { ok: false, message };
     }
@@ -101,7 +101,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
     trackSelection: (text) =>
       trackSelection(text).catch((err) => ({
         ok: false as const,
-        message: `Something went wrong: ${err instanceof Error ? err.message : String(err)}`,
+        message: t('somethingWentWrong', err instanceof Error ? err.message : String(err)),
       })),
     async openFromOmnibox(text) {
       const id = findIntentId(text);

@@ -52,7 +52,17 @@ interface Manifest {
   sidebar_action?: { default_panel: string };
   content_scripts?: unknown[];
   browser_specific_settings?: { gecko?: { strict_min_version?: string; data_collection_permissions?: { required: string[] } } };
+  name?: string;
+  description?: string;
+  default_locale?: string;
+  action?: { default_title?: string };
 }
+
+/** A manifest text as an English browser shows it: `__MSG_key__` looked up in the build's `_locales/en`. */
+const inEnglish = (dir: string, text: string | undefined) => {
+  const messages = JSON.parse(readFileSync(`.output/${dir}/_locales/en/messages.json`, 'utf8')) as Record<string, { message: string }>;
+  return text?.replace(/__MSG_(\w+)__/g, (_, key: string) => messages[key]?.message ?? `missing ${key}`);
+};
 
 const read = (dir: string): Manifest => {
   const path = `.output/${dir}/manifest.json`;
@@ -89,10 +99,18 @@ describe('Chrome manifest', () => {
 
   it('has a shortcut for the popup and one for tracking the clipboard', () => {
     expect(m.commands?._execute_action?.suggested_key?.default).toBe('Alt+Shift+I');
-    expect(m.commands?.['track-clipboard']).toEqual({
-      suggested_key: { default: 'Alt+Shift+V' },
-      description: 'Track the intent ID on the clipboard',
-    });
+    expect(m.commands?.['track-clipboard']?.suggested_key).toEqual({ default: 'Alt+Shift+V' });
+    expect(inEnglish('chrome-mv3', m.commands?.['track-clipboard']?.description)).toBe('Track the intent ID on the clipboard');
+  });
+
+  it('takes its name, description and button title from _locales (English by default, Spanish and Chinese too)', () => {
+    expect(m.default_locale).toBe('en');
+    expect(inEnglish('chrome-mv3', m.name)).toBe('Svc Intent Tracker');
+    expect(m.name).toBe('__MSG_extName__');
+    expect(inEnglish('chrome-mv3', m.description)).toMatch(/^Follow cross-chain intents/);
+    expect(m.action?.default_title).toBe('__MSG_extName__');
+    for (const dir of ['chrome-mv3', 'firefox-mv3'])
+      for (const locale of ['en', 'es', 'zh_CN']) expect(existsSync(`.output/${dir}/_locales/${locale}/messages.json`)).toBe(true);
   });
 });
 

@@ -81,6 +81,8 @@ describe('the popup from the keyboard', () => {
     // Enter on Back works as well; Escape in the tabs leaves the popup as it is (the browser closes a real one).
     await page.keyboard.press('Enter');
     await page.locator('#receipt-title').waitFor();
+    // The focus moves to Back on the next frame after the receipt renders: Tab only from there.
+    await expect.poll(async () => (await focused(page)).text).toBe('← Back');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Shift+Tab');
     expect(await focused(page)).toEqual({ role: 'button', text: '← Back' });

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { findIntentId, parseIntentId } from '@/lib/api/intent-id';
 import { shortId } from '@/lib/format/intent';
+import { t } from '@/lib/i18n';
 import { CLIPBOARD_TEXT, requestClipboardPermission } from '../clipboard';
 import { send } from '../worker-messages';
 
@@ -40,7 +41,7 @@ export function useTrackCommands(reload: () => Promise<void>): TrackCommands {
     if (!reply.ok) setMessage({ text: reply.message, error: true });
     else
       setMessage({
-        text: reply.added ? `Tracking ${shortId(parsed.intentId)}.` : `${shortId(parsed.intentId)} is already tracked.`,
+        text: reply.added ? t('trackingId', shortId(parsed.intentId)) : t('alreadyTracked', shortId(parsed.intentId)),
         error: false,
       });
     await reload();
@@ -71,7 +72,7 @@ export function useTrackCommands(reload: () => Promise<void>): TrackCommands {
 
   const remove = async (intentId: string) => {
     await send({ type: 'remove', intentId });
-    setMessage({ text: `Stopped tracking ${shortId(intentId)}.`, error: false });
+    setMessage({ text: t('stoppedTracking', shortId(intentId)), error: false });
     await reload();
   };
 

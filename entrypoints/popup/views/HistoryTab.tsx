@@ -6,6 +6,7 @@ import type { LookupApi } from '@/lib/api/lookup';
 import type { IntentHistory, Page } from '@/lib/api/schemas/history';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { usdOfRaw } from '@/lib/format/usd';
+import { t } from '@/lib/i18n';
 import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history-filters';
 import { openSettings } from '../settings';
 
@@ -81,12 +82,12 @@ export function HistoryTab(props: {
   };
 
   return (
-    <section aria-label="History">
+    <section aria-label={t('tabHistory')}>
       <HistoryFiltersForm filters={filters} myAddresses={props.myAddresses} onChange={setFilters} />
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} onRetry={() => void load(rows.length === 0)} />}
-      {!error && !loading && rows.length === 0 && <p class="muted">No intents match these filters.</p>}
+      {!error && !loading && rows.length === 0 && <p class="muted">{t('noIntentsMatchFilters')}</p>}
       {rows.length > 0 && (
-        <ul class="intent-list" aria-label="Intent history">
+        <ul class="intent-list" aria-label={t('intentHistory')}>
           {rows.map((r) => (
             <HistoryIntentRow
               key={r.intentId}
@@ -102,12 +103,12 @@ export function HistoryTab(props: {
       )}
       {loading && (
         <p class="muted" role="status">
-          Loading…
+          {t('loading')}
         </p>
       )}
       {!loading && next && !error && (
         <button type="button" class="secondary wide" onClick={() => void load(false)}>
-          Load more
+          {t('loadMore')}
         </button>
       )}
     </section>

@@ -6,6 +6,7 @@ import type { LookupApi } from '@/lib/api/lookup';
 import type { TokenInfo } from '@/lib/api/schemas/routes';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { isAddress, KNOWN_TOKENS } from '@/lib/format/tokens';
+import { t } from '@/lib/i18n';
 import { openSettings } from '../settings';
 
 /** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
@@ -25,12 +26,12 @@ export function RoutesTab(props: { api: LookupApi }) {
 
   const run = async () => {
     const problems = [
-      !isAddress(destinationToken) && 'the token to receive must be a 0x address (0x and 40 hex digits)',
-      originToken.trim() && !isAddress(originToken.trim()) && 'the token to pay with must be a 0x address',
-      owner.trim() && !isAddress(owner.trim()) && 'the owner must be a 0x address',
+      !isAddress(destinationToken) && t('routesBadDestinationToken'),
+      originToken.trim() && !isAddress(originToken.trim()) && t('routesBadOriginToken'),
+      owner.trim() && !isAddress(owner.trim()) && t('routesBadOwner'),
     ].filter(Boolean);
     if (problems.length > 0) {
-      setError({ text: `Check the form: ${problems.join('; ')}.`, openSettings: false });
+      setError({ text: t('checkTheForm', problems.join('; ')), openSettings: false });
       return;
     }
     setLoading(true);
@@ -53,7 +54,7 @@ export function RoutesTab(props: { api: LookupApi }) {
   };
 
   return (
-    <section aria-label="Routes">
+    <section aria-label={t('tabRoutes')}>
       <form
         class="routes-form"
         onSubmit={(e) => {
@@ -63,7 +64,7 @@ export function RoutesTab(props: { api: LookupApi }) {
       >
         <div class="grid2">
           <ChainSelect
-            label="Receive on"
+            label={t('receiveOn')}
             value={destinationChainId}
             onChange={(chainId) => {
               setDestinationChainId(chainId ?? 8453);
@@ -71,7 +72,7 @@ export function RoutesTab(props: { api: LookupApi }) {
             }}
           />
           <label>
-            Token to receive
+            {t('tokenToReceive')}
             <select
               value={tokenChoice === 'paste' ? 'paste' : destinationToken}
               onChange={(e) => setTokenChoice((e.target as HTMLSelectElement).value)}
@@ -81,13 +82,13 @@ export function RoutesTab(props: { api: LookupApi }) {
                   {t.symbol}
                 </option>
               ))}
-              <option value="paste">Paste an address…</option>
+              <option value="paste">{t('pasteAnAddress')}</option>
             </select>
           </label>
         </div>
         {tokenChoice === 'paste' && (
           <label>
-            Token address
+            {t('tokenAddress')}
             <input
               type="text"
               spellcheck={false}
@@ -98,10 +99,10 @@ export function RoutesTab(props: { api: LookupApi }) {
           </label>
         )}
         <details>
-          <summary>Narrow down (optional)</summary>
-          <ChainSelect label="Pay from chain" anyLabel="Any" value={originChainId} onChange={setOriginChainId} />
+          <summary>{t('narrowDown')}</summary>
+          <ChainSelect label={t('payFromChain')} anyLabel={t('any')} value={originChainId} onChange={setOriginChainId} />
           <label>
-            Pay with token (address)
+            {t('payWithToken')}
             <input
               type="text"
               spellcheck={false}
@@ -111,7 +112,7 @@ export function RoutesTab(props: { api: LookupApi }) {
             />
           </label>
           <label>
-            Owner address
+            {t('ownerAddress')}
             <input
               type="text"
               spellcheck={false}
@@ -122,16 +123,16 @@ export function RoutesTab(props: { api: LookupApi }) {
           </label>
         </details>
         <button type="submit" class="wide" disabled={loading}>
-          Find routes
+          {t('findRoutes')}
         </button>
       </form>
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} />}
       {loading && (
         <p class="muted" role="status">
-          Looking for routes…
+          {t('lookingForRoutes')}
         </p>
       )}
-      {!loading && tokens && tokens.length === 0 && <p class="muted">No route found for this token with these filters.</p>}
+      {!loading && tokens && tokens.length === 0 && <p class="muted">{t('noRouteFound')}</p>}
       {!loading && tokens && tokens.length > 0 && <RouteList tokens={tokens} />}
     </section>
   );

@@ -3,7 +3,9 @@ import { ErrorNotice } from '@/components/ErrorNotice';
 import { IntentQuoteCard } from '@/components/IntentQuoteCard';
 import type { LookupApi } from '@/lib/api/lookup';
 import type { Intent } from '@/lib/api/schemas/intent';
+import { formatNumber } from '@/lib/format/amount';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
+import { t } from '@/lib/i18n';
 import { mergeById, searchRequests } from '@/lib/query/search';
 import { openSettings } from '../settings';
 
@@ -25,7 +27,7 @@ export function SearchTab(props: {
   const run = async () => {
     const plan = searchRequests(query);
     if (!plan) {
-      setError({ text: 'Type an intent ID, a transaction hash, an address or some text to search for.', openSettings: false });
+      setError({ text: t('searchEmpty'), openSettings: false });
       setResults(undefined);
       return;
     }
@@ -43,7 +45,7 @@ export function SearchTab(props: {
   };
 
   return (
-    <section aria-label="Search">
+    <section aria-label={t('tabSearch')}>
       <form
         class="track-form"
         onSubmit={(e) => {
@@ -51,35 +53,35 @@ export function SearchTab(props: {
           void run();
         }}
       >
-        <label for="search-box">Search intents</label>
+        <label for="search-box">{t('searchIntents')}</label>
         <div class="track-row">
           <input
             id="search-box"
             type="search"
             spellcheck={false}
-            placeholder="Intent ID, tx hash, address or text"
+            placeholder={t('searchPlaceholder')}
             value={query}
             onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
           />
           <button type="submit" disabled={loading}>
-            Search
+            {t('search')}
           </button>
         </div>
       </form>
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} />}
       {loading && (
         <p class="muted" role="status">
-          Searching…
+          {t('searching')}
         </p>
       )}
-      {!loading && results && results.length === 0 && <p class="muted">No intent matches “{query.trim()}”.</p>}
+      {!loading && results && results.length === 0 && <p class="muted">{t('noIntentMatches', query.trim())}</p>}
       {!loading && results && results.length > 0 && (
         <>
           <p class="muted" role="status">
-            {results.length === 1 ? '1 intent' : `${results.length} intents`}
-            {results.length > MAX_SHOWN ? ` — showing the newest ${MAX_SHOWN}; narrow the search to see others` : ''}
+            {results.length === 1 ? t('oneIntent') : t('manyIntents', formatNumber(results.length))}
+            {results.length > MAX_SHOWN ? ` — ${t('showingNewest', MAX_SHOWN)}` : ''}
           </p>
-          <ul class="intent-list" aria-label="Search results">
+          <ul class="intent-list" aria-label={t('searchResults')}>
             {results.slice(0, MAX_SHOWN).map((i) => (
               <IntentQuoteCard
                 key={i.intentId}

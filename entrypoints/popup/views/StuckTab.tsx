@@ -4,7 +4,9 @@ import { StuckFundsList } from '@/components/StuckFundsList';
 import { iterateIntentHistory } from '@/lib/api/history-pages';
 import type { LookupApi } from '@/lib/api/lookup';
 import type { IntentHistory } from '@/lib/api/schemas/history';
+import { formatNumber } from '@/lib/format/amount';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
+import { t } from '@/lib/i18n';
 import { openSettings } from '../settings';
 
 /** Stuck funds: intents that ended with funds left at their intent address (onlyRecoverable + includeBalances). */
@@ -34,23 +36,23 @@ export function StuckTab(props: { api: LookupApi; onOpen: (row: IntentHistory) =
   }, [props.api]);
 
   return (
-    <section aria-label="Stuck funds">
+    <section aria-label={t('tabStuck')}>
       <p class="explain">
-        These intents have ended — failed, aborted, refunded or invalid — but their <strong>intent address still holds funds</strong>. Those
-        funds are <em>recoverable</em>: they belong to the intent's owner and can be moved back. Open an intent to see what happened, then
-        recover the funds from the app you started the transfer in, or contact its support with the intent ID.
+        {t('stuckExplain1')} <strong>{t('stuckExplain2')}</strong>
+        {t('stuckExplain3')} <em>{t('stuckExplain4')}</em>
+        {t('stuckExplain5')}
       </p>
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} onRetry={() => void load()} />}
       {!error && rows === undefined && (
         <p class="muted" role="status">
-          Loading…
+          {t('loading')}
         </p>
       )}
-      {rows && rows.length === 0 && <p class="muted">No stuck funds: every ended intent has an empty intent address.</p>}
+      {rows && rows.length === 0 && <p class="muted">{t('noStuckFunds')}</p>}
       {rows && rows.length > 0 && (
         <>
           <p class="muted" role="status">
-            {rows.length === 1 ? '1 intent with funds left' : `${rows.length} intents with funds left`}
+            {rows.length === 1 ? t('oneIntentWithFunds') : t('manyIntentsWithFunds', formatNumber(rows.length))}
           </p>
           <StuckFundsList rows={rows} onOpen={(id) => props.onOpen(rows.find((r) => r.intentId === id)!)} />
         </>

@@ -3,6 +3,7 @@ import { TrackForm } from '@/components/TrackForm';
 import { inFlightFirst } from '@/lib/eta';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
+import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
@@ -39,28 +40,28 @@ export function TrackedTab(props: {
   return (
     <>
       {props.suggestion && (
-        <fieldset class="suggestion" aria-label="Clipboard suggestion">
+        <fieldset class="suggestion" aria-label={t('clipboardSuggestion')}>
           <span>
-            Your clipboard holds intent <span class="mono">{shortId(props.suggestion)}</span>.
+            {t('clipboardHolds')} <span class="mono">{shortId(props.suggestion)}</span>
           </span>
           <button type="button" class="small" onClick={props.onAcceptSuggestion}>
-            Track it
+            {t('trackIt')}
           </button>
-          <button type="button" class="small secondary" onClick={props.onDismissSuggestion} aria-label="Dismiss the clipboard suggestion">
-            No thanks
+          <button type="button" class="small secondary" onClick={props.onDismissSuggestion} aria-label={t('dismissSuggestion')}>
+            {t('noThanks')}
           </button>
         </fieldset>
       )}
       <TrackForm onTrack={props.onTrack} onTrackClipboard={props.onTrackClipboard} message={props.message} busy={props.busy} />
       <section aria-labelledby="tracked-title">
-        <h2 id="tracked-title">Tracked intents</h2>
+        <h2 id="tracked-title">{t('trackedIntents')}</h2>
         {props.intents === undefined ? (
-          <p class="muted">Loading…</p>
+          <p class="muted">{t('loading')}</p>
         ) : props.intents.length === 0 ? (
-          <p class="muted">Nothing tracked yet. Copy an intent ID and press “Track from clipboard”.</p>
+          <p class="muted">{t('nothingTracked')}</p>
         ) : (
           <>
-            <ul class="intent-list" aria-label="Tracked intents">
+            <ul class="intent-list" aria-label={t('trackedIntents')}>
               {inFlightFirst(props.intents).map((intent) => (
                 <TrackedIntentRow
                   key={intent.intentId}
@@ -79,18 +80,18 @@ export function TrackedTab(props: {
                 class="small secondary"
                 onClick={() => download('svc-intents.json', exportJson(props.intents!), 'application/json')}
               >
-                Export JSON
+                {t('exportJson')}
               </button>
               <button
                 type="button"
                 class="small secondary"
                 onClick={() => download('svc-intents.csv', exportCsv(props.intents!), 'text/csv')}
               >
-                Export CSV
+                {t('exportCsv')}
               </button>
               {props.intents.some((i) => i.phase === 'final') && (
                 <button type="button" class="small secondary" onClick={props.onClearFinished}>
-                  Clear finished
+                  {t('clearFinished')}
                 </button>
               )}
             </div>
