@@ -1,4 +1,5 @@
 import { formatRelative } from '@/lib/format/time';
+import { trackingErrorText } from '@/lib/format/tracking-error';
 import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
 
@@ -10,7 +11,7 @@ export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent
   const err = intent.lastError;
   if (intent.phase === 'not-found') return <span class="health health-bad">{t('healthNotFound')}</span>;
   if (intent.phase === 'expired')
-    return <span class="health health-bad">{t('healthExpired', err?.message ?? t('healthExpiredDefault'))}</span>;
+    return <span class="health health-bad">{t('healthExpired', err ? trackingErrorText(err) : t('healthExpiredDefault'))}</span>;
   if (err?.kind === 'not-found-yet') {
     return (
       <span class="health health-warn">
@@ -21,8 +22,8 @@ export function TrackingHealth({ intent, now, compact }: { intent: TrackedIntent
   if (!err || intent.phase === 'final') return null;
   const retry = intent.retry ? ` ${t('healthRetrying', formatRelative(intent.retry.nextAt, now))}` : '';
   return (
-    <span class="health health-warn" title={err.message}>
-      {compact ? `${t('healthTrouble')}${retry}` : `${err.message}.${retry}`}
+    <span class="health health-warn" title={trackingErrorText(err)}>
+      {compact ? `${t('healthTrouble')}${retry}` : `${trackingErrorText(err).replace(/\.$/, '')}.${retry}`}
     </span>
   );
 }

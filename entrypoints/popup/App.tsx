@@ -3,6 +3,7 @@ import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
 import { formatClock } from '@/lib/format/time';
+import { pauseText, trackingErrorText } from '@/lib/format/tracking-error';
 import { t } from '@/lib/i18n';
 import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
@@ -89,7 +90,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
       )}
       {trackerState.keyRejected && (
         <p class="banner banner-bad" role="alert">
-          {t('trackingPaused', trackerState.keyRejected.message)}{' '}
+          {t('trackingPaused', trackingErrorText(trackerState.keyRejected))}{' '}
           <button type="button" class="link-button" onClick={openSettings}>
             {t('openSettings')}
           </button>
@@ -97,7 +98,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
       )}
       {!trackerState.keyRejected && trackerState.pausedUntil !== undefined && trackerState.pausedUntil > now && (
         <p class="banner" role="status">
-          {trackerState.pauseReason ?? t('trackingSlowed')} {t('trackingResumesAt', formatClock(trackerState.pausedUntil))}
+          {pauseText(trackerState) ?? t('trackingSlowed')} {t('trackingResumesAt', formatClock(trackerState.pausedUntil))}
         </p>
       )}
       {opened ? (

@@ -3,6 +3,7 @@
  * count of intents that FAILED and were not seen in the popup yet; otherwise a blue count of intents in flight.
  * Colours are CSS colours.
  */
+import { trackingErrorText } from '../format/tracking-error';
 import { t } from '../i18n';
 import type { TrackedIntent, TrackerState } from '../store';
 
@@ -15,7 +16,7 @@ export interface BadgeView {
 
 /** The badge for the tracked intents and the tracker state. */
 export function badgeFor(intents: readonly TrackedIntent[], state: TrackerState): BadgeView {
-  if (state.keyRejected) return { text: '!', color: '#b42318', title: t('badgePaused', state.keyRejected.message) };
+  if (state.keyRejected) return { text: '!', color: '#b42318', title: t('badgePaused', trackingErrorText(state.keyRejected)) };
   const failed = intents.filter((i) => i.phase === 'final' && i.status === 'FAILED' && !i.seen).length;
   if (failed > 0)
     return {
