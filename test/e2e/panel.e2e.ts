@@ -70,7 +70,8 @@ describe('the popup from the keyboard', () => {
     await page.keyboard.press('Enter');
     await page.locator('#receipt-title').waitFor();
     expect(await page.locator('.receipt .mono').first().textContent()).toContain(openedId);
-    expect(await focused(page)).toEqual({ role: 'button', text: '← Back' });
+    // The focus moves to Back as the receipt renders; polled, as every other wait on the page here.
+    await expect.poll(() => focused(page)).toEqual({ role: 'button', text: '← Back' });
     expect(page.url()).toContain(`#intent=${openedId}`);
 
     await page.keyboard.press('Escape');
@@ -81,7 +82,7 @@ describe('the popup from the keyboard', () => {
     // Enter on Back works as well; Escape in the tabs leaves the popup as it is (the browser closes a real one).
     await page.keyboard.press('Enter');
     await page.locator('#receipt-title').waitFor();
-    // The focus moves to Back on the next frame after the receipt renders: Tab only from there.
+    // Tab only once the focus is on Back.
     await expect.poll(async () => (await focused(page)).text).toBe('← Back');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Shift+Tab');

@@ -447,31 +447,14 @@ describe('answers and their records', () => {
     await tracker.track(sid(1));
     await clock.advance(60_000);
     expect(failures).toBe(2);
-    expect(errors).toHaveBeenCalled();
+    // The failed write of the error record is logged, not thrown out of the long-poll.
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('could not record'), expect.anything());
     expect(await store.get(sid(1))).toMatchObject({ phase: 'final', status: 'SUCCEEDED', notification: 'shown' });
     tracker.stop();
   });
 });
 
 describe('the sweeper’s pace', () => {
-  it('with 3 intents every one holds a long-poll slot (history every 5 s); a 4th makes it 2.5 s', async () => {
-    for (const [n, gap] of [
-      [3, 5_000],
-      [4, 2_500],
-    ] as const) {
-      const { clock, tracker, service, add } = engineHarness(20_000);
-      for (let i = 1; i <= n; i++) add(i);
-      for (let i = 1; i <= n; i++) await tracker.track(sid(i));
-      await clock.advance(120_000);
-      const from = clock.now();
-      await clock.advance(60_000);
-      const pages = service.log.filter((e) => e.op === 'history' && e.start >= from).map((e) => e.start);
-      const gaps = pages.slice(1).map((at, i) => at - pages[i]!);
-      expect(Math.min(...gaps), `${n} intents`).toBe(gap);
-      tracker.stop();
-    }
-  });
-
   it('a first read between history pages does not move them when every intent holds a slot', async () => {
     const { clock, tracker, service, add } = engineHarness(20_000);
     add(1);

@@ -7,20 +7,11 @@ import type { TrackedIntent } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import type { TrackerDeps } from '@/lib/tracker/types';
+import { HONEST, sid as id, PENDING } from './engine-harness';
 import { type FakeIntent, FakeService, type HistoryMode } from './fake-service';
 import { EventClock, RecordingNotifier } from './fakes';
 
 const OWNER = '0x00000000000000000000000000000000000000a1';
-const HONEST: HistoryMode = {
-  others: 0,
-  othersSpanMs: 60_000,
-  ignoreOwner: false,
-  repeatCursor: false,
-  outOfOrder: false,
-  staleRows: false,
-};
-const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
-const PENDING = ['PENDING', 'UNKNOWN', 'UNKNOWN'];
 const UNKNOWN = ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'];
 
 /** An intent created at `at`: COMMITTED, then each [delay, status, states] step after the previous one. */

@@ -1,9 +1,11 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * Keyboard use of the receipt view: Escape goes back to the tabs (left alone when something already handled the key,
  * so one press does one thing; with no receipt open the browser's own Escape closes the popup). Opening a receipt
- * moves the focus to its Back button; going back returns it to that intent's row, or to the active tab.
+ * moves the focus to its Back button; going back returns it to that intent's row, or to the active tab. The focus
+ * moves in a layout effect, right after the view is in the DOM and before the browser handles the next key, so no
+ * keystroke lands on the page body in between.
  */
 export function useEscapeBack(openedId: string | undefined, back: () => void): void {
   const backRef = useRef(back);
@@ -20,17 +22,15 @@ export function useEscapeBack(openedId: string | undefined, back: () => void): v
   }, [openedId]);
 
   const previous = useRef<string | undefined>(undefined);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const was = previous.current;
     previous.current = openedId;
     if (was === openedId) return;
-    requestAnimationFrame(() => {
-      if (openedId !== undefined) {
-        document.querySelector<HTMLElement>('.receipt-head button')?.focus();
-      } else if (was !== undefined) {
-        const row = document.querySelector<HTMLElement>(`li[data-intent-id="${CSS.escape(was)}"] button`);
-        (row ?? document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'))?.focus();
-      }
-    });
+    if (openedId !== undefined) {
+      document.querySelector<HTMLElement>('.receipt-head button')?.focus();
+    } else if (was !== undefined) {
+      const row = document.querySelector<HTMLElement>(`li[data-intent-id="${CSS.escape(was)}"] button`);
+      (row ?? document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'))?.focus();
+    }
   }, [openedId]);
 }
