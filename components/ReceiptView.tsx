@@ -24,7 +24,8 @@ import { TrackingHealth } from './TrackingHealth';
  * For a tracked intent (`tracked`) it also shows the tracker's health with Retry now / Stop tracking; otherwise a
  * Track button. `error` is shown above a (possibly cached) receipt when refreshing it failed. Above the legs: the ETA
  * (a tracked intent's baseline, lib/eta), the progress timeline, USD values and fees from `details`, and, for an
- * intent that ended without delivering, where the money is now.
+ * intent that ended without delivering, where the money is now. A tracked intent still in flight can have its desktop
+ * notifications muted here (`muted`, `onMute`) as on its row; its status goes on updating.
  */
 export function ReceiptView(props: {
   intentId: string;
@@ -38,6 +39,10 @@ export function ReceiptView(props: {
   onRetry?: () => void;
   onRemove?: () => void;
   onOpenSettings?: () => void;
+  /** Whether this intent's desktop notifications are muted. */
+  muted?: boolean;
+  /** Mutes (`true`) or unmutes (`false`) this intent's desktop notifications. */
+  onMute?: (muted: boolean) => void;
 }) {
   const { tracked, now } = props;
   const r = props.receipt;
@@ -134,6 +139,11 @@ export function ReceiptView(props: {
         {tracked && tracked.phase !== 'final' && props.onRetry && (
           <button type="button" onClick={props.onRetry}>
             {t('retryNow')}
+          </button>
+        )}
+        {tracked && tracked.phase !== 'final' && props.onMute && (
+          <button type="button" aria-pressed={props.muted ?? false} onClick={() => props.onMute!(!props.muted)}>
+            {props.muted ? t('unmuteNotifications') : t('muteNotifications')}
           </button>
         )}
         {tracked && props.onRemove && (

@@ -114,6 +114,8 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
           onRetry={() => void send({ type: 'retry', intentId: opened.intentId })}
           onRemove={() => void commands.remove(opened.intentId).then(close)}
           onOpenSettings={openSettings}
+          muted={calm.calm.muted.includes(opened.intentId)}
+          onMute={(muted) => calm.setMuted(opened.intentId, muted)}
         />
       ) : (
         <Tabs tabs={tabs()} active={tab} onChange={setTab}>

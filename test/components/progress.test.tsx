@@ -83,6 +83,37 @@ describe('progress timeline', () => {
     expect(screen.getByText(/≈ 30 s left/).textContent).toBe('≈ 30 s left · estimate from the quote');
   });
 
+  it('a tracked intent in flight can be muted from its receipt; a finished one offers no mute', () => {
+    const { id, receipt, now } = scripted('success', 15_000, 45_000);
+    const calls: boolean[] = [];
+    const { rerender } = render(
+      <ReceiptView intentId={id} receipt={receipt} tracked={tracked(receipt)} now={now} onBack={noop} onMute={(m) => calls.push(m)} />,
+    );
+    const mute = screen.getByRole('button', { name: 'Mute notifications' });
+    expect(mute.getAttribute('aria-pressed')).toBe('false');
+    mute.click();
+    rerender(
+      <ReceiptView
+        intentId={id}
+        receipt={receipt}
+        tracked={tracked(receipt)}
+        now={now}
+        onBack={noop}
+        muted
+        onMute={(m) => calls.push(m)}
+      />,
+    );
+    const unmute = screen.getByRole('button', { name: 'Unmute notifications' });
+    expect(unmute.getAttribute('aria-pressed')).toBe('true');
+    unmute.click();
+    expect(calls).toEqual([true, false]);
+    const done = scripted('success', 15_000, 10 * 60_000);
+    rerender(
+      <ReceiptView intentId={done.id} receipt={done.receipt} tracked={tracked(done.receipt)} now={done.now} onBack={noop} onMute={noop} />,
+    );
+    expect(screen.queryByRole('button', { name: /mute notifications/i })).toBeNull();
+  });
+
   it('a refund adds its leg; a failed intent shows the legs it never reached', () => {
     const refunded = scripted('refund', 10_000, 10 * 60_000);
     render(<ReceiptView intentId={refunded.id} receipt={refunded.receipt} now={refunded.now} onBack={noop} />);

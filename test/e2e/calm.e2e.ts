@@ -30,6 +30,16 @@ async function saveOptions(change: (page: Page) => Promise<void>) {
   await options.close();
 }
 
+/** Mutes a tracked intent from its receipt, goes back, and waits until its row says so. */
+async function muteFromReceipt(popup: PopupPage<Page>, intentId: string) {
+  await popup.openReceipt(intentId);
+  const button = popup.page.getByRole('button', { name: 'Mute notifications' });
+  await button.click();
+  await expect.poll(() => popup.page.getByRole('button', { name: 'Unmute notifications' }).getAttribute('aria-pressed')).toBe('true');
+  await popup.page.getByRole('button', { name: '← Back' }).click();
+  await expect.poll(() => popup.row(intentId).textContent()).toContain('Muted');
+}
+
 /** Mutes a tracked intent with the bell of its row and waits until the row says so. */
 async function mute(popup: PopupPage<Page>, intentId: string) {
   const bell = popup.row(intentId).getByRole('button', { name: `Mute notifications of intent ${intentId}` });
@@ -96,7 +106,7 @@ describe('calm notifications', () => {
     const muted = ctx.sim.createIntent('success', 3000);
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(muted);
-    await mute(popup, muted);
+    await muteFromReceipt(popup, muted);
     await saveOptions(async (page) => page.getByLabel(/^Show progress while an intent is in flight/).check());
     const loud = ctx.sim.createIntent('success', 2500);
     await popup.track(loud);
