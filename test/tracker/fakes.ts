@@ -156,8 +156,14 @@ export class EventClock implements Clock {
   advance(ms: number) {
     return this.runUntil(this.t + ms, []);
   }
-  /** Runs to `end`, firing timers in order; `events` (kept sorted by the caller) run at their time. */
+  /** Timers fired in a row without time moving on; a busy loop in the code under test shows here as a failure. */
+  static readonly MAX_FIRINGS_AT_ONE_INSTANT = 10_000;
+  /** Runs to `end`, firing timers in order; `events` (kept sorted by the caller) run at their time. Throws when
+   * more than MAX_FIRINGS_AT_ONE_INSTANT timers fire at one virtual instant (a wake-up loop that never lets time
+   * pass would otherwise hang the campaign). */
   async runUntil(end: number, events: Array<{ at: number; run: () => Promise<void> }>) {
+    let sameInstant = 0;
+    let instant = this.t;
     for (;;) {
       await flush();
       let next: { at: number; resolve: () => void } | undefined;
@@ -172,6 +178,12 @@ export class EventClock implements Clock {
       if (!next || next.at > end) break;
       this.timers = this.timers.filter((x) => x !== next);
       this.t = Math.max(this.t, next.at);
+      if (this.t !== instant) {
+        instant = this.t;
+        sameInstant = 0;
+      } else if (++sameInstant > EventClock.MAX_FIRINGS_AT_ONE_INSTANT) {
+        throw new Error(`busy loop: over ${EventClock.MAX_FIRINGS_AT_ONE_INSTANT} timers fired at virtual time ${this.t}`);
+      }
       next.resolve();
     }
     this.t = Math.max(this.t, end);
