@@ -7,11 +7,14 @@
  * one sweeper slot, which runs in order of preference: a user's refresh; the first read of a new intent (but a
  * history page, when due, at least once per `busySweepGapMs` meanwhile); an
  * individual check (GetIntentReceipt) of the intent outside the slots heard of longest ago, at most once per
- * `individualEveryMs`, as soon as that answer is `recheckAfterMs` old or a watchdog asks to verify it; otherwise one
- * page of GetIntentHistory (see `./sweeper`).
+ * `individualEveryMs`, as soon as that answer is `recheckAfterMs` old or a watchdog asks to verify it — or earlier
+ * when intents heard of at about the same time would otherwise queue past S(N) (I1: the k-th heard of longest ago
+ * must be read within S(N), one check per `individualEveryMs`, so the first starts by the earliest of
+ * `lastHeard_k + S(N) - individualEveryMs - k × individualEveryMs`); otherwise one page of GetIntentHistory (see
+ * `./sweeper`).
  */
 import type { TrackedIntent } from '../store';
-import { byLongPollRank, lastHeardAt } from './policy';
+import { byLongPollRank, lastHeardAt, stalenessBound } from './policy';
 import type { TrackerTuning } from './types';
 
 /** The sweeper's next job. */
@@ -48,7 +51,7 @@ export interface PlanInput {
   verify: ReadonlySet<string>;
   /** True when the transport can list history and some tracked intent can be looked for in it. */
   history: boolean;
-  tuning: Pick<TrackerTuning, 'maxConcurrent' | 'recheckAfterMs' | 'busySweepGapMs'>;
+  tuning: Pick<TrackerTuning, 'maxConcurrent' | 'recheckAfterMs' | 'busySweepGapMs' | 'individualEveryMs'>;
 }
 
 /** When an intent may be asked again (back-off, or the pause after an unchanged long-poll); 0 = now. */
@@ -103,7 +106,11 @@ export function planChecks(input: PlanInput): Plan {
       const stalest = [...cold].sort(
         (a, b) => Number(input.verify.has(b.intentId)) - Number(input.verify.has(a.intentId)) || lastHeardAt(a) - lastHeardAt(b),
       )[0];
-      const staleAt = stalest ? (input.verify.has(stalest.intentId) ? now : lastHeardAt(stalest) + threshold) : Number.POSITIVE_INFINITY;
+      const staleAt = stalest
+        ? input.verify.has(stalest.intentId)
+          ? now
+          : Math.min(lastHeardAt(stalest) + threshold, latestFirstCheck(cold, input.tuning))
+        : Number.POSITIVE_INFINITY;
       const individualAt = Math.max(input.nextIndividualAt, staleAt);
       if (stalest && (individualAt <= now || !input.history)) {
         sweep = { kind: 'receipt', intentId: stalest.intentId, reason: input.verify.has(stalest.intentId) ? 'verify' : 'stale' };
@@ -114,6 +121,18 @@ export function planChecks(input: PlanInput): Plan {
     }
   }
   return { longPolls, ...(sweep ? { sweep } : {}), wakeAt };
+}
+
+/**
+ * The latest time (ms) the first of the next individual checks may start so that, one check per `individualEveryMs`
+ * in order of last answer, every one of `cold` is read within S(N) of its last answer, with one pace of margin for
+ * a history page or a late turn (I1).
+ */
+function latestFirstCheck(cold: readonly TrackedIntent[], tuning: Pick<TrackerTuning, 'individualEveryMs'>): number {
+  const pace = tuning.individualEveryMs;
+  const bound = stalenessBound(cold.length, tuning) - pace;
+  const heard = cold.map(lastHeardAt).sort((a, b) => a - b);
+  return Math.min(...heard.map((at, k) => at + bound - k * pace));
 }
 
 /**

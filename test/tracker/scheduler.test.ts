@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedIntent } from '@/lib/store';
+import { stalenessBound } from '@/lib/tracker/policy';
 import { dueAt, LongPollBudget, type PlanInput, planChecks } from '@/lib/tracker/scheduler';
 
 const NOW = 1_000_000;
+const TUNING = { maxConcurrent: 4, recheckAfterMs: 40_000, busySweepGapMs: 1_000, individualEveryMs: 5_000 };
 const t = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
   intentId,
   addedAt: 0,
@@ -27,7 +29,7 @@ const input = (tracking: TrackedIntent[], extra: Partial<PlanInput> = {}): PlanI
   refresh: [],
   verify: new Set(),
   history: true,
-  tuning: { maxConcurrent: 4, recheckAfterMs: 40_000, busySweepGapMs: 1_000 },
+  tuning: TUNING,
   ...extra,
 });
 
@@ -95,6 +97,45 @@ describe('planChecks', () => {
     expect(plan.wakeAt).toBe(NOW - 39_000 + 40_000);
     // Not before the next individual turn.
     expect(planChecks(input([old], { inFlight: polled, nextIndividualAt: NOW + 1 })).sweep).toEqual({ kind: 'history' });
+  });
+
+  it('intents heard of at the same moment are each read again within S(N), the checks still 5 s apart (I1)', () => {
+    // Six intents outside the one long-poll, all answered at NOW (a batch, a restart): waiting until the first is 40 s
+    // old and then reading one every 5 s would leave the sixth 65 s without a check, over S(6) = 60 s.
+    const cold = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => t(id, { lastCheckedAt: NOW }));
+    const inFlight = new Map<string, 'wait' | 'receipt' | 'batch'>([['p1', 'wait']]);
+    const reads = new Map(cold.map((c) => [c.intentId, [NOW]]));
+    const individual: number[] = [];
+    let nextIndividualAt = 0;
+    for (let now = NOW; now <= NOW + 200_000; now += 250) {
+      const plan = planChecks(
+        input(cold, {
+          now,
+          inFlight,
+          longPollTokens: 0,
+          longPollTokenAt: Number.POSITIVE_INFINITY,
+          nextIndividualAt,
+          lastPageAt: now - 5_000,
+        }),
+      );
+      if (plan.sweep?.kind !== 'receipt') continue;
+      const read = cold.find((c) => c.intentId === (plan.sweep as { intentId: string }).intentId)!;
+      read.lastCheckedAt = now;
+      reads.get(read.intentId)!.push(now);
+      individual.push(now);
+      nextIndividualAt = now + TUNING.individualEveryMs;
+    }
+    const bound = stalenessBound(cold.length, TUNING);
+    expect(bound).toBe(60_000);
+    for (const [id, at] of reads) {
+      expect(at.length, id).toBeGreaterThanOrEqual(4);
+      const gaps = at.slice(1).map((x, i) => x - at[i]!);
+      expect(Math.max(...gaps), id).toBeLessThanOrEqual(bound);
+    }
+    const paces = individual.slice(1).map((x, i) => x - individual[i]!);
+    expect(Math.min(...paces)).toBeGreaterThanOrEqual(TUNING.individualEveryMs);
+    // Not sooner than needed once spread out: at most one read a recheck period (40 s) per intent on average.
+    expect(individual.length).toBeLessThanOrEqual(cold.length * Math.ceil(200_000 / 40_000) + cold.length);
   });
 
   it('a watchdog verification goes before staleness', () => {
