@@ -150,5 +150,124 @@ const FIVE_HEARD_AT_ONCE: Schedule = {
   killAtCalls: [236],
 };
 
+/** Seed 20261222, run 19,563: a clock jump made a removal and a worker kill due at the same instant; the store
+ * deleted the intent but the worker died before remove() answered, and the oracle, not counting the deletion,
+ * expected the removed intent's final answer to be acted on (I6). Fixed in the oracle: a deletion is phase
+ * "removed". */
+const REMOVED_AS_THE_WORKER_DIED: Schedule = {
+  intents: [
+    {
+      owner: 1,
+      addAt: 12441,
+      createdBefore: 1120,
+      notFoundFor: 51224,
+      committedFor: -1,
+      executing: [83572],
+      end: 'SUCCEEDED',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 0,
+      addAt: 108699,
+      createdBefore: 485961,
+      notFoundFor: 0,
+      committedFor: 10545,
+      executing: [2898],
+      end: 'ABORTED',
+      silentEnd: false,
+      inHistory: false,
+    },
+    {
+      owner: 2,
+      addAt: 94506,
+      createdBefore: 455712,
+      notFoundFor: 0,
+      committedFor: -1,
+      executing: [66954],
+      end: 'SUCCEEDED',
+      silentEnd: true,
+      inHistory: true,
+    },
+    {
+      owner: 2,
+      addAt: 40175,
+      createdBefore: 240999,
+      notFoundFor: -1,
+      committedFor: -1,
+      executing: [47115, 59423, 118907],
+      end: 'EXECUTING',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 2,
+      addAt: 0,
+      createdBefore: 1118,
+      notFoundFor: 20217,
+      committedFor: 525887,
+      executing: [33043, 48326, 109583],
+      end: 'SUCCEEDED',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 2,
+      addAt: 0,
+      createdBefore: 1381,
+      notFoundFor: 26159,
+      committedFor: 308475,
+      executing: [19393, 7457, 55631],
+      end: 'ABORTED',
+      silentEnd: false,
+      inHistory: true,
+    },
+  ],
+  serverWaitMs: 1000,
+  history: {
+    others: 73,
+    othersSpanMs: 60000,
+    ignoreOwner: true,
+    repeatCursor: true,
+    outOfOrder: false,
+    staleRows: true,
+  },
+  historySeed: 2140405262,
+  faults: ['reset', '429', 'ok'],
+  ops: [
+    {
+      at: 27309,
+      kind: 'remove',
+      target: 1058764157,
+      amount: 55131,
+    },
+    {
+      at: 238543,
+      kind: 'kill',
+      target: 386752994,
+      amount: 119316,
+    },
+    {
+      at: 13670,
+      kind: 'jump',
+      target: 438454074,
+      amount: 285040,
+    },
+    {
+      at: 549286,
+      kind: 'kill',
+      target: 1794447875,
+      amount: 124422,
+    },
+    {
+      at: 469083,
+      kind: 'remove',
+      target: 2147483637,
+      amount: 23236,
+    },
+  ],
+  killAtCalls: [65, 153, 362],
+};
+
 /** Every schedule above. */
-export const CAMPAIGN_EXAMPLES: Schedule[] = [FIVE_HEARD_AT_ONCE];
+export const CAMPAIGN_EXAMPLES: Schedule[] = [FIVE_HEARD_AT_ONCE, REMOVED_AS_THE_WORKER_DIED];

@@ -71,7 +71,12 @@ export type Schedule = typeof scheduleArb extends fc.Arbitrary<infer T> ? T : ne
 
 /** What the last run saw (for debugging a failing seed). */
 export let lastRun:
-  | { service: FakeService; phaseAt: Map<string, Map<string, number>>; tracked: Map<string, { from: number; removedAt?: number }> }
+  | {
+      service: FakeService;
+      phaseAt: Map<string, Map<string, number>>;
+      tracked: Map<string, { from: number; removedAt?: number }>;
+      finalList: TrackedIntent[];
+    }
   | undefined;
 
 /** Runs one schedule and returns the oracle's violations (empty when I1–I6 held). */
@@ -133,9 +138,11 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
   };
 
   store.onWrite = (id, before, after) => {
-    if (after && after.phase !== before?.phase) {
+    // A deletion is phase "removed": it counts even when the worker died before remove() answered.
+    const next = after ? after.phase : before ? 'removed' : undefined;
+    if (next !== undefined && next !== before?.phase) {
       const m = phaseAt.get(id) ?? new Map<string, number>();
-      if (!m.has(after.phase)) m.set(after.phase, clock.now());
+      if (!m.has(next)) m.set(next, clock.now());
       phaseAt.set(id, m);
     }
   };
@@ -262,7 +269,7 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
   current.kill();
   events.length = 0;
 
-  lastRun = { service, phaseAt, tracked };
+  lastRun = { service, phaseAt, tracked, finalList };
   check(s, { service, ids, shown, phaseAt, stuckAt, tracked, removeAsked, disturbances, end, finalList, store, violations });
   return violations;
 }
@@ -291,6 +298,12 @@ function check(s: Schedule, o: Observed): void {
   const lastFaultEnd = Math.max(0, ...faulted.map((e) => e.end ?? o.end));
   const faultsUntil = faulted.length > 0 ? lastFaultEnd + DEFAULT_TUNING.backoffCapMs + 5_000 : 0;
   const disturbed = (from: number, to: number) => from < faultsUntil || o.disturbances.some((d) => d.from < to && d.to > from);
+  /** When the last disturbance overlapping [from, to) ended (ms), or undefined when none did. */
+  const disturbedUntil = (from: number, to: number): number | undefined => {
+    if (!disturbed(from, to)) return undefined;
+    const ends = o.disturbances.filter((d) => d.from < to && d.to > from).map((d) => d.to);
+    return Math.max(from < faultsUntil ? faultsUntil : from, ...ends);
+  };
   const phase = (id: string, at: number): string | undefined => {
     let current: string | undefined;
     let when = -1;
@@ -299,7 +312,7 @@ function check(s: Schedule, o: Observed): void {
   };
   const leftAt = (id: string): number => {
     const m = o.phaseAt.get(id);
-    const times = [m?.get('final'), m?.get('expired'), m?.get('not-found'), o.tracked.get(id)?.removedAt].filter(
+    const times = [m?.get('final'), m?.get('expired'), m?.get('not-found'), m?.get('removed'), o.tracked.get(id)?.removedAt].filter(
       (x): x is number => x !== undefined,
     );
     return times.length > 0 ? Math.min(...times) : o.end;
@@ -345,6 +358,10 @@ function check(s: Schedule, o: Observed): void {
       if (at === left && left === o.end && at - prev > limit + 1_000 && !disturbed(prev, at)) {
         violations.push(`I1 ${id} went ${at - prev} ms without a check before the end (limit ${limit})`);
       }
+      // A disturbance excuses the gap only up to its end: from there S(N) holds again.
+      const calmFrom = disturbedUntil(prev, at);
+      if (calmFrom !== undefined && at - calmFrom > limit + (at === o.end ? 1_000 : 0))
+        violations.push(`I1 ${id} went ${at - calmFrom} ms without a check after a disturbance ended (limit ${limit})`);
       prev = at;
     }
     // I2: expiry, not found and stuck only on an answer at most 30 s old that said so.
@@ -457,7 +474,9 @@ export class SerialStore extends MemoryStore {
   }
   override remove(id: string) {
     return this.#queue(() => {
+      const before = this.map.get(id);
       this.map.delete(id);
+      if (before) this.onWrite?.(id, before, undefined);
     });
   }
 }
