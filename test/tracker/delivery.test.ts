@@ -1,18 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TrackedIntent } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
 import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
-import { RecordingNotifier, VirtualClock } from './fakes';
+import { RecordingNotifier, trackedRecord as rec, VirtualClock } from './fakes';
 
-const rec = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
-  intentId,
-  addedAt: 1,
-  lastStates: [],
-  phase: 'tracking',
-  notification: 'none',
-  ...extra,
-});
 const pending = (intentId: string, status = 'SUCCEEDED') => rec(intentId, { phase: 'final', status, notification: 'pending' });
 
 afterEach(() => {

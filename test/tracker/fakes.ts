@@ -55,6 +55,16 @@ export async function settle(rounds = 20) {
   for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0));
 }
 
+/** A tracked record in phase `tracking`, nothing notified, with `extra` on top. */
+export const trackedRecord = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
+  intentId,
+  addedAt: 1,
+  lastStates: [],
+  phase: 'tracking',
+  notification: 'none',
+  ...extra,
+});
+
 /** A minimal receipt in the given status with [deposit, origin, destination] leg states. */
 export function receipt(intentId: string, status: string, reason?: string): IntentReceipt {
   return {

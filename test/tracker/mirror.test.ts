@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TrackedIntent } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
 import { IntentMirror } from '@/lib/tracker/mirror';
-
-const rec = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent => ({
-  intentId,
-  addedAt: 1,
-  lastStates: [],
-  phase: 'tracking',
-  notification: 'none',
-  ...extra,
-});
+import { trackedRecord as rec } from './fakes';
 
 describe('IntentMirror', () => {
   it('loads the store once, writes through it, and tells listeners unless quiet', async () => {
