@@ -9,6 +9,11 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
  * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP;
  * - `e2e-firefox`: the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise.
  * `built` and both e2e projects need `npm run build:all` first (`npm test` does it).
+ *
+ * The e2e files run side by side (`npm run test:e2e` runs both browsers' files in one pool of
+ * `E2E_WORKERS`, default 4): each file starts its own simulator on a free port and its own browser with a fresh
+ * profile, and most of their time is spent waiting on the browsers' real clocks (Chrome's 30 s worker limit, alarms,
+ * quiet hours), so four at a time on two cores halve the wall time without starving either browser.
  */
 export default defineConfig({
   test: {
@@ -38,7 +43,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
         },
       },
       {
@@ -48,7 +52,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -49,8 +49,9 @@ describe('tracker at scale and under faults', () => {
     const since = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < 200; i++) {
-      // Steps of 2–12 s: the success script ends after 4 steps (8–48 s), the failure one after 3.
-      ids.push(ctx.sim.createIntent(i % 5 === 0 ? 'failure' : 'success', 2000 + Math.floor(Math.random() * 10_000)));
+      // Steps of 1–6 s: the success script ends after 4 steps (4–24 s), the failure one after 3 — 200 finishes spread
+      // over 20 s, about ten a second at the peak.
+      ids.push(ctx.sim.createIntent(i % 5 === 0 ? 'failure' : 'success', 1000 + Math.floor(Math.random() * 5000)));
     }
     const popup = await PopupPage.open(ctx.ext);
     const replies = await popup.page.evaluate(async (list) => {
