@@ -45,18 +45,14 @@ describe('accessibility (axe-core)', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await popup.page.emulateMedia({ colorScheme: scheme });
       expect(await violations(popup.page), `tracked (${scheme})`).toEqual([]);
-      for (const tab of ['History', 'Search', 'Stuck funds', 'Routes']) {
+      for (const tab of ['History', 'Search', 'Stuck funds', 'Routes'] as const) {
         await popup.page.getByRole('tab', { name: tab }).click();
-        if (tab === 'History' || tab === 'Stuck funds') await popup.page.locator('li[data-intent-id]').first().waitFor();
         if (tab === 'Search') {
           await popup.page.getByLabel('Search intents').fill('0x');
           await popup.page.getByRole('button', { name: 'Search', exact: true }).click();
-          await popup.page.locator('li[data-intent-id]').first().waitFor();
         }
-        if (tab === 'Routes') {
-          await popup.page.getByRole('button', { name: 'Find routes' }).click();
-          await popup.page.locator('.route').first().waitFor();
-        }
+        if (tab === 'Routes') await popup.page.getByRole('button', { name: 'Find routes' }).click();
+        await popup.results(tab);
         expect(await violations(popup.page), `${tab} (${scheme})`).toEqual([]);
       }
       await popup.page.getByRole('tab', { name: 'Tracked' }).click();

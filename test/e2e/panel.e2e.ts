@@ -49,7 +49,7 @@ describe('the popup from the keyboard', () => {
     };
     await page.keyboard.press('ArrowRight');
     await expectTab('History');
-    await page.locator('[role="tabpanel"] li[data-intent-id]').first().waitFor();
+    await popup.results('History');
     await page.keyboard.press('ArrowRight');
     await expectTab('Search');
     await page.keyboard.press('ArrowLeft');
@@ -125,7 +125,7 @@ describe('the side panel', () => {
     await expect.poll(() => panelPage.locator('#receipt-title .chip').textContent(), { timeout: 30_000 }).toBe('Failed');
     await panelPage.keyboard.press('Escape');
     await panel.tab('History').click();
-    await panelPage.locator('[role="tabpanel"] li[data-intent-id]').first().waitFor();
+    await panel.results('History');
     await panelPage.close();
   });
 });

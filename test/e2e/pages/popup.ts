@@ -1,3 +1,14 @@
+/** The accessible name of each lookup tab's result list. */
+export const RESULT_LISTS = {
+  History: 'Intent history',
+  Search: 'Search results',
+  'Stuck funds': 'Intents with recoverable funds',
+  Routes: 'Tokens you can pay with',
+} as const;
+
+/** A CSS attribute-value string (double-quoted, `"` and `\\` escaped). */
+const cssString = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+
 /** Page object of the popup (opened as a page at popup.html), shared by the Chromium and the Firefox suites. */
 import type { PageDriver, PageOpener, Query } from './driver';
 
@@ -42,6 +53,16 @@ export class PopupPage<P extends PageDriver = PageDriver> {
   leg(kind: 'deposit' | 'origin' | 'destination' | 'refund'): Query {
     return this.page.locator(`li[data-leg="${kind}"]`);
   }
+  /**
+   * The result list of a lookup tab, once it holds rows of a finished answer: the list named for that tab (so the
+   * previous tab's list never counts), not `aria-busy`, and — when `query` is given — showing that query (its
+   * `data-query`, see `queryKey` in lib/query), so an answer to an earlier query never counts either.
+   */
+  async results(tab: keyof typeof RESULT_LISTS, query?: string, timeout = 15_000): Promise<Query> {
+    const selector = `[role="tabpanel"] [aria-label=${cssString(RESULT_LISTS[tab])}]${query === undefined ? '' : `[data-query=${cssString(query)}]`}:not([aria-busy="true"])`;
+    await this.page.locator(`${selector} > li`).first().waitFor({ timeout });
+    return this.page.locator(selector);
+  }
   tab(name: (typeof POPUP_TABS)[number]): Query {
     return this.page.getByRole('tab', { name });
   }
@@ -59,16 +80,12 @@ export async function showEveryTab<P extends PageDriver>(popup: PopupPage<P>, vi
     await popup.tab(tab).click();
     const selected = await popup.tab(tab).getAttribute('aria-selected');
     if (selected !== 'true') throw new Error(`the ${tab} tab did not open`);
-    if (tab === 'History' || tab === 'Stuck funds') await popup.page.locator('li[data-intent-id]').first().waitFor({ timeout: 15_000 });
     if (tab === 'Search') {
       await popup.page.getByLabel('Search intents').fill('0x');
       await popup.page.getByRole('button', { name: 'Search', exact: true }).click();
-      await popup.page.locator('li[data-intent-id]').first().waitFor({ timeout: 15_000 });
     }
-    if (tab === 'Routes') {
-      await popup.page.getByRole('button', { name: 'Find routes' }).click();
-      await popup.page.locator('.route').first().waitFor({ timeout: 15_000 });
-    }
+    if (tab === 'Routes') await popup.page.getByRole('button', { name: 'Find routes' }).click();
+    if (tab !== 'Tracked') await popup.results(tab);
     await visit(tab);
   }
 }
