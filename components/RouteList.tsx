@@ -13,9 +13,14 @@ export function safeLogo(uri: string | null | undefined): string | undefined {
 }
 
 /** GetExactOutputRoutes results: tokens one can pay with, in the order given (featured first), with logo. */
-export function RouteList(props: { tokens: TokenInfo[] }) {
+export function RouteList(props: {
+  tokens: TokenInfo[];
+  /** The key of the query the tokens answer (`data-query`), and whether a request for the list is in flight. */
+  query?: string;
+  busy?: boolean;
+}) {
   return (
-    <ul class="route-list" aria-label={t('tokensYouCanPayWith')}>
+    <ul class="route-list" aria-label={t('tokensYouCanPayWith')} data-query={props.query} aria-busy={props.busy}>
       {props.tokens.map((token) => {
         const logo = safeLogo(token.logoUri);
         return (

@@ -10,9 +10,15 @@ import { StatusChip } from './StatusChip';
  * Intents whose intent address still holds funds after they ended (GetIntentHistory with onlyRecoverable and
  * includeBalances): intent address, chain, and each token balance in display units with USD.
  */
-export function StuckFundsList(props: { rows: IntentHistory[]; onOpen: (intentId: string) => void }) {
+export function StuckFundsList(props: {
+  rows: IntentHistory[];
+  /** The key of the query the rows answer (`data-query`), and whether a request for the list is in flight. */
+  query?: string;
+  busy?: boolean;
+  onOpen: (intentId: string) => void;
+}) {
   return (
-    <ul class="intent-list" aria-label={t('intentsWithRecoverableFunds')}>
+    <ul class="intent-list" aria-label={t('intentsWithRecoverableFunds')} data-query={props.query} aria-busy={props.busy}>
       {props.rows.map((row) => (
         <li class="result-card" key={row.intentId} data-intent-id={row.intentId}>
           <div class="row-top">

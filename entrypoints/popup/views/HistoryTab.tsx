@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { HistoryFiltersForm } from '@/components/HistoryFiltersForm';
 import { HistoryIntentRow } from '@/components/HistoryIntentRow';
@@ -8,11 +8,28 @@ import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { usdOfRaw } from '@/lib/format/usd';
 import { t } from '@/lib/i18n';
 import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history-filters';
+import { queryKey } from '@/lib/query/query-key';
+import { useLatestRequest } from '../hooks/useLatestRequest';
 import { openSettings } from '../settings';
 
 const priceKey = (chainId: number | null | undefined, address: string | null | undefined) => `${chainId}:${(address ?? '').toLowerCase()}`;
 
-/** History tab: GetIntentHistory newest first with filters and "Load more" (follows `nextPage`). */
+/** The rows on screen, the query they answer and its cursor. */
+interface ShownList {
+  /** `queryKey(filters)`, also the list's `data-query`. */
+  key: string;
+  filters: HistoryFilters;
+  rows: IntentHistory[];
+  next?: Page;
+}
+
+/** The cursor of the next page, or undefined when the service says there is none. */
+const more = (page: Page | null | undefined) => (page && page.more !== false ? page : undefined);
+
+/**
+ * History tab: GetIntentHistory newest first with filters and "Load more" (follows `nextPage`). Only the latest
+ * query's answer reaches the list; "Load more" continues the query on screen with its own cursor.
+ */
 export function HistoryTab(props: {
   api: LookupApi;
   now: number;
@@ -22,32 +39,55 @@ export function HistoryTab(props: {
   onTrack: (intentId: string) => void;
 }) {
   const [filters, setFilters] = useState<HistoryFilters>(NO_FILTERS);
-  const [rows, setRows] = useState<IntentHistory[]>([]);
-  const [next, setNext] = useState<Page | undefined>();
-  const [loading, setLoading] = useState(true);
+  /** What the list shows: the rows of one query (`filters`, its `key`) and that query's cursor for "Load more". */
+  const [list, setList] = useState<ShownList>({ key: queryKey(NO_FILTERS), filters: NO_FILTERS, rows: [] });
   const [error, setError] = useState<ErrorMessage>();
   const [prices, setPrices] = useState<Map<string, number>>(new Map());
-  const generation = useRef(0);
+  const request = useLatestRequest(true);
 
-  const load = async (reset: boolean) => {
-    const mine = reset ? ++generation.current : generation.current;
-    setLoading(true);
+  /** Asks for the first page of `query`; its answer replaces the list (unless a later request superseded it). */
+  const reset = (query: HistoryFilters) => {
     setError(undefined);
-    try {
-      const request = historyRequest(filters, Date.now());
-      const page = reset
-        ? request.page
-        : { ...request.page, ...Object.fromEntries(Object.entries(next ?? {}).filter(([, v]) => v !== null)) };
-      const res = await props.api.getIntentHistory({ ...request, page });
-      if (mine !== generation.current) return;
-      setRows((old) => (reset ? res.intents : [...old, ...res.intents.filter((r) => !old.some((o) => o.intentId === r.intentId))]));
-      setNext(res.nextPage && res.nextPage.more !== false ? res.nextPage : undefined);
-      void loadPrices(res.intents);
-    } catch (err) {
-      if (mine === generation.current) setError(describeError(err));
-    } finally {
-      if (mine === generation.current) setLoading(false);
-    }
+    void request.run({
+      ask: () => props.api.getIntentHistory(historyRequest(query, Date.now())),
+      apply: (res) => {
+        setList({ key: queryKey(query), filters: query, rows: res.intents, next: more(res.nextPage) });
+        void loadPrices(res.intents);
+      },
+      fail: (err) => setError(describeError(err)),
+    });
+  };
+
+  /** Asks for the next page of the query on screen, with that query's own cursor; nothing while a request runs. */
+  const loadMore = () => {
+    if (request.pending() || !list.next) return;
+    const shown = list;
+    setError(undefined);
+    void request.run({
+      ask: () => {
+        const first = historyRequest(shown.filters, Date.now());
+        const cursor = Object.fromEntries(Object.entries(shown.next ?? {}).filter(([, v]) => v !== null));
+        return props.api.getIntentHistory({ ...first, page: { ...first.page, ...cursor } });
+      },
+      apply: (res) => {
+        setList((old) =>
+          old.key !== shown.key
+            ? old
+            : {
+                ...old,
+                rows: [...old.rows, ...res.intents.filter((r) => !old.rows.some((o) => o.intentId === r.intentId))],
+                next: more(res.nextPage),
+              },
+        );
+        void loadPrices(res.intents);
+      },
+      fail: (err) => setError(describeError(err)),
+    });
+  };
+
+  const changeFilters = (next: HistoryFilters) => {
+    setFilters(next);
+    reset(next);
   };
 
   const loadPrices = async (page: IntentHistory[]) => {
@@ -71,10 +111,10 @@ export function HistoryTab(props: {
       // USD is shown only when known.
     }
   };
-  useEffect(() => {
-    void load(true);
-  }, [filters, props.api]);
+  // The first page on opening, and again when the connection changes.
+  useEffect(() => reset(filters), [props.api]);
 
+  const loading = request.busy;
   const usdOf = (r: IntentHistory) => {
     const s = r.receipt?.summary;
     const chainId = s?.originChainId ?? r.receipt?.originChainId;
@@ -83,12 +123,18 @@ export function HistoryTab(props: {
 
   return (
     <section aria-label={t('tabHistory')}>
-      <HistoryFiltersForm filters={filters} myAddresses={props.myAddresses} onChange={setFilters} />
-      {error && <ErrorNotice error={error} onOpenSettings={openSettings} onRetry={() => void load(rows.length === 0)} />}
-      {!error && !loading && rows.length === 0 && <p class="muted">{t('noIntentsMatchFilters')}</p>}
-      {rows.length > 0 && (
-        <ul class="intent-list" aria-label={t('intentHistory')}>
-          {rows.map((r) => (
+      <HistoryFiltersForm filters={filters} myAddresses={props.myAddresses} onChange={changeFilters} />
+      {error && (
+        <ErrorNotice
+          error={error}
+          onOpenSettings={openSettings}
+          onRetry={() => (list.key === queryKey(filters) && list.rows.length > 0 ? loadMore() : reset(filters))}
+        />
+      )}
+      {!error && !loading && list.rows.length === 0 && <p class="muted">{t('noIntentsMatchFilters')}</p>}
+      {list.rows.length > 0 && (
+        <ul class="intent-list" aria-label={t('intentHistory')} data-query={list.key} aria-busy={loading}>
+          {list.rows.map((r) => (
             <HistoryIntentRow
               key={r.intentId}
               row={r}
@@ -106,8 +152,8 @@ export function HistoryTab(props: {
           {t('loading')}
         </p>
       )}
-      {!loading && next && !error && (
-        <button type="button" class="secondary wide" onClick={() => void load(false)}>
+      {!loading && list.next && !error && (
+        <button type="button" class="secondary wide" onClick={loadMore}>
           {t('loadMore')}
         </button>
       )}

@@ -7,9 +7,14 @@ import type { TokenInfo } from '@/lib/api/schemas/routes';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { isAddress, KNOWN_TOKENS } from '@/lib/format/tokens';
 import { t } from '@/lib/i18n';
+import { queryKey } from '@/lib/query/query-key';
+import { useLatestRequest } from '../hooks/useLatestRequest';
 import { openSettings } from '../settings';
 
-/** Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). */
+/**
+ * Routes tab: which tokens can pay for an exact amount of a destination token (GetExactOutputRoutes). Only the latest
+ * request's answer is shown.
+ */
 export function RoutesTab(props: { api: LookupApi }) {
   const [destinationChainId, setDestinationChainId] = useState(8453);
   const [tokenChoice, setTokenChoice] = useState('');
@@ -17,14 +22,17 @@ export function RoutesTab(props: { api: LookupApi }) {
   const [originChainId, setOriginChainId] = useState<number | undefined>();
   const [originToken, setOriginToken] = useState('');
   const [owner, setOwner] = useState('');
-  const [tokens, setTokens] = useState<TokenInfo[] | undefined>();
-  const [loading, setLoading] = useState(false);
+  /** The tokens on screen and the key of the request they answer (the list's `data-query`). */
+  const [shown, setShown] = useState<{ key: string; tokens: TokenInfo[] } | undefined>();
   const [error, setError] = useState<ErrorMessage>();
+  const request = useLatestRequest();
+  const loading = request.busy;
+  const tokens = shown?.tokens;
 
   const onChain = KNOWN_TOKENS.filter((t) => t.chainId === destinationChainId);
   const destinationToken = tokenChoice === 'paste' ? pasted.trim() : tokenChoice || onChain[0]?.address || '';
 
-  const run = async () => {
+  const run = () => {
     const problems = [
       !isAddress(destinationToken) && t('routesBadDestinationToken'),
       originToken.trim() && !isAddress(originToken.trim()) && t('routesBadOriginToken'),
@@ -34,23 +42,22 @@ export function RoutesTab(props: { api: LookupApi }) {
       setError({ text: t('checkTheForm', problems.join('; ')), openSettings: false });
       return;
     }
-    setLoading(true);
     setError(undefined);
-    try {
-      const res = await props.api.getExactOutputRoutes({
-        destinationChainId,
-        destinationTokenAddress: destinationToken,
-        ...(originChainId !== undefined ? { originChainId } : {}),
-        ...(originToken.trim() ? { originTokenAddress: originToken.trim() } : {}),
-        ...(owner.trim() ? { ownerAddress: owner.trim() } : {}),
-      });
-      setTokens(res.tokens);
-    } catch (err) {
-      setError(describeError(err));
-      setTokens(undefined);
-    } finally {
-      setLoading(false);
-    }
+    const query = {
+      destinationChainId,
+      destinationTokenAddress: destinationToken,
+      ...(originChainId !== undefined ? { originChainId } : {}),
+      ...(originToken.trim() ? { originTokenAddress: originToken.trim() } : {}),
+      ...(owner.trim() ? { ownerAddress: owner.trim() } : {}),
+    };
+    void request.run({
+      ask: () => props.api.getExactOutputRoutes(query),
+      apply: (res) => setShown({ key: queryKey(query), tokens: res.tokens }),
+      fail: (err) => {
+        setError(describeError(err));
+        setShown(undefined);
+      },
+    });
   };
 
   return (
@@ -59,7 +66,7 @@ export function RoutesTab(props: { api: LookupApi }) {
         class="routes-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void run();
+          run();
         }}
       >
         <div class="grid2">
@@ -133,7 +140,7 @@ export function RoutesTab(props: { api: LookupApi }) {
         </p>
       )}
       {!loading && tokens && tokens.length === 0 && <p class="muted">{t('noRouteFound')}</p>}
-      {!loading && tokens && tokens.length > 0 && <RouteList tokens={tokens} />}
+      {!loading && tokens && tokens.length > 0 && <RouteList tokens={tokens} query={shown?.key} busy={loading} />}
     </section>
   );
 }

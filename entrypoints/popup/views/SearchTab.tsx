@@ -6,13 +6,18 @@ import type { Intent } from '@/lib/api/schemas/intent';
 import { formatNumber } from '@/lib/format/amount';
 import { describeError, type ErrorMessage } from '@/lib/format/errors';
 import { t } from '@/lib/i18n';
+import { queryKey } from '@/lib/query/query-key';
 import { mergeById, searchRequests } from '@/lib/query/search';
+import { useLatestRequest } from '../hooks/useLatestRequest';
 import { openSettings } from '../settings';
 
 /** Most results rendered at once (SearchIntents is not paginated and can be large). */
 export const MAX_SHOWN = 200;
 
-/** Search tab: one box for an intentId, a transaction hash, an address or free text (SearchIntents). */
+/**
+ * Search tab: one box for an intentId, a transaction hash, an address or free text (SearchIntents). Only the latest
+ * search's answer is shown.
+ */
 export function SearchTab(props: {
   api: LookupApi;
   trackedIds: Set<string>;
@@ -20,28 +25,30 @@ export function SearchTab(props: {
   onTrack: (intentId: string) => void;
 }) {
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<Intent[] | undefined>();
-  const [loading, setLoading] = useState(false);
+  /** The results on screen and the search text they answer (its `queryKey` is the list's `data-query`). */
+  const [shown, setShown] = useState<{ text: string; results: Intent[] } | undefined>();
   const [error, setError] = useState<ErrorMessage>();
+  const request = useLatestRequest();
+  const loading = request.busy;
+  const results = shown?.results;
 
-  const run = async () => {
+  const run = () => {
+    const text = query.trim();
     const plan = searchRequests(query);
     if (!plan) {
       setError({ text: t('searchEmpty'), openSettings: false });
-      setResults(undefined);
+      setShown(undefined);
       return;
     }
-    setLoading(true);
     setError(undefined);
-    try {
-      const lists = await Promise.all(plan.requests.map((r) => props.api.searchIntents(r)));
-      setResults(mergeById(lists.map((l) => l.intents)));
-    } catch (err) {
-      setError(describeError(err));
-      setResults(undefined);
-    } finally {
-      setLoading(false);
-    }
+    void request.run({
+      ask: () => Promise.all(plan.requests.map((r) => props.api.searchIntents(r))),
+      apply: (lists) => setShown({ text, results: mergeById(lists.map((l) => l.intents)) }),
+      fail: (err) => {
+        setError(describeError(err));
+        setShown(undefined);
+      },
+    });
   };
 
   return (
@@ -50,7 +57,7 @@ export function SearchTab(props: {
         class="track-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void run();
+          run();
         }}
       >
         <label for="search-box">{t('searchIntents')}</label>
@@ -74,14 +81,14 @@ export function SearchTab(props: {
           {t('searching')}
         </p>
       )}
-      {!loading && results && results.length === 0 && <p class="muted">{t('noIntentMatches', query.trim())}</p>}
+      {!loading && results && results.length === 0 && <p class="muted">{t('noIntentMatches', shown?.text ?? '')}</p>}
       {!loading && results && results.length > 0 && (
         <>
           <p class="muted" role="status">
             {results.length === 1 ? t('oneIntent') : t('manyIntents', formatNumber(results.length))}
             {results.length > MAX_SHOWN ? ` — ${t('showingNewest', MAX_SHOWN)}` : ''}
           </p>
-          <ul class="intent-list" aria-label={t('searchResults')}>
+          <ul class="intent-list" aria-label={t('searchResults')} data-query={queryKey(shown?.text)} aria-busy={loading}>
             {results.slice(0, MAX_SHOWN).map((i) => (
               <IntentQuoteCard
                 key={i.intentId}
