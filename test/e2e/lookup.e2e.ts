@@ -4,6 +4,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { NO_FILTERS } from '../../lib/query/history-filters';
+import { queryKey } from '../../lib/query/query-key';
 import { intentWithDestinationHash } from '../simulator/find';
 import { snapshotAt } from '../simulator/lifecycle';
 import { TERMINAL } from '../simulator/queries';
@@ -37,16 +39,15 @@ describe('looking things up in the popup', () => {
     await popup.page.getByLabel('Owner address').fill(owner);
     await popup.page.getByLabel('Owner address').press('Enter');
     await popup.page.getByLabel('Owner address').blur();
-    await expect.poll(async () => (await ids('Intent history'))[0]).toBe(expected[0]);
+    // The list shows the owner's query (its data-query), answered: the unfiltered list never counts.
+    const byOwner = queryKey({ ...NO_FILTERS, ownerAddress: owner });
+    await popup.results('History', byOwner);
     while (await popup.page.getByRole('button', { name: 'Load more' }).isVisible()) {
       const before = (await ids('Intent history')).length;
       await popup.page.getByRole('button', { name: 'Load more' }).click();
+      // More rows than before, of the same query, and nothing in flight.
       await expect.poll(async () => (await ids('Intent history')).length).toBeGreaterThan(before);
-      await popup.page
-        .getByRole('status')
-        .filter({ hasText: 'Loading' })
-        .waitFor({ state: 'detached' })
-        .catch(() => {});
+      await popup.results('History', byOwner);
     }
     const seen = await ids('Intent history');
     expect(seen).toEqual(expected);
@@ -57,6 +58,7 @@ describe('looking things up in the popup', () => {
     await popup.page.getByRole('button', { name: 'Clear filters' }).click();
     await popup.page.getByRole('checkbox', { name: 'Failed' }).check();
     await popup.page.getByRole('checkbox', { name: 'Refunded' }).check();
+    await popup.results('History', queryKey({ ...NO_FILTERS, statuses: ['FAILED', 'REFUNDED'] }));
     const now = ctx.sim.now();
     const want = ctx.sim
       .intents()
@@ -64,7 +66,7 @@ describe('looking things up in the popup', () => {
       .sort((a, b) => b.numericId - a.numericId)
       .slice(0, 20)
       .map((i) => i.intentId);
-    await expect.poll(() => ids('Intent history')).toEqual(want);
+    expect(await ids('Intent history')).toEqual(want);
     await popup.page.screenshot({ path: '.output/e2e/history.png' });
   });
 
@@ -74,7 +76,8 @@ describe('looking things up in the popup', () => {
     await popup.page.getByRole('tab', { name: 'Search' }).click();
     await popup.page.getByLabel('Search intents').fill(hash);
     await popup.page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => ids('Search results')).toEqual([target.intentId]);
+    await popup.results('Search', queryKey(hash));
+    expect(await ids('Search results')).toEqual([target.intentId]);
     await expect.poll(() => popup.page.getByRole('list', { name: 'Search results' }).textContent()).toContain('Price impact');
     await popup.page.screenshot({ path: '.output/e2e/search.png' });
     // One click tracks it; the receipt opens from the result.
@@ -95,7 +98,8 @@ describe('looking things up in the popup', () => {
       .map((i) => i.intentId);
     expect(want.length).toBeGreaterThan(0);
     await popup.page.getByRole('tab', { name: 'Stuck funds' }).click();
-    await expect.poll(() => ids('Intents with recoverable funds'), { timeout: 15_000 }).toEqual(want);
+    await popup.results('Stuck funds');
+    expect(await ids('Intents with recoverable funds')).toEqual(want);
   });
 
   it('lists featured tokens first for a route to a known token', async () => {
@@ -103,8 +107,8 @@ describe('looking things up in the popup', () => {
     await popup.page.getByLabel('Receive on').selectOption({ label: 'Base' });
     await popup.page.getByLabel('Token to receive').selectOption({ label: 'USDC' });
     await popup.page.getByRole('button', { name: 'Find routes' }).click();
+    await popup.results('Routes');
     const list = popup.page.getByRole('list', { name: 'Tokens you can pay with' });
-    await list.locator('li').first().waitFor();
     const featured = await list.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-featured')));
     const firstPlain = featured.indexOf('no');
     expect(firstPlain).toBeGreaterThan(0);
