@@ -3,6 +3,7 @@
  * `lib/worker/`, and hands them to `entrypoints/background.ts`, which only wires browser events to them.
  */
 import type { browser as browserApi } from 'wxt/browser';
+import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply } from './messages';
 import { createBrowserNotifier } from './notify/browser';
 import { type CalmNotifier, createCalmNotifier } from './notify/calm-notifier';
@@ -64,11 +65,18 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   runCommand(command: string): Promise<Reply | undefined>;
 }
 
+/** What a test may give the worker instead of the defaults. */
+export interface BackgroundOptions {
+  /** The worker's request budget (default: 4 in flight, {@link WORKER_REQUESTS_PER_MINUTE} a minute). */
+  budget?: RequestBudget;
+}
+
 /** Builds the background services on `browser`. */
-export function createBackground(browser: Browser): BackgroundServices {
+export function createBackground(browser: Browser, options: BackgroundOptions = {}): BackgroundServices {
   const intents = createIntentStore();
   const settings = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
-  const clients = createClientCache(settings);
+  // Every request of the worker takes its place in this one budget (lib/api/budget.ts).
+  const clients = createClientCache(settings, options.budget ? { budget: options.budget } : {});
   const inform = createInformer(browser);
 
   const firefox = import.meta.env?.BROWSER === 'firefox';
@@ -102,20 +110,26 @@ export function createBackground(browser: Browser): BackgroundServices {
     stateStore: createTrackerStateStore(),
     clock: realClock,
     notifier: calm,
-    transport: clients.current,
+    transport: () => clients.current('tracker'),
     onChange: changed,
     onStateChange: () => changed(''),
   });
 
-  const findBaseline = createBaselineFinder({ client: clients.current, tracker });
+  const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
   const track = createTrackIntent(tracker);
   const selection = createSelectionLookup({
-    client: clients.current,
+    // The context menu and the omnibox are the user's own look-ups.
+    client: () => clients.current('user'),
     track,
     inform,
     openReceipt: (intentId) => openReceiptPage(browser, intentId),
   });
-  const checkWatched = createWatchedCheck({ settings, client: clients.current, checkpoints: createWatchedCheckpoints(), track });
+  const checkWatched = createWatchedCheck({
+    settings,
+    client: () => clients.current('background'),
+    checkpoints: createWatchedCheckpoints(),
+    track,
+  });
   const handleMessage = createDispatcher(
     createMessageHandlers({
       tracker,

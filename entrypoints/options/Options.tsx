@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
-import { SvcClient } from '@/lib/api/client';
-import { type ConnectionResult, testConnection } from '@/lib/api/connection';
+import type { ConnectionResult } from '@/lib/api/connection';
 import { isAddress } from '@/lib/format/tokens';
 import { t } from '@/lib/i18n';
-import type { Request } from '@/lib/messages';
+import type { Reply, Request } from '@/lib/messages';
 import { parseClockTime } from '@/lib/notify/calm';
 import { PERMISSION_USES } from '@/lib/permissions';
 import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
@@ -132,7 +131,13 @@ export function Options() {
     }
     setTesting(true);
     setTestStatus({ text: t('testing'), ok: true });
-    const result: ConnectionResult = await testConnection(new SvcClient({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey }));
+    // Sent by the worker, through its one request budget (lib/api/budget.ts).
+    const reply = (await browser.runtime
+      .sendMessage({ type: 'test-connection', baseUrl: v.url.baseUrl, accessKey: v.key.accessKey } satisfies Request)
+      .catch((err: unknown) => ({ ok: false, message: err instanceof Error ? err.message : String(err) }))) as Reply | undefined;
+    const result: ConnectionResult = reply?.ok
+      ? (reply.data as ConnectionResult)
+      : { kind: 'service-error', message: reply?.message ?? t('somethingWentWrong', '') };
     setTesting(false);
     setTestStatus({ text: result.message, ok: result.kind === 'ok' });
   };

@@ -1,4 +1,5 @@
 /** What the worker does for each request of the popup and options pages (`lib/messages.ts` lists them). */
+import { testConnection } from '../api/connection';
 import { describeError } from '../format/errors';
 import { t } from '../i18n';
 import type { Reply } from '../messages';
@@ -65,10 +66,9 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       await tracker.resume();
       return { ok: true };
     },
-    // The popup's own reads go straight to the service, never through the tracker's connection slots, so they never
-    // wait behind a long-poll.
+    // The popup's own reads are the user's: first in line for the worker's 4 places (lib/api/budget.ts).
     async receipt(r) {
-      const client = await deps.clients.current();
+      const client = await deps.clients.current('user');
       if (!client) return notConfigured();
       try {
         const { intentReceipt } = await client.getIntentReceipt({ intentId: r.intentId }, { timeoutMs: 15_000 });
@@ -79,12 +79,12 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       }
     },
     async details(r) {
-      const client = await deps.clients.current();
+      const client = await deps.clients.current('user');
       if (!client) return notConfigured();
       return { ok: true, data: await intentDetails(client, r.intentId) };
     },
     async lookup(r) {
-      const client = await deps.clients.current();
+      const client = await deps.clients.current('user');
       if (!client) return notConfigured();
       try {
         const run = client[r.operation] as (request: unknown) => Promise<unknown>;
@@ -100,6 +100,15 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
     async snooze(r) {
       await (r.end ? deps.calm.endSnooze() : deps.calm.snooze());
       return { ok: true };
+    },
+    async 'test-connection'(r) {
+      let client: ReturnType<ClientCache['forSettings']>;
+      try {
+        client = deps.clients.forSettings(r.baseUrl, r.accessKey);
+      } catch (err) {
+        return { ok: false, message: err instanceof Error ? err.message : String(err) };
+      }
+      return { ok: true, data: await testConnection(client) };
     },
     async 'settings-saved'() {
       deps.clients.reset();

@@ -76,22 +76,35 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     return { next: after === undefined ? start : { fromTime: start.fromTime, after }, added };
   }
 
-  return async (force = false) => {
-    const t = now();
-    if (!force && t - lastCheck < WATCH_INTERVAL_MS) return 0;
-    lastCheck = t;
+  /** One check of every ticked address; each address's checkpoint is saved as soon as it is read. */
+  async function checkAll(t: number): Promise<number> {
     const addresses = (await deps.settings.get())?.autoTrackAddresses ?? [];
     const client = await deps.client();
     if (!client || addresses.length === 0) return 0;
-    const checkpoints = await deps.checkpoints.get();
     const nowS = Math.floor(t / 1000);
     let added = 0;
     for (const address of addresses) {
+      const checkpoints = await deps.checkpoints.get();
       const result = await checkAddress(client, address, checkpoints[address] ?? { fromTime: nowS - FIRST_LOOK_BACK_S }, nowS);
-      checkpoints[address] = result.next;
       added += result.added;
+      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: result.next });
     }
-    await deps.checkpoints.set(checkpoints);
     return added;
+  }
+
+  // A check waits for its turn in the worker's request budget (lib/api/budget.ts): with many addresses it may last
+  // longer than a minute. A check asked for meanwhile joins the one under way rather than starting a second.
+  let running: Promise<number> | undefined;
+  return async (force = false) => {
+    if (running) return running.then(() => 0);
+    const t = now();
+    if (!force && t - lastCheck < WATCH_INTERVAL_MS) return 0;
+    lastCheck = t;
+    running = checkAll(t).finally(() => {
+      running = undefined;
+      // The next one is due a minute after this one ended, not after it started.
+      lastCheck = Math.max(lastCheck, now());
+    });
+    return running;
   };
 }

@@ -136,10 +136,38 @@ describe('message handlers', () => {
 
   it('after the settings are saved, builds a new client and checks the watched addresses at once', async () => {
     const { handlers, clients, log } = await setUp(true);
-    const before = await clients.current();
+    const before = await clients.current('user');
     expect(await handlers['settings-saved']({ type: 'settings-saved' })).toEqual({ ok: true });
-    expect(await clients.current()).not.toBe(before);
+    expect(await clients.current('user')).not.toBe(before);
     expect(log).toEqual(['watched true']);
+  });
+
+  it('tests unsaved settings through the worker’s budget: the probe waits its turn, first in line, and tells the outcome', async () => {
+    const { handlers, clients } = await setUp(false);
+    // The worker's 4 places are taken (long-polls held by the server).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holders = Array.from({ length: 4 }, () => clients.budget.run('tracker', () => held));
+    const from = sim.requests().length;
+    const testing = handlers['test-connection']({ type: 'test-connection', baseUrl: sim.url, accessKey: sim.accessKey });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sim.requests().length - from).toBe(0);
+    expect(clients.budget.waiting).toBe(1);
+    release();
+    await Promise.all(holders);
+    expect(await testing).toMatchObject({ ok: true, data: { kind: 'ok' } });
+    expect(
+      sim
+        .requests()
+        .slice(from)
+        .map((r) => r.operation),
+    ).toEqual(['GetIntentReceipt']);
+    expect(await handlers['test-connection']({ type: 'test-connection', baseUrl: sim.url, accessKey: 'wrong' })).toMatchObject({
+      ok: true,
+      data: { kind: 'key-rejected' },
+    });
   });
 
   it('mutes and unmutes an intent; snoozes for an hour (with the alarm that ends it) and ends the snooze early', async () => {
