@@ -14,6 +14,7 @@ import {
   createCalmStateStore,
   createIntentStore,
   createReceiptCache,
+  createRemovedIntents,
   createSettingsStore,
   createTrackerStateStore,
   createWatchedCheckpoints,
@@ -116,7 +117,8 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   });
 
   const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
-  const track = createTrackIntent(tracker);
+  const removed = createRemovedIntents();
+  const track = createTrackIntent(tracker, removed);
   const selection = createSelectionLookup({
     // The context menu and the omnibox are the user's own look-ups.
     client: () => clients.current('user'),
@@ -129,6 +131,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     client: () => clients.current('background'),
     checkpoints: createWatchedCheckpoints(),
     track,
+    removed,
   });
   const handleMessage = createDispatcher(
     createMessageHandlers({
@@ -136,6 +139,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
       track,
       clients,
       receipts: createReceiptCache(),
+      removed,
       trackSelection: selection.trackSelection,
       updateBadge: badge.update,
       checkWatched,

@@ -2,7 +2,7 @@
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
  * so that writes for different intents never overwrite each other; `update` is atomic for one key.
  */
-import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore, update } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { type CalmState, EMPTY_CALM, type Settings, type TrackedIntent, type TrackerState, type WatchedCheckpoint } from './types';
 
@@ -88,6 +88,42 @@ export function createWatchedCheckpoints(db: UseStore = createStore(DB_NAMES.set
       return Object.fromEntries(Object.entries(saved).map(([a, v]) => [a, typeof v === 'number' ? { fromTime: v - 60 } : v]));
     },
     set: (checkpoints) => set('watched-checked-at', checkpoints, db),
+  };
+}
+
+/**
+ * The intents the user removed (remove, Clear finished): the watched-address check never tracks them again. Tracking
+ * one again by hand (paste, menu) lifts the mark. Keeps the newest {@link MAX_REMOVED_MARKS}.
+ */
+export interface RemovedIntents {
+  has(intentId: string): Promise<boolean>;
+  add(intentIds: readonly string[]): Promise<void>;
+  delete(intentId: string): Promise<void>;
+}
+
+/** Removal marks kept at most (oldest forgotten first). */
+export const MAX_REMOVED_MARKS = 5_000;
+
+/** Creates the IndexedDB-backed removal marks (kept beside the settings, under their own key). */
+export function createRemovedIntents(db: UseStore = createStore(DB_NAMES.settings, 'settings')): RemovedIntents {
+  const KEY = 'removed-intents';
+  const strings = (saved: unknown) => (Array.isArray(saved) ? saved.filter((x): x is string => typeof x === 'string') : []);
+  const read = async () => strings(await get<unknown>(KEY, db));
+  return {
+    has: async (intentId) => (await read()).includes(intentId),
+    // One transaction each (idb-keyval's update): two marks written at once both stay.
+    async add(intentIds) {
+      if (intentIds.length === 0) return;
+      await update<unknown>(
+        KEY,
+        (saved) => [...strings(saved).filter((id) => !intentIds.includes(id)), ...intentIds].slice(-MAX_REMOVED_MARKS),
+        db,
+      );
+    },
+    async delete(intentId) {
+      if (!(await read()).includes(intentId)) return;
+      await update<unknown>(KEY, (saved) => strings(saved).filter((id) => id !== intentId), db);
+    },
   };
 }
 

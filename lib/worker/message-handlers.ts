@@ -4,7 +4,7 @@ import { describeError } from '../format/errors';
 import { t } from '../i18n';
 import type { Reply } from '../messages';
 import type { CalmNotifier } from '../notify/calm-notifier';
-import type { ReceiptCache } from '../store';
+import type { ReceiptCache, RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ClientCache } from './client-cache';
 import { intentDetails } from './details';
@@ -17,6 +17,8 @@ export interface MessageHandlerDeps {
   track: TrackIntent;
   clients: ClientCache;
   receipts: ReceiptCache;
+  /** Marks what the user removes, so that the watched-address check does not track it again. */
+  removed?: Pick<RemovedIntents, 'add'>;
   /** The context menu's action, for `track-text`. */
   trackSelection(text: string): Promise<Reply>;
   /** Updates the toolbar badge now. */
@@ -47,10 +49,14 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       return { ok: true };
     },
     async 'clear-finished'() {
+      // The marks first: a worker that dies before the removals leaves them tracked (the user may clear again),
+      // never removed and unmarked (the watched check would track them again).
+      await deps.removed?.add((await tracker.list()).filter((t) => t.phase === 'final').map((t) => t.intentId));
       await clearFinished(tracker);
       return { ok: true };
     },
     async remove(r) {
+      await deps.removed?.add([r.intentId]);
       await tracker.remove(r.intentId);
       return { ok: true };
     },

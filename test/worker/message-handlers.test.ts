@@ -8,7 +8,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Reply } from '@/lib/messages';
 import { createBrowserNotifier } from '@/lib/notify/browser';
 import { createCalmNotifier } from '@/lib/notify/calm-notifier';
-import { createCalmStateStore, createReceiptCache, createSettingsStore, type TrackedIntent } from '@/lib/store';
+import { createCalmStateStore, createReceiptCache, createRemovedIntents, createSettingsStore, type TrackedIntent } from '@/lib/store';
 import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createClientCache } from '@/lib/worker/client-cache';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
@@ -50,11 +50,13 @@ async function setUp(configured: boolean) {
     intent: (intentId) => store.get(intentId),
     scheduleRelease: createCalmAlarm(fakeBrowser as never),
   });
+  const removed = createRemovedIntents();
   const handlers = createMessageHandlers({
     tracker,
-    track: createTrackIntent(tracker),
+    track: createTrackIntent(tracker, removed),
     clients,
     receipts,
+    removed,
     trackSelection: async (text): Promise<Reply> => {
       log.push(`selection ${text}`);
       return { ok: true, added: false };
@@ -68,7 +70,7 @@ async function setUp(configured: boolean) {
     },
     calm,
   });
-  return { handlers, tracker, store, clients, receipts, log, calmState, settings };
+  return { handlers, tracker, store, clients, receipts, log, calmState, settings, removed };
 }
 
 describe('message handlers', () => {
@@ -90,7 +92,7 @@ describe('message handlers', () => {
   });
 
   it('marks finished intents seen and updates the badge; removes one; clears the finished ones', async () => {
-    const { handlers, store, log } = await setUp(false);
+    const { handlers, store, log, removed } = await setUp(false);
     const done: TrackedIntent = { intentId: ID, addedAt: 1, lastStates: [], phase: 'final', status: 'FAILED', notification: 'shown' };
     const other = `0x${'cd'.repeat(32)}`;
     await store.put(done);
@@ -102,6 +104,11 @@ describe('message handlers', () => {
     expect([...store.map.keys()]).toEqual([other]);
     expect(await handlers.remove({ type: 'remove', intentId: other })).toEqual({ ok: true });
     expect(store.map.size).toBe(0);
+    // Both are remembered as removed by the user (the watched-address check leaves them alone) ...
+    expect([await removed.has(ID), await removed.has(other)]).toEqual([true, true]);
+    // ... until the user tracks one again by hand.
+    await handlers.track({ type: 'track', intentId: other });
+    expect([await removed.has(ID), await removed.has(other)]).toEqual([true, false]);
   });
 
   it('asks for the settings when the popup reads something before they are saved', async () => {
