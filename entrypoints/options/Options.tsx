@@ -7,7 +7,7 @@ import type { Reply, Request } from '@/lib/messages';
 import { parseClockTime } from '@/lib/notify/calm';
 import { PERMISSION_USES } from '@/lib/permissions';
 import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
-import { createSyncedSettingsStore, SyncFailedError } from '@/lib/store/sync';
+import { createSyncedSettingsStore, SyncFailedError, syncFailureMessage } from '@/lib/store/sync';
 
 const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
 /** The permissions of this browser's manifest (Chrome-only ones are absent in Firefox), and host access. */
@@ -101,7 +101,7 @@ export function Options() {
           setSaveStatus({ text: t('couldNotSave', err instanceof Error ? err.message : String(err)), ok: false });
           return;
         }
-        syncProblem = err.message;
+        syncProblem = syncFailureMessage(err);
       }
       setAddresses(v.watched.join('\n'));
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {

@@ -71,6 +71,14 @@ describe('options page', () => {
     expect(await createSettingsStore().get()).toMatchObject({ syncSettings: false, watchedAddresses: [ME] });
   });
 
+  it('says clearly when the settings are saved here but too large to sync, and keeps them here', async () => {
+    const many = Array.from({ length: 2_500 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    await saveAs('https://svc.example.test', KEY, { addresses: many.join('\n') });
+    await waitFor(() => expect(screen.getByTestId('sync-status').textContent).toContain('Not synced to your other browsers'));
+    expect(screen.getByTestId('sync-status').textContent).toContain('100 KB');
+    expect((await createSettingsStore().get())?.watchedAddresses).toHaveLength(2_500);
+  });
+
   it('says what each permission of this browser is for', () => {
     render(<Options />);
     const section = screen.getByRole('region', { name: 'Permissions and what they are for' });
