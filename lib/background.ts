@@ -11,8 +11,8 @@ import { createInformer } from './notify/info';
 import { createNotificationMarks } from './notify/marks';
 import { CLIPBOARD_PERMISSION } from './permissions';
 import {
+  createAsideRecords,
   createCalmStateStore,
-  createIntentStore,
   createReceiptCache,
   createRemovedIntents,
   createSettingsStore,
@@ -21,6 +21,7 @@ import {
   type IntentStore,
   type SettingsStore,
 } from './store';
+import { createCheckedIntentStore, createCheckedSettingsStore } from './store/checked';
 import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
@@ -74,8 +75,9 @@ export interface BackgroundOptions {
 
 /** Builds the background services on `browser`. */
 export function createBackground(browser: Browser, options: BackgroundOptions = {}): BackgroundServices {
-  const intents = createIntentStore();
-  const settings = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
+  // Records and settings are parsed and migrated on load; what cannot be read is set aside (lib/store/records.ts).
+  const intents = createCheckedIntentStore(createAsideRecords());
+  const settings = createSyncedSettingsStore(createCheckedSettingsStore(createSettingsStore()), browser.storage?.sync);
   // Every request of the worker takes its place in this one budget (lib/api/budget.ts).
   const clients = createClientCache(settings, options.budget ? { budget: options.budget } : {});
   const inform = createInformer(browser);

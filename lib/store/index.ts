@@ -127,6 +127,37 @@ export function createRemovedIntents(db: UseStore = createStore(DB_NAMES.setting
   };
 }
 
+/** A stored record the worker could not read, kept aside as it was (never dropped); `at` when it was set aside (ms). */
+export interface AsideRecord {
+  /** Its key in the intents database. */
+  key: string;
+  raw: unknown;
+  /** What could not be read (a zod issue: path and message). */
+  reason: string;
+  at: number;
+}
+
+/** The records set aside (`unreadable-intents` beside the settings). The popup reads it to say so. */
+export interface AsideRecords {
+  list(): Promise<AsideRecord[]>;
+  add(records: readonly AsideRecord[]): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed list of records set aside. No zod here: the popup reads it too. */
+export function createAsideRecords(db: UseStore = createStore(DB_NAMES.settings, 'settings')): AsideRecords {
+  const KEY = 'unreadable-intents';
+  return {
+    list: async () => {
+      const saved = await get<unknown>(KEY, db);
+      return Array.isArray(saved) ? (saved as AsideRecord[]) : [];
+    },
+    async add(records) {
+      if (records.length === 0) return;
+      await update<unknown>(KEY, (saved) => [...(Array.isArray(saved) ? saved : []), ...records], db);
+    },
+  };
+}
+
 /** IndexedDB database names (one object store each: idb-keyval cannot open two stores in one database). */
 export const DB_NAMES = { intents: 'svc-intents', settings: 'svc-settings', receipts: 'svc-receipts' } as const;
 
@@ -166,9 +197,19 @@ export function createIntentStore(db: UseStore = createStore(DB_NAMES.intents, '
     get: (intentId) => get<TrackedIntent>(intentId, db),
     async list() {
       const all = await entries<string, TrackedIntent>(db);
+      // A record the worker has not read yet (an earlier version's, or damaged) is left out here rather than break
+      // the page: the worker migrates it or sets it aside when it loads (./records.ts).
       return all
         .map(([, v]) => v)
-        .filter((v): v is TrackedIntent => v !== undefined && v !== null)
+        .filter(
+          (v): v is TrackedIntent =>
+            typeof v === 'object' &&
+            v !== null &&
+            typeof v.intentId === 'string' &&
+            typeof v.addedAt === 'number' &&
+            Array.isArray(v.lastStates) &&
+            ['tracking', 'final', 'not-found', 'expired'].includes(v.phase),
+        )
         .sort((a, b) => b.addedAt - a.addedAt);
     },
     put: (intent) => set(intent.intentId, intent, db),
