@@ -30,7 +30,7 @@ export interface SvcClientConfig {
   timeoutMs?: number;
   /**
    * The request budget every call takes a place in before it is sent (`./budget`); the worker's clients share one.
-   * Default: a budget of this client's own.
+   * Without one, calls are sent at once (a client outside the worker: tests, scripts).
    */
   budget?: RequestBudget;
   /** The place in line of this client's calls (default `user`); a call may give its own. */
@@ -57,6 +57,14 @@ export class RawJson {
 
 /** Largest response body accepted (characters); a larger one is refused with SvcBadBodyError. */
 export const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
+/** The budget of a client given none: no limit, no rate (aborts and `stillWanted` still apply). */
+const UNLIMITED = new RequestBudget({
+  maxInFlight: Number.POSITIVE_INFINITY,
+  perMinute: Number.POSITIVE_INFINITY,
+  burst: Number.POSITIVE_INFINITY,
+  maxBackground: Number.POSITIVE_INFINITY,
+});
 
 /** Longest body kept in error snippets (characters). */
 const SNIPPET_CHARS = 200;
@@ -117,7 +125,7 @@ export class SvcHttp {
   readonly #accessKey: string;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
-  readonly #budget: RequestBudget;
+  readonly #budget: RequestBudget | undefined;
   readonly #lane: Lane;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
@@ -128,7 +136,7 @@ export class SvcHttp {
     this.#accessKey = config.accessKey;
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#timeoutMs = config.timeoutMs ?? 30_000;
-    this.#budget = config.budget ?? new RequestBudget();
+    this.#budget = config.budget;
     this.#lane = config.lane ?? 'user';
   }
 
@@ -198,10 +206,11 @@ export class SvcHttp {
     };
     try {
       // The place is held until the whole answer is read.
-      await this.#budget.run(options.lane ?? this.#lane, send, {
+      const sendOptions = {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stillWanted ? { stillWanted: options.stillWanted } : {}),
-      });
+      };
+      await (this.#budget ?? UNLIMITED).run(options.lane ?? this.#lane, send, sendOptions);
     } catch (err) {
       if (err instanceof SvcApiError) throw err;
       // Aborted while waiting for its place, or no longer wanted: never sent.
