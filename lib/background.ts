@@ -173,7 +173,8 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     ...createNotificationRouting(browser, intents),
     checkWatched,
     updateBadge: badge.update,
-    startKeepAlive: () => startKeepAlive(browser, () => tracker.busy),
+    // Kept alive while any request of the worker is in flight or waits for its place (a watched check, a look-up).
+    startKeepAlive: () => startKeepAlive(browser, () => tracker.busy || clients.budget.inFlight > 0 || clients.budget.waiting > 0),
     runCommand,
   };
 }
