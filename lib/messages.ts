@@ -42,6 +42,15 @@ export const REQUESTS = {
   mute: z.object({ type: z.literal('mute'), intentId: intentId(), muted: z.boolean() }),
   /** Snooze every notification for one hour, or (`end`) end the snooze now. */
   snooze: z.object({ type: z.literal('snooze'), end: z.optional(z.boolean()) }),
+  /**
+   * The options page's Test connection, for settings not saved yet: the worker sends the probe through its request
+   * budget (the reply's `data` is a ConnectionResult of `lib/api/connection`).
+   */
+  'test-connection': z.object({
+    type: z.literal('test-connection'),
+    baseUrl: z.string().check(z.maxLength(2_000)),
+    accessKey: z.string().check(z.maxLength(2_000)),
+  }),
   /** Settings were saved: rebuild the client and resume a paused tracker. */
   'settings-saved': z.object({ type: z.literal('settings-saved') }),
 } as const;

@@ -11,16 +11,20 @@
  *
  * Not part of `npm test`. Takes about 32 minutes; `BENCH_QUICK=1` runs a short version (for trying it out).
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
- * `not-found`); `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` (e.g. `500`) narrow the node and browser rows.
+ * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget); `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` (e.g. `500`) narrow the node and browser rows.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
+import { type Lane, RequestBudget } from '../lib/api/budget';
 import { SvcClient } from '../lib/api/client';
+import type { Settings, WatchedCheckpoint } from '../lib/store';
 import { MemoryStateStore, MemoryStore } from '../lib/store/memory';
 import { realClock } from '../lib/tracker/clock';
 import { Tracker } from '../lib/tracker/engine';
+import { createBaselineFinder } from '../lib/worker/eta-baseline';
+import { createWatchedCheck } from '../lib/worker/watched';
 import { launchExtension, removeProfile } from '../test/e2e/fixtures/launch';
 import { countNotificationCreates, createdNotificationTimes, intentsOfNotificationId } from '../test/e2e/fixtures/notifications';
 import { configure } from '../test/e2e/pages/options';
@@ -29,7 +33,7 @@ import { SCRIPTS, scriptLength } from '../test/simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const SCALE_PARTS = ['busy', 'not-in-history', 'idle', 'not-found'];
+const SCALE_PARTS = ['busy', 'not-in-history', 'idle', 'not-found', 'watched'];
 const KNOWN_PARTS = ['node', 'browser', 'scale', ...SCALE_PARTS];
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'node,browser,scale').split(',').map((p) => p.trim()));
 for (const p of PARTS) {
@@ -52,6 +56,14 @@ const SCALE = {
   notInHistory: { tracked: 100, spreadMs: QUICK ? 40_000 : 300_000, tailMs: QUICK ? 20_000 : 120_000 },
   idle: { sizes: [6, 100], serverWaitsMs: [0, 20_000], warmUpMs: QUICK ? 5_000 : 10_000, windowMs: QUICK ? 15_000 : 60_000 },
   notFound: { intents: QUICK ? 5 : 10, stepMs: [1_500, 4_000] as const, tailMs: QUICK ? 20_000 : 60_000 },
+  /** The whole worker idle: 12 intents that never change and watched addresses with nothing new, one request budget. */
+  watched: {
+    intents: 12,
+    addresses: [20, 100],
+    serverWaitsMs: [0, 20_000],
+    warmUpMs: QUICK ? 10_000 : 20_000,
+    windowMs: QUICK ? 30_000 : 120_000,
+  },
 };
 const OUT = QUICK ? 'bench/results.quick.json' : 'bench/results.json';
 
@@ -78,9 +90,14 @@ interface Figures {
   idleRequestsPerMinutePerIntent: number | null;
   peakConcurrentRequests: number;
   cpuMs: number | null;
+  /** Browser rows: a popup History look-up (GetIntentHistory through the worker) while the intents are tracked (ms). */
+  historyLookupMs?: (Percentiles & { count: number }) | null;
   /** Scale rows only. */
   scale?: {
-    scenario: 'busy' | 'not-in-history' | 'idle' | 'not-found';
+    scenario: 'busy' | 'not-in-history' | 'idle' | 'not-found' | 'watched';
+    /** Watched rows: how many addresses, and the most requests the service received in any 60 s of the window. */
+    watchedAddresses?: number;
+    maxRequestsInAMinute?: number;
     /** Longest time (ms) a tracked intent not yet notified went without an individual answer (see README). */
     largestStalenessMs: number | null;
     serverWaitMs: number;
@@ -336,12 +353,33 @@ async function runBrowser(sim: Sim, n: number): Promise<Figures> {
     }, ids);
     await popup.close();
     const deadline = from + SPREAD_MS + 5_000 + TAIL_MS;
+    // The popup's History look-up (the message its History tab sends), timed from an extension page that does not
+    // re-read the store on every change, every 1.5 s while the intents are tracked.
+    const looker = n >= 100 ? await ext.openPage('options.html') : undefined;
+    const lookups: number[] = [];
+    let looking = looker !== undefined;
+    const lookupLoop = (async () => {
+      while (looking && looker) {
+        const ms = await looker.evaluate(async () => {
+          const rt = (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<{ ok: boolean }> } } }).chrome
+            .runtime;
+          const t0 = performance.now();
+          const reply = await rt.sendMessage({ type: 'lookup', operation: 'getIntentHistory', request: { page: { pageSize: 20 } } });
+          return reply?.ok ? performance.now() - t0 : -1;
+        });
+        if (ms >= 0) lookups.push(Math.round(ms));
+        await sleep(1_500);
+      }
+    })();
     let shown: Array<[string, number]> = [];
     while (Date.now() < deadline) {
       shown = await createdNotificationTimes(ext);
       if (shown.flatMap(([id]) => intentsOfNotificationId(id)).length >= n) break;
       await sleep(500);
     }
+    looking = false;
+    await lookupLoop;
+    await looker?.close();
     const to = Date.now();
     const latencies: number[] = [];
     // A summary notification stands for several intents: each one's latency is the summary's time.
@@ -363,6 +401,7 @@ async function runBrowser(sim: Sim, n: number): Promise<Figures> {
       idleRequestsPerMinutePerIntent: null,
       peakConcurrentRequests: peakConcurrency(log),
       cpuMs: null,
+      historyLookupMs: lookups.length > 0 ? { ...percentiles(lookups)!, count: lookups.length } : null,
     };
   } finally {
     await ext.close();
@@ -420,6 +459,98 @@ async function runScale(options: {
       },
     };
   } finally {
+    sim.stop();
+  }
+}
+
+/** The most entries of `log` that started within any 60 s. */
+function maxInAMinute(log: readonly RequestLogEntry[]): number {
+  const starts = log.map((e) => e.start).sort((a, b) => a - b);
+  let best = 0;
+  let j = 0;
+  for (let i = 0; i < starts.length; i++) {
+    while (starts[i]! - starts[j]! >= 60_000) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+/**
+ * The whole worker idle, as `lib/background.ts` composes it: the tracker, the watched-address check (every 30 s, as
+ * the watchdog alarm runs it) and the ETA baselines, each client in its lane of one RequestBudget, over real HTTP.
+ */
+async function runWatched(addresses: number, serverWaitMs: number): Promise<Figures> {
+  const { intents, warmUpMs, windowMs } = SCALE.watched;
+  const sim = await startSim(['--wait-timeout-ms', String(serverWaitMs)]);
+  const budget = new RequestBudget();
+  const client = (lane: Lane) => new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey, budget, lane, timeoutMs: 20_000 });
+  const [trackerClient, background] = [client('tracker'), client('background')];
+  let tracker: Tracker | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  try {
+    const ids = await createIdle(sim, intents);
+    await sleep(1000);
+    const owners = Array.from({ length: addresses }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    const settings: Settings = { baseUrl: sim.url, accessKey: sim.accessKey, watchedAddresses: owners, autoTrackAddresses: owners };
+    let checkpoints: Record<string, WatchedCheckpoint> = {};
+    const t = new Tracker({
+      store: new MemoryStore(),
+      stateStore: new MemoryStateStore(),
+      clock: realClock,
+      transport: async () => trackerClient,
+      notifier: { show: async () => undefined, exists: async () => false },
+      onChange: (id) => {
+        if (id) void findBaseline(id);
+      },
+    });
+    tracker = t;
+    const findBaseline = createBaselineFinder({ client: async () => background, tracker: t });
+    const check = createWatchedCheck({
+      settings: { get: async () => settings, set: async () => {} },
+      client: async () => background,
+      checkpoints: {
+        get: async () => ({ ...checkpoints }),
+        set: async (c) => {
+          checkpoints = c;
+        },
+      },
+      track: async (intentId) => ({ ok: true, added: (await t.track(intentId)).added, intentId }),
+    });
+    const start = Date.now();
+    for (const id of ids) await t.track(id);
+    void check();
+    timer = setInterval(() => {
+      void t.resume();
+      void check();
+    }, 30_000);
+    await sleep(warmUpMs + windowMs);
+    const end = Date.now();
+    const from = start + warmUpMs;
+    const log = await sim.requestsBetween(start, end);
+    const counted = log.filter((e) => e.start >= from);
+    return {
+      row: `idle worker: ${intents} intents + ${addresses} watched addresses, server wait ${serverWaitMs / 1000} s`,
+      kind: 'tracker',
+      intents,
+      notified: 0,
+      latencyMs: null,
+      requestsPerMinute: perMinute(counted.length, end - from),
+      idleRequestsPerMinute: perMinute(counted.length, end - from),
+      idleRequestsPerMinutePerIntent: null,
+      peakConcurrentRequests: peakConcurrency(log),
+      cpuMs: null,
+      scale: {
+        scenario: 'watched',
+        largestStalenessMs: null,
+        serverWaitMs,
+        runMs: end - start,
+        watchedAddresses: addresses,
+        maxRequestsInAMinute: maxInAMinute(counted),
+      },
+    };
+  } finally {
+    if (timer) clearInterval(timer);
+    tracker?.stop();
     sim.stop();
   }
 }
@@ -484,6 +615,10 @@ function scaleRows(): Array<{ label: string; run: () => Promise<Figures> }> {
               warmUpMs: idle.warmUpMs,
             }),
         });
+  if (PARTS.has('watched'))
+    for (const wait of SCALE.watched.serverWaitsMs)
+      for (const n of SCALE.watched.addresses)
+        rows.push({ label: `idle worker, ${n} watched addresses, server wait ${wait / 1000} s`, run: () => runWatched(n, wait) });
   if (PARTS.has('not-found'))
     rows.push({
       label: `${notFound.intents} intents NotFound before they appear`,
@@ -560,26 +695,26 @@ const f = (v: number | null | undefined) => (v === null || v === undefined ? 'â€
 console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, node ${machine.node}, ${chromium}`);
 console.log(`Ran for ${Math.round((Date.now() - benchStart) / 1000)} s${QUICK ? ' (BENCH_QUICK)' : ''}.`);
 console.log(
-  '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms |',
+  '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms | History look-up p50/p99/max ms (n) |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of all.filter((r) => !r.scale)) {
   console.log(
-    `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} |`,
+    `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} | ${r.historyLookupMs ? `${r.historyLookupMs.p50}/${r.historyLookupMs.p99}/${r.historyLookupMs.max} (${r.historyLookupMs.count})` : 'â€”'} |`,
   );
 }
 const scale = all.filter((r) => r.scale);
 if (scale.length > 0) {
   console.log('');
   console.log(
-    '| scale row (tracker) | intents | notified | p50 ms | p99 ms | max ms | largest staleness s | req/min | peak concurrent | run s |',
+    '| scale row (tracker) | intents | notified | p50 ms | p99 ms | max ms | largest staleness s | req/min | most in any minute | peak concurrent | run s |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of scale) {
     const s = r.scale!;
     const stale = s.largestStalenessMs === null ? null : Math.round(s.largestStalenessMs / 100) / 10;
     console.log(
-      `| ${r.row} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${f(stale)} | ${r.requestsPerMinute} | ${r.peakConcurrentRequests} | ${Math.round(s.runMs / 1000)} |`,
+      `| ${r.row} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${f(stale)} | ${r.requestsPerMinute} | ${f(s.maxRequestsInAMinute)} | ${r.peakConcurrentRequests} | ${Math.round(s.runMs / 1000)} |`,
     );
   }
 }

@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
-import { SvcClient } from '@/lib/api/client';
-import { type ConnectionResult, testConnection } from '@/lib/api/connection';
+import type { ConnectionResult } from '@/lib/api/connection';
 import { isAddress } from '@/lib/format/tokens';
 import { t } from '@/lib/i18n';
-import type { Request } from '@/lib/messages';
+import type { Reply, Request } from '@/lib/messages';
 import { parseClockTime } from '@/lib/notify/calm';
 import { PERMISSION_USES } from '@/lib/permissions';
 import { createSettingsStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
-import { createSyncedSettingsStore, SyncFailedError } from '@/lib/store/sync';
+import { createSyncedSettingsStore, SyncFailedError, syncFailureMessage } from '@/lib/store/sync';
 
 const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
 /** The permissions of this browser's manifest (Chrome-only ones are absent in Firefox), and host access. */
@@ -102,7 +101,7 @@ export function Options() {
           setSaveStatus({ text: t('couldNotSave', err instanceof Error ? err.message : String(err)), ok: false });
           return;
         }
-        syncProblem = err.message;
+        syncProblem = syncFailureMessage(err);
       }
       setAddresses(v.watched.join('\n'));
       if (savedOrigin && savedOrigin !== v.url.permissionPattern) {
@@ -132,7 +131,13 @@ export function Options() {
     }
     setTesting(true);
     setTestStatus({ text: t('testing'), ok: true });
-    const result: ConnectionResult = await testConnection(new SvcClient({ baseUrl: v.url.baseUrl, accessKey: v.key.accessKey }));
+    // Sent by the worker, through its one request budget (lib/api/budget.ts).
+    const reply = (await browser.runtime
+      .sendMessage({ type: 'test-connection', baseUrl: v.url.baseUrl, accessKey: v.key.accessKey } satisfies Request)
+      .catch((err: unknown) => ({ ok: false, message: err instanceof Error ? err.message : String(err) }))) as Reply | undefined;
+    const result: ConnectionResult = reply?.ok
+      ? (reply.data as ConnectionResult)
+      : { kind: 'service-error', message: reply?.message ?? t('somethingWentWrong', '') };
     setTesting(false);
     setTestStatus({ text: result.message, ok: result.kind === 'ok' });
   };

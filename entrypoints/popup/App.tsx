@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
@@ -13,6 +13,7 @@ import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
 import { useTrackedIntents } from './hooks/useTrackedIntents';
 import { openSettings, useSettings } from './settings';
+import { asideRecords } from './stores';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
 import { SearchTab } from './views/SearchTab';
@@ -46,6 +47,14 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
   const calm = useCalmState();
   const snoozedUntil = calm.calm.snoozeUntil !== undefined && calm.calm.snoozeUntil > now ? calm.calm.snoozeUntil : undefined;
   useEscapeBack(opened?.intentId, close);
+  // Records an earlier version saved that the worker could not read: kept aside, and said here.
+  const [aside, setAside] = useState(0);
+  useEffect(() => {
+    void asideRecords
+      .list()
+      .then((l) => setAside(l.length))
+      .catch(() => {});
+  }, [intents]);
 
   // The lookup tabs need the service: until it is configured they say so.
   const withLookup = (content: (api: LookupApi) => preact.ComponentChildren) =>
@@ -99,6 +108,11 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
       {!trackerState.keyRejected && trackerState.pausedUntil !== undefined && trackerState.pausedUntil > now && (
         <p class="banner" role="status">
           {pauseText(trackerState) ?? t('trackingSlowed')} {t('trackingResumesAt', formatClock(trackerState.pausedUntil))}
+        </p>
+      )}
+      {aside > 0 && (
+        <p class="banner" role="status" data-testid="unreadable-records">
+          {t('unreadableRecords', aside)}
         </p>
       )}
       {opened ? (

@@ -1,7 +1,7 @@
 /**
  * The popup's line to the background worker: requests, and the lookup operations of the service (GetIntentHistory,
- * SearchIntents, GetExactOutputRoutes, GetTokenPrices) run through it. The worker answers lookups directly, outside
- * the tracker's connection slots, and the popup carries no HTTP client and no schemas.
+ * SearchIntents, GetExactOutputRoutes, GetTokenPrices) run through it. The worker sends lookups first in line in its
+ * one request budget (lib/api/budget.ts), and the popup carries no HTTP client and no schemas.
  */
 import type { LookupApi } from '@/lib/api/lookup';
 import { UserFacingError } from '@/lib/format/errors';

@@ -6,7 +6,17 @@
  */
 import { parse as parseLosslessJson } from 'lossless-json';
 import * as z from 'zod/mini';
-import { redact, SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError, SvcValidationError } from './errors';
+import { type Lane, RequestBudget } from './budget';
+import {
+  redact,
+  SvcAbortedError,
+  SvcApiError,
+  SvcBadBodyError,
+  SvcNetworkError,
+  SvcServiceError,
+  SvcTimeoutError,
+  SvcValidationError,
+} from './errors';
 
 /** Connection settings: where the service is and the key it accepts. */
 export interface SvcClientConfig {
@@ -16,16 +26,27 @@ export interface SvcClientConfig {
   accessKey: string;
   /** fetch implementation (tests inject one); defaults to the global fetch. */
   fetch?: typeof fetch;
-  /** Default time-out of a call in milliseconds (default 30 000). */
+  /** Default time-out of a call in milliseconds (default 30 000); counted from when the request is sent. */
   timeoutMs?: number;
+  /**
+   * The request budget every call takes a place in before it is sent (`./budget`); the worker's clients share one.
+   * Without one, calls are sent at once (a client outside the worker: tests, scripts).
+   */
+  budget?: RequestBudget;
+  /** The place in line of this client's calls (default `user`); a call may give its own. */
+  lane?: Lane;
 }
 
 /** Per-call options. */
 export interface CallOptions {
   /** Cancels the call; the promise then rejects with SvcAbortedError. */
   signal?: AbortSignal;
-  /** Time-out of this call in milliseconds; overrides the client default. */
+  /** Time-out of this call in milliseconds, from when it is sent (not while it waits its turn); overrides the client default. */
   timeoutMs?: number;
+  /** Place in line (`./budget`); overrides the client's lane. */
+  lane?: Lane;
+  /** Asked when the call's turn comes: false means it is not sent (rejects with SvcAbortedError). */
+  stillWanted?: () => boolean | Promise<boolean>;
 }
 
 /** A request body already serialized: sent as it is, byte for byte (CommitIntent sends the quoted intent back). */
@@ -36,6 +57,14 @@ export class RawJson {
 
 /** Largest response body accepted (characters); a larger one is refused with SvcBadBodyError. */
 export const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
+/** The budget of a client given none: no limit, no rate (aborts and `stillWanted` still apply). */
+const UNLIMITED = new RequestBudget({
+  maxInFlight: Number.POSITIVE_INFINITY,
+  perMinute: Number.POSITIVE_INFINITY,
+  burst: Number.POSITIVE_INFINITY,
+  maxBackground: Number.POSITIVE_INFINITY,
+});
 
 /** Longest body kept in error snippets (characters). */
 const SNIPPET_CHARS = 200;
@@ -96,6 +125,8 @@ export class SvcHttp {
   readonly #accessKey: string;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
+  readonly #budget: RequestBudget | undefined;
+  readonly #lane: Lane;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
   constructor(config: SvcClientConfig) {
@@ -105,6 +136,8 @@ export class SvcHttp {
     this.#accessKey = config.accessKey;
     this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#timeoutMs = config.timeoutMs ?? 30_000;
+    this.#budget = config.budget;
+    this.#lane = config.lane ?? 'user';
   }
 
   /** Origin (`scheme://host:port`) the access key is sent to. */
@@ -133,41 +166,57 @@ export class SvcHttp {
   ): Promise<{ data: z.output<S>; text: string }> {
     const url = `${this.baseUrl}/rpc/Svc/${operation}`;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-    const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
-    let response: Response;
-    let text: string;
+    let response: Response | undefined;
+    let text = '';
+    const send = async () => {
+      // The time-out starts now that the request is sent, not while it waited for its place.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+      const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
+      try {
+        try {
+          response = await this.#fetch(url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
+            body: request instanceof RawJson ? request.text : JSON.stringify(request),
+            signal,
+            credentials: 'omit',
+            referrerPolicy: 'no-referrer',
+            // A redirect would carry X-Access-Key to another origin: refuse it.
+            redirect: 'error',
+          });
+        } catch (err) {
+          if (signal.aborted) throw cancelled();
+          throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
+        }
+        try {
+          text = await response.text();
+        } catch (err) {
+          if (signal.aborted) throw cancelled();
+          throw new SvcNetworkError(
+            operation,
+            url,
+            `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
+          );
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    };
     try {
-      try {
-        response = await this.#fetch(url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
-          body: request instanceof RawJson ? request.text : JSON.stringify(request),
-          signal,
-          credentials: 'omit',
-          referrerPolicy: 'no-referrer',
-          // A redirect would carry X-Access-Key to another origin: refuse it.
-          redirect: 'error',
-        });
-      } catch (err) {
-        if (signal.aborted) throw cancelled();
-        throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
-      }
-      try {
-        text = await response.text();
-      } catch (err) {
-        if (signal.aborted) throw cancelled();
-        throw new SvcNetworkError(
-          operation,
-          url,
-          `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
-        );
-      }
-    } finally {
-      clearTimeout(timer);
+      // The place is held until the whole answer is read.
+      const sendOptions = {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.stillWanted ? { stillWanted: options.stillWanted } : {}),
+      };
+      await (this.#budget ?? UNLIMITED).run(options.lane ?? this.#lane, send, sendOptions);
+    } catch (err) {
+      if (err instanceof SvcApiError) throw err;
+      // Aborted while waiting for its place, or no longer wanted: never sent.
+      throw new SvcAbortedError(operation);
     }
+    if (!response) throw new SvcAbortedError(operation);
     const snippet = redact(text.slice(0, SNIPPET_CHARS), this.#accessKey);
     if (text.length > MAX_BODY_CHARS) {
       throw new SvcBadBodyError(

@@ -2,7 +2,7 @@
  * Persistence of settings and tracked intents in IndexedDB through idb-keyval. Each tracked intent is its own key,
  * so that writes for different intents never overwrite each other; `update` is atomic for one key.
  */
-import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { createStore, del, delMany, entries, get, promisifyRequest, set, type UseStore, update } from 'idb-keyval';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { type CalmState, EMPTY_CALM, type Settings, type TrackedIntent, type TrackerState, type WatchedCheckpoint } from './types';
 
@@ -91,6 +91,73 @@ export function createWatchedCheckpoints(db: UseStore = createStore(DB_NAMES.set
   };
 }
 
+/**
+ * The intents the user removed (remove, Clear finished): the watched-address check never tracks them again. Tracking
+ * one again by hand (paste, menu) lifts the mark. Keeps the newest {@link MAX_REMOVED_MARKS}.
+ */
+export interface RemovedIntents {
+  has(intentId: string): Promise<boolean>;
+  add(intentIds: readonly string[]): Promise<void>;
+  delete(intentId: string): Promise<void>;
+}
+
+/** Removal marks kept at most (oldest forgotten first). */
+export const MAX_REMOVED_MARKS = 5_000;
+
+/** Creates the IndexedDB-backed removal marks (kept beside the settings, under their own key). */
+export function createRemovedIntents(db: UseStore = createStore(DB_NAMES.settings, 'settings')): RemovedIntents {
+  const KEY = 'removed-intents';
+  const strings = (saved: unknown) => (Array.isArray(saved) ? saved.filter((x): x is string => typeof x === 'string') : []);
+  const read = async () => strings(await get<unknown>(KEY, db));
+  return {
+    has: async (intentId) => (await read()).includes(intentId),
+    // One transaction each (idb-keyval's update): two marks written at once both stay.
+    async add(intentIds) {
+      if (intentIds.length === 0) return;
+      await update<unknown>(
+        KEY,
+        (saved) => [...strings(saved).filter((id) => !intentIds.includes(id)), ...intentIds].slice(-MAX_REMOVED_MARKS),
+        db,
+      );
+    },
+    async delete(intentId) {
+      if (!(await read()).includes(intentId)) return;
+      await update<unknown>(KEY, (saved) => strings(saved).filter((id) => id !== intentId), db);
+    },
+  };
+}
+
+/** A stored record the worker could not read, kept aside as it was (never dropped); `at` when it was set aside (ms). */
+export interface AsideRecord {
+  /** Its key in the intents database. */
+  key: string;
+  raw: unknown;
+  /** What could not be read (a zod issue: path and message). */
+  reason: string;
+  at: number;
+}
+
+/** The records set aside (`unreadable-intents` beside the settings). The popup reads it to say so. */
+export interface AsideRecords {
+  list(): Promise<AsideRecord[]>;
+  add(records: readonly AsideRecord[]): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed list of records set aside. No zod here: the popup reads it too. */
+export function createAsideRecords(db: UseStore = createStore(DB_NAMES.settings, 'settings')): AsideRecords {
+  const KEY = 'unreadable-intents';
+  return {
+    list: async () => {
+      const saved = await get<unknown>(KEY, db);
+      return Array.isArray(saved) ? (saved as AsideRecord[]) : [];
+    },
+    async add(records) {
+      if (records.length === 0) return;
+      await update<unknown>(KEY, (saved) => [...(Array.isArray(saved) ? saved : []), ...records], db);
+    },
+  };
+}
+
 /** IndexedDB database names (one object store each: idb-keyval cannot open two stores in one database). */
 export const DB_NAMES = { intents: 'svc-intents', settings: 'svc-settings', receipts: 'svc-receipts' } as const;
 
@@ -130,9 +197,19 @@ export function createIntentStore(db: UseStore = createStore(DB_NAMES.intents, '
     get: (intentId) => get<TrackedIntent>(intentId, db),
     async list() {
       const all = await entries<string, TrackedIntent>(db);
+      // A record the worker has not read yet (an earlier version's, or damaged) is left out here rather than break
+      // the page: the worker migrates it or sets it aside when it loads (./records.ts).
       return all
         .map(([, v]) => v)
-        .filter((v): v is TrackedIntent => v !== undefined && v !== null)
+        .filter(
+          (v): v is TrackedIntent =>
+            typeof v === 'object' &&
+            v !== null &&
+            typeof v.intentId === 'string' &&
+            typeof v.addedAt === 'number' &&
+            Array.isArray(v.lastStates) &&
+            ['tracking', 'final', 'not-found', 'expired'].includes(v.phase),
+        )
         .sort((a, b) => b.addedAt - a.addedAt);
     },
     put: (intent) => set(intent.intentId, intent, db),

@@ -4,6 +4,7 @@
  * choices. Everything else — the service URL, the access key, tracked intents — stays in this device's IndexedDB.
  * The user can turn syncing off (`Settings.syncSettings: false`, itself never synced).
  */
+import { t } from '../i18n';
 import type { SettingsStore } from './index';
 import type { Settings } from './types';
 
@@ -22,22 +23,49 @@ export const SYNCED_SETTING_KEYS = ['notify', 'watchedAddresses', 'autoTrackAddr
 /** The synced part of the settings. */
 export type SyncedSettings = Partial<Pick<Settings, (typeof SYNCED_SETTING_KEYS)[number]>>;
 
-/** The part of `browser.storage.sync` used here. */
+/** The part of `browser.storage.sync` used here (`get(null)` reads every item). */
 export interface SyncArea {
-  get(keys: string[]): Promise<Record<string, unknown>>;
+  get(keys: string[] | null): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
   remove(keys: string[]): Promise<void>;
 }
 
+/** Chrome's `storage.sync` quotas (Firefox's are the same or looser). */
+export const SYNC_QUOTA = {
+  /** Bytes of one item: its key plus its value as JSON. */
+  bytesPerItem: 8_192,
+  /** Bytes of every item together. */
+  bytes: 102_400,
+  /** `set`/`remove` calls a minute. */
+  writesPerMinute: 120,
+} as const;
+
 /** The `storage.sync` item of a settings key. */
 export const syncItemName = (key: SyncableSettingKey): string => `settings.${key}`;
+/** The item holding the revision of the synced settings: when they were last saved (ms, the saving device's clock). */
+export const SYNC_REVISION_ITEM = 'settings.$revision';
+/** The `i`-th part of a key's value split over several items. */
+const partName = (key: SyncableSettingKey, i: number) => `${syncItemName(key)}#${i}`;
 
-/** Thrown by `set` when the settings were saved on this device but could not be synced (quota, no sync area). */
+/** Why a save did not reach `storage.sync`. */
+export type SyncFailure = 'too-large' | 'too-often' | 'unavailable';
+
+/** Thrown by `set` when the settings were saved on this device but could not be synced. `reason` says why. */
 export class SyncFailedError extends Error {
-  constructor(cause: unknown) {
-    super(`Saved on this device, but not synced to your other browsers: ${cause instanceof Error ? cause.message : String(cause)}`);
+  constructor(
+    readonly reason: SyncFailure,
+    cause?: unknown,
+  ) {
+    super(
+      `Saved on this device, but not synced to your other browsers (${reason})${cause ? `: ${cause instanceof Error ? cause.message : String(cause)}` : ''}`,
+    );
     this.name = 'SyncFailedError';
   }
+}
+
+/** The words for a {@link SyncFailedError} in the browser's language (options page). */
+export function syncFailureMessage(err: SyncFailedError): string {
+  return err.reason === 'too-large' ? t('syncTooLarge') : err.reason === 'too-often' ? t('syncTooOften') : t('syncUnavailable');
 }
 
 /** Only the synced keys of `settings` (never anything else, whatever the object holds). */
@@ -50,39 +78,128 @@ export function pickSynced(settings: Partial<Settings>): SyncedSettings {
 /** Whether syncing is on for these device settings (on unless turned off). */
 export const syncEnabled = (settings: Settings | undefined): boolean => settings?.syncSettings !== false;
 
+/** Bytes an item takes against the quotas: its key and its value as JSON, in UTF-8. */
+export function itemBytes(name: string, value: unknown): number {
+  return new TextEncoder().encode(name + JSON.stringify(value)).length;
+}
+
+/**
+ * The items that hold the synced settings: each key in one item when it fits in {@link SYNC_QUOTA.bytesPerItem}; a
+ * list that does not is split over parts (`settings.<key>` then says `{ parts: n }`, the parts are
+ * `settings.<key>#0…`). Throws SyncFailedError('too-large') when a value cannot be split to fit, or when every item
+ * together would exceed {@link SYNC_QUOTA.bytes}.
+ */
+export function syncItems(synced: SyncedSettings, revision: number): Record<string, unknown> {
+  const items: Record<string, unknown> = { [SYNC_REVISION_ITEM]: revision };
+  for (const key of SYNCED_SETTING_KEYS) {
+    const value = synced[key];
+    if (value === undefined) continue;
+    const name = syncItemName(key);
+    if (itemBytes(name, value) <= SYNC_QUOTA.bytesPerItem) {
+      items[name] = value;
+      continue;
+    }
+    if (!Array.isArray(value)) throw new SyncFailedError('too-large');
+    const parts: unknown[][] = [[]];
+    for (const element of value) {
+      const current = parts[parts.length - 1]!;
+      if (current.length > 0 && itemBytes(partName(key, parts.length - 1), [...current, element]) > SYNC_QUOTA.bytesPerItem) parts.push([]);
+      parts[parts.length - 1]!.push(element);
+      if (itemBytes(partName(key, parts.length - 1), parts[parts.length - 1]) > SYNC_QUOTA.bytesPerItem)
+        throw new SyncFailedError('too-large');
+    }
+    items[name] = { parts: parts.length };
+    parts.forEach((part, i) => {
+      items[partName(key, i)] = part;
+    });
+  }
+  const total = Object.entries(items).reduce((sum, [name, value]) => sum + itemBytes(name, value), 0);
+  if (total > SYNC_QUOTA.bytes) throw new SyncFailedError('too-large');
+  return items;
+}
+
+/** Reads the synced settings back from the items of {@link syncItems}; a value whose parts are missing is left out. */
+export function readSyncItems(items: Record<string, unknown>): { synced: SyncedSettings; revision: number | undefined } {
+  const synced: Record<string, unknown> = {};
+  for (const key of SYNCED_SETTING_KEYS) {
+    const value = items[syncItemName(key)];
+    if (value === undefined) continue;
+    const parts = (value as { parts?: unknown })?.parts;
+    if (!Array.isArray(value) && typeof parts === 'number') {
+      const all = Array.from({ length: parts }, (_, i) => items[partName(key, i)]);
+      if (all.every(Array.isArray)) synced[key] = all.flat();
+      continue;
+    }
+    synced[key] = value;
+  }
+  const revision = items[SYNC_REVISION_ITEM];
+  return { synced: synced as SyncedSettings, revision: typeof revision === 'number' ? revision : undefined };
+}
+
+/** What this device keeps beside its settings about syncing them: when they were saved here, and which revision they match. */
+interface SyncMeta {
+  /** When the settings were last saved on this device (ms). */
+  savedAt?: number;
+}
+
 /**
  * The settings store of the extension's pages and worker: `local` (IndexedDB) holds everything; while syncing is on,
- * `get` overlays what `storage.sync` holds for the synced keys and `set` writes them there. `set` rejects with
- * {@link SyncFailedError} after a successful local write when only the sync failed. `area` undefined: local only.
+ * `get` overlays what `storage.sync` holds for the synced keys — only when it was saved after this device's copy, so
+ * a save that could not be synced is never undone by older synced values — and `set` writes them there, split to
+ * fit Chrome's quotas ({@link SYNC_QUOTA}), and at most {@link SYNC_QUOTA.writesPerMinute} writes a minute. `set`
+ * rejects with {@link SyncFailedError} after a successful local write when only the sync failed. `area` undefined:
+ * local only. `now` gives the time in ms (tests).
  */
-export function createSyncedSettingsStore(local: SettingsStore, area: SyncArea | undefined): SettingsStore {
-  const names = SYNCED_SETTING_KEYS.map(syncItemName);
+export function createSyncedSettingsStore(local: SettingsStore, area: SyncArea | undefined, now: () => number = Date.now): SettingsStore {
+  /** When this store wrote to the sync area in the last minute (ms). */
+  const writes: number[] = [];
+  const strip = (saved: (Settings & SyncMeta) | undefined): Settings | undefined => {
+    if (!saved) return saved;
+    const { savedAt: _, ...settings } = saved;
+    return settings;
+  };
   return {
     async get() {
-      const saved = await local.get();
-      if (!area || !syncEnabled(saved)) return saved;
+      const saved = (await local.get()) as (Settings & SyncMeta) | undefined;
+      if (!area || !syncEnabled(saved)) return strip(saved);
       let items: Record<string, unknown>;
       try {
-        items = await area.get(names);
+        items = await area.get(null);
       } catch {
-        return saved; // sync unavailable: this device's copy is the truth
+        return strip(saved); // sync unavailable: this device's copy is the truth
       }
-      const synced: Record<string, unknown> = {};
-      for (const key of SYNCED_SETTING_KEYS) if (items[syncItemName(key)] !== undefined) synced[key] = items[syncItemName(key)];
+      const { synced, revision } = readSyncItems(items);
       if (!saved && Object.keys(synced).length === 0) return undefined;
-      return { ...(saved ?? { baseUrl: '', accessKey: '' }), ...(synced as SyncedSettings) };
+      // This device saved after the synced values were written (its own save could not be synced): its copy wins.
+      if (saved?.savedAt !== undefined && (revision ?? 0) < saved.savedAt) return strip(saved);
+      return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...synced };
     },
     async set(settings) {
-      await local.set(settings);
+      const savedAt = now();
+      await local.set({ ...settings, savedAt } as Settings);
       if (!area || !syncEnabled(settings)) return;
-      const synced = pickSynced(settings);
-      const present = Object.keys(synced) as SyncableSettingKey[];
-      const absent = SYNCED_SETTING_KEYS.filter((k) => !present.includes(k));
+      const items = syncItems(pickSynced(settings), savedAt);
+      while (writes.length > 0 && writes[0]! <= savedAt - 60_000) writes.shift();
+      // A save is at most two writes (set, then remove what is no longer there).
+      if (writes.length + 2 > SYNC_QUOTA.writesPerMinute) throw new SyncFailedError('too-often');
+      // What is there now, to remove the parts of a list that shrank (unreadable: nothing is removed).
+      const existing = await area.get(null).catch(() => ({}) as Record<string, unknown>);
+      const ours = (name: string) =>
+        name === SYNC_REVISION_ITEM || SYNCED_SETTING_KEYS.some((k) => name === syncItemName(k) || name.startsWith(`${syncItemName(k)}#`));
+      const stale = Object.keys(existing).filter((name) => ours(name) && !(name in items));
       try {
-        await area.set(Object.fromEntries(present.map((k) => [syncItemName(k), synced[k as keyof SyncedSettings]])));
-        if (absent.length > 0) await area.remove(absent.map(syncItemName));
+        writes.push(savedAt);
+        await area.set(items);
+        if (stale.length > 0) {
+          writes.push(savedAt);
+          await area.remove(stale);
+        }
       } catch (err) {
-        throw new SyncFailedError(err);
+        const text = err instanceof Error ? err.message : String(err);
+        throw new SyncFailedError(
+          /QUOTA_BYTES/.test(text) ? 'too-large' : /MAX_WRITE_OPERATIONS/.test(text) ? 'too-often' : 'unavailable',
+          err,
+        );
       }
     },
   };

@@ -160,4 +160,9 @@ export interface TrackerState {
 export interface WatchedCheckpoint {
   fromTime: number;
   after?: number;
+  /**
+   * The address was unticked (seen so by a check): ticked again, it starts from that moment, not from `fromTime`
+   * (issue 20: an address ticked again after 3 days must not auto-track its old intents).
+   */
+  unticked?: boolean;
 }

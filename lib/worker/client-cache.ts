@@ -1,53 +1,67 @@
 /**
- * The Svc client the worker calls the service with: one for the saved settings, rebuilt when they change. Every
- * request of the worker (the tracker's, ETA look-ups, the popup's details) goes through one limit: at most
- * `DEFAULT_TUNING.maxConcurrent` (4) in flight at once, the rest wait their turn (invariant I5).
+ * The Svc clients the worker calls the service with: one per lane for the saved settings, rebuilt when they change,
+ * all over the worker's one {@link RequestBudget} (invariant I5): at most 4 requests in flight at once, the user's
+ * look-ups first in line, and one rate for the whole worker, so that background work (watched addresses, ETA
+ * baselines) waits for what the tracker leaves of the idle budget.
  */
-import pLimit from 'p-limit';
+import { type Lane, RequestBudget } from '../api/budget';
 import { SvcClient } from '../api/client';
 import type { SettingsStore } from '../store';
-import { DEFAULT_TUNING } from '../tracker/types';
 
-/** Time-out of the worker's own calls (ms); the tracker's long-polls set their own. */
+export type { Lane } from '../api/budget';
+
+/** Time-out of the worker's own calls (ms), from when each is sent; the tracker's long-polls set their own. */
 const CALL_TIMEOUT_MS = 20_000;
 
-/** Hands out the client for the current settings. */
+/** Hands out the clients for the current settings. */
 export interface ClientCache {
-  /** The client for the saved base URL and access key; undefined while either is missing or the URL is unusable. */
-  current(): Promise<SvcClient | undefined>;
-  /** Forgets the client (the settings were saved): the next `current()` builds one from what is saved now. */
+  /**
+   * The client of `lane` for the saved base URL and access key; undefined while either is missing or the URL is
+   * unusable. Every client shares {@link ClientCache.budget}.
+   */
+  current(lane: Lane): Promise<SvcClient | undefined>;
+  /** A client for settings not saved yet (the options page's Test connection), on the same budget, in the user's lane. */
+  forSettings(baseUrl: string, accessKey: string): SvcClient;
+  /** Forgets the clients (the settings were saved): the next `current()` builds them from what is saved now. */
   reset(): void;
+  /** The worker's request budget. */
+  readonly budget: RequestBudget;
 }
 
-/**
- * `fetch` limited to `max` requests in flight; a request aborted while it waits for its turn is not sent (fetch
- * rejects at once with the signal's reason).
- */
-export function limitedFetch(max: number, base: typeof fetch = (input, init) => globalThis.fetch(input, init)): typeof fetch {
-  const limit = pLimit(max);
-  return (input, init) => limit(() => base(input, init));
+/** What the cache can be given (tests inject a fetch and a budget on virtual time). */
+export interface ClientCacheOptions {
+  fetch?: typeof globalThis.fetch;
+  budget?: RequestBudget;
 }
 
-/** Creates the cache over the settings store; `fetch` is shared by every client it builds (tests inject one). */
-export function createClientCache(
-  settings: SettingsStore,
-  fetch: typeof globalThis.fetch = limitedFetch(DEFAULT_TUNING.maxConcurrent),
-): ClientCache {
-  let cached: { key: string; client: SvcClient } | undefined;
+/** Creates the cache over the settings store. */
+export function createClientCache(settings: SettingsStore, options: ClientCacheOptions = {}): ClientCache {
+  const budget = options.budget ?? new RequestBudget();
+  const build = (baseUrl: string, accessKey: string, lane: Lane) =>
+    new SvcClient({
+      baseUrl,
+      accessKey,
+      timeoutMs: CALL_TIMEOUT_MS,
+      budget,
+      lane,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  let cached: { key: string; clients: Partial<Record<Lane, SvcClient>> } | undefined;
   return {
-    async current() {
+    budget,
+    async current(lane) {
       const s = await settings.get();
       if (!s?.baseUrl || !s.accessKey) return undefined;
       const key = `${s.baseUrl}\n${s.accessKey}`;
-      if (cached?.key !== key) {
-        try {
-          cached = { key, client: new SvcClient({ baseUrl: s.baseUrl, accessKey: s.accessKey, timeoutMs: CALL_TIMEOUT_MS, fetch }) };
-        } catch {
-          return undefined;
-        }
+      if (cached?.key !== key) cached = { key, clients: {} };
+      try {
+        cached.clients[lane] ??= build(s.baseUrl, s.accessKey, lane);
+      } catch {
+        return undefined;
       }
-      return cached.client;
+      return cached.clients[lane];
     },
+    forSettings: (baseUrl, accessKey) => build(baseUrl, accessKey, 'user'),
     reset() {
       cached = undefined;
     },

@@ -29,13 +29,18 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   const tries = new Map<string, number>();
   const queued = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
-  const run = async (intentId: string) => {
+  /** True while `intentId` is tracked, not final and without a baseline: asked again just before each request (I4). */
+  const wanted = async (intentId: string) => {
     const t = (await deps.tracker.list()).find((i) => i.intentId === intentId);
-    if (!t || t.phase === 'final' || t.estimatedDuration !== undefined || t.routeDuration !== undefined) return;
+    return t && t.phase !== 'final' && t.estimatedDuration === undefined && t.routeDuration === undefined ? t : undefined;
+  };
+  const run = async (intentId: string) => {
+    const t = await wanted(intentId);
+    if (!t) return;
     const client = await deps.client();
     if (!client) return;
     tries.set(intentId, (tries.get(intentId) ?? 0) + 1);
-    await find(client, t, deps.tracker);
+    await find(client, t, deps.tracker, async () => (await wanted(intentId)) !== undefined);
   };
   return (intentId) => {
     if (!intentId || queued.has(intentId) || (tries.get(intentId) ?? 0) >= MAX_TRIES) return queue;
@@ -49,10 +54,19 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   };
 }
 
-async function find(client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'>, t: TrackedIntent, tracker: Pick<Tracker, 'setBaseline'>) {
+/**
+ * Looks the baseline of `t` up; `stillWanted` is asked when each request's turn comes in the worker's budget, so that
+ * nothing is sent for an intent removed (or finished) while its look-up waited or ran.
+ */
+async function find(
+  client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'>,
+  t: TrackedIntent,
+  tracker: Pick<Tracker, 'setBaseline'>,
+  stillWanted: () => Promise<boolean>,
+) {
   let chains = t.receipt ? routeChains(t.receipt) : { origin: undefined, destination: undefined };
   try {
-    const { intent } = await client.getIntent({ intentId: t.intentId }, { timeoutMs: 10_000 });
+    const { intent } = await client.getIntent({ intentId: t.intentId }, { timeoutMs: 10_000, stillWanted });
     const estimate = intent.quote?.estimatedDuration;
     if (typeof estimate === 'number' && estimate > 0) return tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
     chains = { origin: intent.originChainId ?? chains.origin, destination: intent.destinationChainId ?? chains.destination };
@@ -61,9 +75,10 @@ async function find(client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'>, t
   }
   const { origin, destination } = chains;
   if (origin === undefined || origin === null || destination === undefined || destination === null) return;
+  if (!(await stillWanted())) return;
   const { intents } = await client.getIntentHistory(
     { originChainId: origin, destinationChainId: destination, byStatus: 'SUCCEEDED', page: { pageSize: ROUTE_SAMPLE } },
-    { timeoutMs: 15_000 },
+    { timeoutMs: 15_000, stillWanted },
   );
   const median = routeMedianSeconds(intents, origin, destination);
   if (median !== undefined) await tracker.setBaseline(t.intentId, { routeDuration: median });

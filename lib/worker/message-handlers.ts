@@ -1,9 +1,10 @@
 /** What the worker does for each request of the popup and options pages (`lib/messages.ts` lists them). */
+import { testConnection } from '../api/connection';
 import { describeError } from '../format/errors';
 import { t } from '../i18n';
 import type { Reply } from '../messages';
 import type { CalmNotifier } from '../notify/calm-notifier';
-import type { ReceiptCache } from '../store';
+import type { ReceiptCache, RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ClientCache } from './client-cache';
 import { intentDetails } from './details';
@@ -16,6 +17,8 @@ export interface MessageHandlerDeps {
   track: TrackIntent;
   clients: ClientCache;
   receipts: ReceiptCache;
+  /** Marks what the user removes, so that the watched-address check does not track it again. */
+  removed?: Pick<RemovedIntents, 'add'>;
   /** The context menu's action, for `track-text`. */
   trackSelection(text: string): Promise<Reply>;
   /** Updates the toolbar badge now. */
@@ -46,10 +49,14 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       return { ok: true };
     },
     async 'clear-finished'() {
+      // The marks first: a worker that dies before the removals leaves them tracked (the user may clear again),
+      // never removed and unmarked (the watched check would track them again).
+      await deps.removed?.add((await tracker.list()).filter((t) => t.phase === 'final').map((t) => t.intentId));
       await clearFinished(tracker);
       return { ok: true };
     },
     async remove(r) {
+      await deps.removed?.add([r.intentId]);
       await tracker.remove(r.intentId);
       return { ok: true };
     },
@@ -65,10 +72,9 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       await tracker.resume();
       return { ok: true };
     },
-    // The popup's own reads go straight to the service, never through the tracker's connection slots, so they never
-    // wait behind a long-poll.
+    // The popup's own reads are the user's: first in line for the worker's 4 places (lib/api/budget.ts).
     async receipt(r) {
-      const client = await deps.clients.current();
+      const client = await deps.clients.current('user');
       if (!client) return notConfigured();
       try {
         const { intentReceipt } = await client.getIntentReceipt({ intentId: r.intentId }, { timeoutMs: 15_000 });
@@ -79,12 +85,12 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       }
     },
     async details(r) {
-      const client = await deps.clients.current();
+      const client = await deps.clients.current('user');
       if (!client) return notConfigured();
       return { ok: true, data: await intentDetails(client, r.intentId) };
     },
     async lookup(r) {
-      const client = await deps.clients.current();
+      const client = await deps.clients.current('user');
       if (!client) return notConfigured();
       try {
         const run = client[r.operation] as (request: unknown) => Promise<unknown>;
@@ -100,6 +106,15 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
     async snooze(r) {
       await (r.end ? deps.calm.endSnooze() : deps.calm.snooze());
       return { ok: true };
+    },
+    async 'test-connection'(r) {
+      let client: ReturnType<ClientCache['forSettings']>;
+      try {
+        client = deps.clients.forSettings(r.baseUrl, r.accessKey);
+      } catch (err) {
+        return { ok: false, message: err instanceof Error ? err.message : String(err) };
+      }
+      return { ok: true, data: await testConnection(client) };
     },
     async 'settings-saved'() {
       deps.clients.reset();

@@ -1,7 +1,7 @@
 /** Tracking on request (popup, menu, watched addresses): validate the intentId, hand it to the tracker, keep the list short. */
 import { parseIntentId } from '../api/intent-id';
 import type { Reply } from '../messages';
-import type { TrackedIntent } from '../store';
+import type { RemovedIntents, TrackedIntent } from '../store';
 import type { Tracker } from '../tracker/engine';
 
 /** Finished intents kept at most; the oldest are pruned beyond it. */
@@ -16,11 +16,15 @@ export type TrackerList = Pick<Tracker, 'track' | 'list' | 'remove'>;
  */
 export type TrackIntent = (intentId: string, extra?: Pick<TrackedIntent, 'source' | 'estimatedDuration'>) => Promise<Reply>;
 
-/** Creates {@link TrackIntent} over the tracker; each new intent prunes the finished ones beyond {@link MAX_FINISHED}. */
-export function createTrackIntent(tracker: TrackerList): TrackIntent {
+/**
+ * Creates {@link TrackIntent} over the tracker; each new intent prunes the finished ones beyond {@link MAX_FINISHED}.
+ * Tracking by hand (any source but `watched`) lifts the intent's removal mark in `removed`.
+ */
+export function createTrackIntent(tracker: TrackerList, removed?: Pick<RemovedIntents, 'delete'>): TrackIntent {
   return async (intentId, extra = {}) => {
     const parsed = parseIntentId(intentId);
     if (!parsed.ok) return { ok: false, message: parsed.message };
+    if (extra.source !== 'watched') await removed?.delete(parsed.intentId);
     const { added } = await tracker.track(parsed.intentId, extra);
     if (added) void pruneFinished(tracker);
     return { ok: true, added, intentId: parsed.intentId };

@@ -4,10 +4,18 @@
  *
  * Each address reads oldest first from its checkpoint, at most {@link WATCH_MAX_PAGES} pages a check. A check that
  * stops before the last page keeps the page cursor, and the next check goes on from there, so a burst of intents
- * larger than one check is covered over successive checks and none is skipped.
+ * larger than one check is covered over successive checks and none is skipped. What a row says is not trusted
+ * blindly (issue 20):
+ * - a row is tracked only when its receipt names the address as its owner (a history that ignores the owner filter
+ *   must not auto-track strangers' intents) and it was created at or after the checkpoint;
+ * - an intent the user removed is never tracked again by the check (`RemovedIntents`);
+ * - an address unticked and ticked again starts from that moment, not from where it stood;
+ * - the checkpoint moves only over what was read: to the newest own row read (less {@link OVERLAP_S}), never to the
+ *   worker's own clock.
  */
 import type { SvcClient } from '../api/client';
-import type { SettingsStore, WatchedCheckpoint, WatchedCheckpoints } from '../store';
+import type { HistoryLiteResponse } from '../api/schemas/history';
+import type { RemovedIntents, SettingsStore, WatchedCheckpoint, WatchedCheckpoints } from '../store';
 import type { TrackIntent } from './track';
 
 /** Watched addresses are checked at most this often (ms), unless forced. */
@@ -28,8 +36,27 @@ export interface WatchedCheckDeps {
   client(): Promise<Pick<SvcClient, 'getIntentHistoryLite'> | undefined>;
   checkpoints: WatchedCheckpoints;
   track: TrackIntent;
+  /** The intents the user removed: never tracked again by the check. */
+  removed?: Pick<RemovedIntents, 'has'>;
   /** Current time in ms (default Date.now). */
   now?: () => number;
+}
+
+type Row = HistoryLiteResponse['intents'][number];
+
+/** The owner address a history row names (its receipt's, or its summary's), lower-case; undefined when none. */
+function rowOwner(row: Row): string | undefined {
+  const r = row as Row & { ownerAddress?: unknown };
+  const owner = row.receipt?.ownerAddress ?? row.receipt?.summary?.ownerAddress ?? r.ownerAddress;
+  return typeof owner === 'string' ? owner.toLowerCase() : undefined;
+}
+
+/** When a history row's intent was created (ms); undefined when the row does not say. */
+function rowCreatedAt(row: Row): number | undefined {
+  const r = row as Row & { createdAt?: unknown };
+  const text = row.receipt?.createdAt ?? (typeof r.createdAt === 'string' ? r.createdAt : undefined);
+  const at = text ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? undefined : at;
 }
 
 /**
@@ -50,6 +77,10 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
   ): Promise<{ next: WatchedCheckpoint; added: number }> {
     let after = start.after;
     let added = 0;
+    /** The newest creation time (ms) of this address's own rows read in this check. */
+    let newest: number | undefined;
+    let rowsWithoutTime = false;
+    const owner = address.toLowerCase();
     try {
       for (let page = 0; page < WATCH_MAX_PAGES; page++) {
         const res = await client.getIntentHistoryLite({
@@ -63,35 +94,72 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
           },
         });
         for (const row of res.intents) {
+          // Another owner's row (a history that ignores the filter), or one older than asked: not ours to track.
+          if (rowOwner(row) !== owner) continue;
+          const createdAt = rowCreatedAt(row);
+          if (createdAt !== undefined && createdAt < start.fromTime * 1000) continue;
+          if (createdAt === undefined) rowsWithoutTime = true;
+          else newest = Math.max(newest ?? createdAt, createdAt);
+          if (await deps.removed?.has(row.intentId)) continue;
           const r = await deps.track(row.intentId, { source: 'watched' });
           if (r.ok && r.added) added++;
         }
         const next = res.nextPage;
-        if (!next || next.more === false || typeof next.after !== 'number') return { next: { fromTime: nowS - OVERLAP_S }, added };
+        if (!next || next.more === false || typeof next.after !== 'number') {
+          // Read to the end: the next check starts a little before the newest row read (an intent may be listed
+          // late); nothing read, it stays where it was.
+          if (newest !== undefined) return { next: { fromTime: Math.max(start.fromTime, Math.floor(newest / 1000) - OVERLAP_S) }, added };
+          if (rowsWithoutTime) return { next: { fromTime: Math.max(start.fromTime, nowS - OVERLAP_S) }, added };
+          return { next: { fromTime: start.fromTime }, added };
+        }
         after = next.after;
       }
     } catch {
       // Fall through: go on after the last page read.
     }
-    return { next: after === undefined ? start : { fromTime: start.fromTime, after }, added };
+    return { next: after === undefined ? { fromTime: start.fromTime } : { fromTime: start.fromTime, after }, added };
   }
 
+  /** One check of every ticked address; each address's checkpoint is saved as soon as it is read. */
+  async function checkAll(t: number): Promise<number> {
+    const ticked = ((await deps.settings.get())?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
+    const nowS = Math.floor(t / 1000);
+    // Addresses no longer ticked are marked so: ticked again, they start from that moment.
+    const saved = await deps.checkpoints.get();
+    const unticked = Object.keys(saved).filter((a) => !ticked.includes(a.toLowerCase()) && !saved[a]!.unticked);
+    if (unticked.length > 0) {
+      await deps.checkpoints.set({
+        ...saved,
+        ...Object.fromEntries(unticked.map((a) => [a, { fromTime: saved[a]!.fromTime, unticked: true }])),
+      });
+    }
+    const client = await deps.client();
+    if (!client || ticked.length === 0) return 0;
+    let added = 0;
+    for (const address of ticked) {
+      const checkpoints = await deps.checkpoints.get();
+      const known = checkpoints[address];
+      const start = !known ? { fromTime: nowS - FIRST_LOOK_BACK_S } : known.unticked ? { fromTime: nowS - OVERLAP_S } : known;
+      const result = await checkAddress(client, address, start, nowS);
+      added += result.added;
+      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: result.next });
+    }
+    return added;
+  }
+
+  // A check waits for its turn in the worker's request budget (lib/api/budget.ts): with many addresses it may last
+  // longer than a minute. A check asked for meanwhile joins the one under way rather than starting a second.
+  let running: Promise<number> | undefined;
   return async (force = false) => {
+    if (running) return running.then(() => 0);
     const t = now();
     if (!force && t - lastCheck < WATCH_INTERVAL_MS) return 0;
     lastCheck = t;
-    const addresses = (await deps.settings.get())?.autoTrackAddresses ?? [];
-    const client = await deps.client();
-    if (!client || addresses.length === 0) return 0;
-    const checkpoints = await deps.checkpoints.get();
-    const nowS = Math.floor(t / 1000);
-    let added = 0;
-    for (const address of addresses) {
-      const result = await checkAddress(client, address, checkpoints[address] ?? { fromTime: nowS - FIRST_LOOK_BACK_S }, nowS);
-      checkpoints[address] = result.next;
-      added += result.added;
-    }
-    await deps.checkpoints.set(checkpoints);
-    return added;
+    running = checkAll(t).finally(() => {
+      running = undefined;
+      // The next one is due a minute after this one ended, not after it started.
+      lastCheck = Math.max(lastCheck, now());
+    });
+    return running;
   };
 }

@@ -71,6 +71,21 @@ describe('options page', () => {
     expect(await createSettingsStore().get()).toMatchObject({ syncSettings: false, watchedAddresses: [ME] });
   });
 
+  it('says clearly when the settings are saved here but too large to sync, and keeps them here', async () => {
+    const many = Array.from({ length: 2_500 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    // 2,500 addresses (about 112 KB): the page validates each, which takes a while on a loaded machine.
+    render(<Options />);
+    fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: 'https://svc.example.test' } });
+    fireEvent.input(screen.getByLabelText('Access key'), { target: { value: KEY } });
+    fireEvent.input(screen.getByLabelText('My addresses (optional)'), { target: { value: many.join('\n') } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByTestId('sync-status').textContent).toContain('Not synced to your other browsers'), {
+      timeout: 15_000,
+    });
+    expect(screen.getByTestId('sync-status').textContent).toContain('100 KB');
+    expect((await createSettingsStore().get())?.watchedAddresses).toHaveLength(2_500);
+  }, 30_000);
+
   it('says what each permission of this browser is for', () => {
     render(<Options />);
     const section = screen.getByRole('region', { name: 'Permissions and what they are for' });

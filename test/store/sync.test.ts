@@ -3,11 +3,19 @@ import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSettingsStore, type Settings } from '@/lib/store';
-import { createSyncedSettingsStore, pickSynced, SYNCED_SETTING_KEYS, type SyncArea, SyncFailedError } from '@/lib/store/sync';
+import {
+  createSyncedSettingsStore,
+  pickSynced,
+  SYNCED_SETTING_KEYS,
+  type SyncArea,
+  SyncFailedError,
+  syncFailureMessage,
+} from '@/lib/store/sync';
 
 const KEY = 'sk_live_do-not-sync_8f3a1c';
 const URL = 'https://svc.example.test';
 const ME = `0x${'a1'.repeat(20)}`;
+const OTHER_ME = `0x${'a2'.repeat(20)}`;
 
 const full: Settings = {
   baseUrl: URL,
@@ -40,6 +48,7 @@ describe('settings synced through storage.sync', () => {
     expect(text).not.toContain(URL);
     expect(text).not.toContain('svc.example');
     expect(Object.keys(await fakeBrowser.storage.sync.get(null)).sort()).toEqual([
+      'settings.$revision',
       'settings.autoTrackAddresses',
       'settings.notify',
       'settings.watchedAddresses',
@@ -91,7 +100,9 @@ describe('settings synced through storage.sync', () => {
     const error = await store.set(full).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncFailedError);
     expect((error as Error).message).toContain('QUOTA_BYTES_PER_ITEM');
-    expect(await createSettingsStore(createStore('settings-laptop', 'settings')).get()).toEqual(full);
+    expect((error as SyncFailedError).reason).toBe('too-large');
+    expect(await createSettingsStore(createStore('settings-laptop', 'settings')).get()).toMatchObject(full);
+    expect(await store.get()).toEqual(full);
   });
 
   it('reads this device’s copy when the sync area cannot be read', async () => {
@@ -112,5 +123,127 @@ describe('settings synced through storage.sync', () => {
     expect(SYNCED_SETTING_KEYS).not.toContain('accessKey');
     expect(SYNCED_SETTING_KEYS).not.toContain('baseUrl');
     expect(SYNCED_SETTING_KEYS).not.toContain('syncSettings');
+  });
+});
+
+/**
+ * `storage.sync` with Chrome's quotas and errors (developer.chrome.com/docs/extensions/reference/api/storage#property-sync):
+ * an item is its key plus its JSON value, at most 8,192 bytes; 102,400 bytes in all; 120 set/remove calls a minute. A
+ * call that would break a quota changes nothing and rejects with Chrome's message. Shared by the user's devices.
+ */
+class ChromeSyncArea implements SyncArea {
+  readonly items = new Map<string, unknown>();
+  readonly writes: number[] = [];
+  constructor(readonly now: () => number) {}
+  async get(keys: string[] | null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of this.items) if (!keys || keys.includes(k)) out[k] = structuredClone(v);
+    return out;
+  }
+  #write() {
+    const t = this.now();
+    while (this.writes.length > 0 && this.writes[0]! <= t - 60_000) this.writes.shift();
+    if (this.writes.length >= 120) throw new Error('MAX_WRITE_OPERATIONS_PER_MINUTE quota exceeded');
+    this.writes.push(t);
+  }
+  async set(items: Record<string, unknown>) {
+    const bytes = (k: string, v: unknown) => new TextEncoder().encode(k + JSON.stringify(v)).length;
+    for (const [k, v] of Object.entries(items)) if (bytes(k, v) > 8_192) throw new Error('QUOTA_BYTES_PER_ITEM quota exceeded');
+    const next = new Map(this.items);
+    for (const [k, v] of Object.entries(items)) next.set(k, structuredClone(v));
+    if ([...next].reduce((sum, [k, v]) => sum + bytes(k, v), 0) > 102_400) throw new Error('QUOTA_BYTES quota exceeded');
+    this.#write();
+    for (const [k, v] of next) this.items.set(k, v);
+  }
+  async remove(keys: string[]) {
+    this.#write();
+    for (const k of keys) this.items.delete(k);
+  }
+}
+
+/** `n` distinct owner addresses. */
+const addresses = (n: number, salt = 1) => Array.from({ length: n }, (_, i) => `0x${(i * 7919 + salt).toString(16).padStart(40, '0')}`);
+
+describe('settings synced within Chrome’s storage.sync quotas', () => {
+  let t = 1_800_000_000_000;
+  const clock = () => t;
+  beforeEach(() => {
+    globalThis.indexedDB = new IDBFactory();
+    t += 3_600_000;
+  });
+  const on = (name: string, area: SyncArea) =>
+    createSyncedSettingsStore(createSettingsStore(createStore(`q-${name}`, 'settings')), area, clock);
+
+  it('syncs 200 watched addresses (more than one 8 KB item) and the quiet hours saved with them, on this device and the next', async () => {
+    const area = new ChromeSyncArea(clock);
+    const laptop = on('laptop', area);
+    await laptop.set(full);
+    t += 1_000;
+    const many = addresses(200);
+    const quiet = { ...full.notify!, quietHours: { start: '22:00', end: '07:00' } };
+    await laptop.set({ ...full, watchedAddresses: many, autoTrackAddresses: many, notify: quiet });
+    expect(await laptop.get()).toMatchObject({ watchedAddresses: many, autoTrackAddresses: many, notify: quiet });
+    expect(await on('desktop', area).get()).toMatchObject({ watchedAddresses: many, notify: quiet });
+    // Split over items of at most 8 KB; and when the list shrinks again, the parts go.
+    expect([...area.items.keys()].filter((k) => k.includes('#')).length).toBeGreaterThanOrEqual(4);
+    t += 1_000;
+    await laptop.set({ ...full, watchedAddresses: [ME], autoTrackAddresses: [] });
+    expect([...area.items.keys()].filter((k) => k.includes('#'))).toEqual([]);
+    expect(await on('desktop', area).get()).toMatchObject({ watchedAddresses: [ME], autoTrackAddresses: [] });
+  });
+
+  it('beyond 100 KB in all: says so, syncs nothing, and this device keeps what was saved (never the older synced values)', async () => {
+    const area = new ChromeSyncArea(clock);
+    const laptop = on('laptop', area);
+    await laptop.set(full);
+    t += 1_000;
+    const tooMany = addresses(1_500);
+    const quiet = { ...full.notify!, quietHours: { start: '23:00', end: '06:00' } };
+    const error = await laptop
+      .set({ ...full, watchedAddresses: tooMany, autoTrackAddresses: tooMany, notify: quiet })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncFailedError);
+    expect((error as SyncFailedError).reason).toBe('too-large');
+    expect(syncFailureMessage(error as SyncFailedError)).toContain('100 KB');
+    expect(await laptop.get()).toMatchObject({ watchedAddresses: tooMany, notify: quiet });
+    // The other browser keeps the last values that did sync.
+    expect(await on('desktop', area).get()).toMatchObject({ watchedAddresses: [ME], notify: full.notify });
+    // A later save from the other browser that does sync reaches this one.
+    t += 1_000;
+    await on('desktop', area).set({ baseUrl: URL, accessKey: 'desk', watchedAddresses: [], autoTrackAddresses: [] });
+    expect(await laptop.get()).toMatchObject({ watchedAddresses: [], accessKey: KEY });
+  });
+
+  it('a sync refused by the browser (a quota error) never undoes this device’s save', async () => {
+    const area = new ChromeSyncArea(clock);
+    const laptop = on('laptop', area);
+    await laptop.set(full);
+    t += 1_000;
+    area.set = async () => {
+      throw new Error('QUOTA_BYTES quota exceeded');
+    };
+    const quiet = { ...full.notify!, quietHours: { start: '21:00', end: '08:00' } };
+    const error = await laptop.set({ ...full, notify: quiet }).catch((e: unknown) => e);
+    expect((error as SyncFailedError).reason).toBe('too-large');
+    expect((await laptop.get())?.notify).toEqual(quiet);
+  });
+
+  it('stays within 120 writes a minute: a save beyond it is kept on this device and said so', async () => {
+    const area = new ChromeSyncArea(clock);
+    const laptop = on('laptop', area);
+    const failures: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      t += 100;
+      const list = i % 2 === 0 ? addresses(200, i) : [ME];
+      await laptop.set({ ...full, watchedAddresses: list, autoTrackAddresses: [] }).catch((e: SyncFailedError) => failures.push(e.reason));
+      expect((await laptop.get())?.watchedAddresses).toEqual(list);
+    }
+    expect(failures.length).toBeGreaterThan(0);
+    expect(new Set(failures)).toEqual(new Set(['too-often']));
+    expect(area.writes.length).toBeLessThanOrEqual(120);
+    // A minute later it syncs again.
+    t += 60_000;
+    await laptop.set({ ...full, watchedAddresses: [ME, OTHER_ME], autoTrackAddresses: [] });
+    expect(await on('desktop', area).get()).toMatchObject({ watchedAddresses: [ME, OTHER_ME] });
   });
 });

@@ -13,25 +13,25 @@ describe('createClientCache', () => {
   it('has no client until both URL and key are saved, or when the URL is unusable', async () => {
     const settings = createSettingsStore();
     const clients = createClientCache(settings);
-    expect(await clients.current()).toBeUndefined();
+    expect(await clients.current('user')).toBeUndefined();
     await settings.set({ baseUrl: 'https://svc.example', accessKey: '' });
-    expect(await clients.current()).toBeUndefined();
+    expect(await clients.current('user')).toBeUndefined();
     await settings.set({ baseUrl: 'not a url', accessKey: 'k' });
-    expect(await clients.current()).toBeUndefined();
+    expect(await clients.current('user')).toBeUndefined();
   });
 
   it('keeps one client per URL and key, builds a new one when they change, and after reset', async () => {
     const settings = createSettingsStore();
     const clients = createClientCache(settings);
     await settings.set({ baseUrl: 'https://svc.example/', accessKey: 'k1' });
-    const first = await clients.current();
+    const first = await clients.current('user');
     expect(first?.baseUrl).toBe('https://svc.example');
-    expect(await clients.current()).toBe(first);
+    expect(await clients.current('user')).toBe(first);
     await settings.set({ baseUrl: 'https://svc.example/', accessKey: 'k2' });
-    const second = await clients.current();
+    const second = await clients.current('user');
     expect(second).not.toBe(first);
     clients.reset();
-    expect(await clients.current()).not.toBe(second);
+    expect(await clients.current('user')).not.toBe(second);
   });
 });
 
@@ -46,7 +46,7 @@ describe('the worker’s requests', () => {
       const settings = createSettingsStore();
       await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
       const clients = createClientCache(settings);
-      const client = (await clients.current())!;
+      const client = (await clients.current('user'))!;
       const ids = Array.from({ length: 6 }, () => sim.createIntent('success', 60_000));
       // Six long-polls the server holds (300 ms), and a GetIntent beside them.
       const waits = ids.map(async (intentId) => {

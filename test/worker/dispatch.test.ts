@@ -26,6 +26,7 @@ function recordingHandlers() {
     lookup: ok,
     mute: ok,
     snooze: ok,
+    'test-connection': ok,
     'settings-saved': ok,
   };
   return { calls, dispatch: createDispatcher(handlers) };

@@ -4,6 +4,7 @@
  * intent address still holds).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestBudget } from '@/lib/api/budget';
 import { SvcClient } from '@/lib/api/client';
 import { intentDetails } from '@/lib/worker/details';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
@@ -67,6 +68,51 @@ describe('createBaselineFinder', () => {
     expect(log.filter((r) => r.operation === 'GetIntent')).toHaveLength(8);
     expect(peakConcurrency(log)).toBe(1);
     expect((await tracker.list()).map((t) => t.routeDuration)).toEqual(ids.map(() => 40));
+  });
+
+  it('sends nothing more for an intent removed while its GetIntent runs (I4)', async () => {
+    const { tracker } = memoryTracker();
+    const id = sim.createIntent('success', 2_000, undefined, { estimatedDuration: null });
+    await tracker.track(id);
+    // The user removes the intent while the first look-up is answered.
+    const removing = {
+      getIntent: async (...args: Parameters<SvcClient['getIntent']>) => {
+        const answer = await client.getIntent(...args);
+        await tracker.remove(id);
+        return answer;
+      },
+      getIntentHistory: (...args: Parameters<SvcClient['getIntentHistory']>) => client.getIntentHistory(...args),
+    };
+    const from = sim.requests().length;
+    await createBaselineFinder({ client: async () => removing, tracker })(id);
+    expect(
+      sim
+        .requests()
+        .slice(from)
+        .map((r) => r.operation),
+    ).toEqual(['GetIntent']);
+  });
+
+  it('sends nothing for an intent removed while its look-up waits for a place in the worker’s budget (I4)', async () => {
+    const { tracker } = memoryTracker();
+    const budget = new RequestBudget({ perMinute: 60_000 });
+    const busy = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey, budget, lane: 'background' });
+    const id = sim.createIntent('success', 2_000, undefined, { estimatedDuration: null });
+    await tracker.track(id);
+    // Four places held by others.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holders = Array.from({ length: 4 }, () => budget.run('tracker', () => held));
+    const from = sim.requests().length;
+    const looking = createBaselineFinder({ client: async () => busy, tracker })(id);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(budget.waiting).toBe(1);
+    await tracker.remove(id);
+    release();
+    await Promise.all([looking, ...holders]);
+    expect(sim.requests().slice(from)).toEqual([]);
   });
 
   it('leaves alone what is final or not configured, and never throws', async () => {

@@ -8,7 +8,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Reply } from '@/lib/messages';
 import { createBrowserNotifier } from '@/lib/notify/browser';
 import { createCalmNotifier } from '@/lib/notify/calm-notifier';
-import { createCalmStateStore, createReceiptCache, createSettingsStore, type TrackedIntent } from '@/lib/store';
+import { createCalmStateStore, createReceiptCache, createRemovedIntents, createSettingsStore, type TrackedIntent } from '@/lib/store';
 import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createClientCache } from '@/lib/worker/client-cache';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
@@ -50,11 +50,13 @@ async function setUp(configured: boolean) {
     intent: (intentId) => store.get(intentId),
     scheduleRelease: createCalmAlarm(fakeBrowser as never),
   });
+  const removed = createRemovedIntents();
   const handlers = createMessageHandlers({
     tracker,
-    track: createTrackIntent(tracker),
+    track: createTrackIntent(tracker, removed),
     clients,
     receipts,
+    removed,
     trackSelection: async (text): Promise<Reply> => {
       log.push(`selection ${text}`);
       return { ok: true, added: false };
@@ -68,7 +70,7 @@ async function setUp(configured: boolean) {
     },
     calm,
   });
-  return { handlers, tracker, store, clients, receipts, log, calmState, settings };
+  return { handlers, tracker, store, clients, receipts, log, calmState, settings, removed };
 }
 
 describe('message handlers', () => {
@@ -90,7 +92,7 @@ describe('message handlers', () => {
   });
 
   it('marks finished intents seen and updates the badge; removes one; clears the finished ones', async () => {
-    const { handlers, store, log } = await setUp(false);
+    const { handlers, store, log, removed } = await setUp(false);
     const done: TrackedIntent = { intentId: ID, addedAt: 1, lastStates: [], phase: 'final', status: 'FAILED', notification: 'shown' };
     const other = `0x${'cd'.repeat(32)}`;
     await store.put(done);
@@ -102,6 +104,11 @@ describe('message handlers', () => {
     expect([...store.map.keys()]).toEqual([other]);
     expect(await handlers.remove({ type: 'remove', intentId: other })).toEqual({ ok: true });
     expect(store.map.size).toBe(0);
+    // Both are remembered as removed by the user (the watched-address check leaves them alone) ...
+    expect([await removed.has(ID), await removed.has(other)]).toEqual([true, true]);
+    // ... until the user tracks one again by hand.
+    await handlers.track({ type: 'track', intentId: other });
+    expect([await removed.has(ID), await removed.has(other)]).toEqual([true, false]);
   });
 
   it('asks for the settings when the popup reads something before they are saved', async () => {
@@ -136,10 +143,38 @@ describe('message handlers', () => {
 
   it('after the settings are saved, builds a new client and checks the watched addresses at once', async () => {
     const { handlers, clients, log } = await setUp(true);
-    const before = await clients.current();
+    const before = await clients.current('user');
     expect(await handlers['settings-saved']({ type: 'settings-saved' })).toEqual({ ok: true });
-    expect(await clients.current()).not.toBe(before);
+    expect(await clients.current('user')).not.toBe(before);
     expect(log).toEqual(['watched true']);
+  });
+
+  it('tests unsaved settings through the worker’s budget: the probe waits its turn, first in line, and tells the outcome', async () => {
+    const { handlers, clients } = await setUp(false);
+    // The worker's 4 places are taken (long-polls held by the server).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holders = Array.from({ length: 4 }, () => clients.budget.run('tracker', () => held));
+    const from = sim.requests().length;
+    const testing = handlers['test-connection']({ type: 'test-connection', baseUrl: sim.url, accessKey: sim.accessKey });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sim.requests().length - from).toBe(0);
+    expect(clients.budget.waiting).toBe(1);
+    release();
+    await Promise.all(holders);
+    expect(await testing).toMatchObject({ ok: true, data: { kind: 'ok' } });
+    expect(
+      sim
+        .requests()
+        .slice(from)
+        .map((r) => r.operation),
+    ).toEqual(['GetIntentReceipt']);
+    expect(await handlers['test-connection']({ type: 'test-connection', baseUrl: sim.url, accessKey: 'wrong' })).toMatchObject({
+      ok: true,
+      data: { kind: 'key-rejected' },
+    });
   });
 
   it('mutes and unmutes an intent; snoozes for an hour (with the alarm that ends it) and ends the snooze early', async () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
 import { SvcNetworkError } from '@/lib/api/errors';
 import type { HistoryLiteRequest } from '@/lib/api/schemas/history';
-import { createSettingsStore, createWatchedCheckpoints } from '@/lib/store';
+import { createRemovedIntents, createSettingsStore, createWatchedCheckpoints } from '@/lib/store';
 import { createWatchedCheck, WATCH_MAX_PAGES, WATCH_PAGE_SIZE } from '@/lib/worker/watched';
 import { type Simulator, startSimulator } from '../simulator/server';
 
@@ -22,7 +22,7 @@ beforeEach(async () => {
 afterEach(() => sim.close());
 
 /** The check with a recording `track` (a set of tracked ids, like the tracker's) and the requests it sent. */
-async function setUp(options: { failOnCall?: number; now?: () => number } = {}) {
+async function setUp(options: { failOnCall?: number; now?: () => number; ignoreOwner?: boolean } = {}) {
   const settings = createSettingsStore();
   await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey, watchedAddresses: [MINE, OTHER], autoTrackAddresses: [MINE] });
   const real = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey });
@@ -31,11 +31,19 @@ async function setUp(options: { failOnCall?: number; now?: () => number } = {}) 
     getIntentHistoryLite(request: HistoryLiteRequest) {
       requests.push(request);
       if (requests.length === options.failOnCall) return Promise.reject(new SvcNetworkError('GetIntentHistory', sim.url, 'reset'));
+      // A history that ignores the owner filter lists every owner's intents.
+      if (options.ignoreOwner) {
+        const { byOwnerAddress: _, ...everyone } = request;
+        return real.getIntentHistoryLite(everyone);
+      }
       return real.getIntentHistoryLite(request);
     },
   };
   const tracked = new Set<string>();
+  /** What the user removed (the worker's RemovedIntents, in IndexedDB). */
+  const removed = createRemovedIntents();
   const check = createWatchedCheck({
+    removed,
     settings,
     client: async () => client,
     checkpoints: createWatchedCheckpoints(),
@@ -46,7 +54,7 @@ async function setUp(options: { failOnCall?: number; now?: () => number } = {}) 
     },
     ...(options.now ? { now: options.now } : {}),
   });
-  return { check, tracked, requests };
+  return { check, tracked, requests, removed, settings };
 }
 
 /** Creates `n` intents of `owner` and lets the simulated clock pass their (distinct, ms-apart) creation times. */
@@ -105,5 +113,86 @@ describe('createWatchedCheck', () => {
     t += 31_000;
     await check();
     expect(requests.length).toBeGreaterThan(sent);
+  });
+
+  it('tracks only rows whose receipt names the address as owner, even from a history that ignores the owner filter', async () => {
+    const { check, tracked } = await setUp({ ignoreOwner: true });
+    const mine = createMany(3, MINE);
+    const strangers = Array.from({ length: 40 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, 'f')}`);
+    for (const owner of strangers) createMany(5, owner);
+    await check(true);
+    expect([...tracked].sort()).toEqual([...mine].sort());
+  });
+
+  it('never tracks again an intent the user removed, whatever the next checks read', async () => {
+    let t = sim.now();
+    const { check, tracked, removed } = await setUp({ now: () => t });
+    const [first] = createMany(1, MINE);
+    expect(await check(true)).toBe(1);
+    // The user removes it (the message handler marks it, then the tracker forgets it).
+    await removed.add([first!]);
+    tracked.delete(first!);
+    for (let i = 0; i < 3; i++) {
+      t = sim.now();
+      await check(true);
+    }
+    expect(tracked.has(first!)).toBe(false);
+    // A later intent is still tracked.
+    const [later] = createMany(1, MINE);
+    t = sim.now();
+    expect(await check(true)).toBe(1);
+    expect(tracked.has(later!)).toBe(true);
+  });
+
+  it('starts an address ticked again from that moment, not from where it stood days before', async () => {
+    let t = sim.now();
+    const { check, tracked, settings } = await setUp({ now: () => t });
+    createMany(1, MINE);
+    expect(await check(true)).toBe(1);
+    // Unticked, and a check sees it so.
+    const base = (await settings.get())!;
+    await settings.set({ ...base, autoTrackAddresses: [] });
+    t = sim.now();
+    await check(true);
+    // Three days of intents while unticked.
+    for (let day = 0; day < 3; day++) {
+      for (let i = 0; i < 200; i++) {
+        sim.createIntent('stuck', 600_000, MINE);
+        sim.advanceClock(60_000);
+      }
+      sim.advanceClock(86_400_000 - 200 * 60_000);
+    }
+    const before = tracked.size;
+    await settings.set({ ...base, autoTrackAddresses: [MINE] });
+    t = sim.now();
+    expect(await check(true)).toBe(0);
+    expect(tracked.size).toBe(before);
+    // What comes after the tick is tracked.
+    sim.advanceClock(5_000);
+    const [fresh] = createMany(1, MINE);
+    t = sim.now();
+    expect(await check(true)).toBe(1);
+    expect(tracked.has(fresh!)).toBe(true);
+  });
+
+  it('moves the checkpoint only over what it read: a worker clock 2 minutes fast misses nothing', async () => {
+    const fast = 120_000;
+    let t = sim.now() + fast;
+    const { check, tracked } = await setUp({ now: () => t });
+    createMany(1, MINE);
+    await check(true);
+    // 30 intents, one every 10 s, checked every minute by a worker whose clock is 2 minutes ahead of the service.
+    const made: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      made.push(sim.createIntent('stuck', 600_000, MINE));
+      sim.advanceClock(10_000);
+      if (i % 6 === 5) {
+        t = sim.now() + fast;
+        await check(true);
+      }
+    }
+    t = sim.now() + fast;
+    await check(true);
+    expect(made.filter((id) => tracked.has(id))).toHaveLength(30);
   });
 });

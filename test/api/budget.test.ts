@@ -1,0 +1,157 @@
+/**
+ * The worker's one request budget (lib/api/budget.ts) and the HTTP calls through it (lib/api/http.ts), on virtual
+ * time: at most 4 in flight, the user first in line, background work paced by the rate, a request aborted or no
+ * longer wanted while it waits never sent, and a call's time-out counted from when it is sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { RequestBudget } from '@/lib/api/budget';
+import { SvcClient } from '@/lib/api/client';
+import { EventClock } from '../tracker/fakes';
+
+/** A fetch that records when each request reaches the "service", and answers when the test says so. */
+function fakeFetch(clock: EventClock) {
+  const sent: Array<{ at: number; op: string; answer: () => void }> = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const op = String(input).split('/').pop()!;
+    // As the platform's fetch: a signal aborted already rejects at once, and nothing reaches the service.
+    if (init?.signal?.aborted) return Promise.reject(init.signal.reason);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    return new Promise<Response>((resolve, reject) => {
+      const done = () => {
+        inFlight--;
+      };
+      init?.signal?.addEventListener('abort', () => {
+        done();
+        reject(init.signal?.reason);
+      });
+      sent.push({
+        at: clock.now(),
+        op,
+        answer: () => {
+          done();
+          resolve(new Response('{"error":"NotFound","code":8000,"msg":"no","status":400}', { status: 400 }));
+        },
+      });
+    });
+  };
+  return { fetch, sent, maxInFlight: () => maxInFlight };
+}
+
+describe('RequestBudget', () => {
+  it('lets at most 4 in flight and gives the next free place to the user first, then the tracker, then background', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, perMinute: 60_000 });
+    const order: string[] = [];
+    const releases: Array<() => void> = [];
+    const job = (name: string) => () =>
+      new Promise<void>((resolve) => {
+        order.push(name);
+        releases.push(resolve);
+      });
+    const all = [
+      ...['t1', 't2', 't3', 't4'].map((n) => budget.run('tracker', job(n))),
+      budget.run('background', job('b1')),
+      budget.run('tracker', job('t5')),
+      budget.run('user', job('u1')),
+    ];
+    await clock.advance(0);
+    expect(order).toEqual(['t1', 't2', 't3', 't4']);
+    expect(budget.inFlight).toBe(4);
+    releases.shift()!();
+    await clock.advance(0);
+    expect(order.at(-1)).toBe('u1');
+    releases.shift()!();
+    await clock.advance(0);
+    expect(order.at(-1)).toBe('t5');
+    releases.shift()!();
+    // The tracker spent 6 tokens at once: background waits until the bucket holds one again (4 ms at 1,000 a second).
+    await clock.advance(0);
+    expect(order.at(-1)).toBe('t5');
+    await clock.advance(10);
+    expect(order.at(-1)).toBe('b1');
+    expect(budget.inFlight).toBe(4);
+    for (const r of releases) r();
+    await Promise.all(all);
+  });
+
+  it('paces background requests at the worker’s rate, whatever the tracker and the user spend', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, perMinute: 60, burst: 2 });
+    const starts: number[] = [];
+    const t0 = clock.now();
+    const runs = Array.from({ length: 10 }, () =>
+      budget.run('background', async () => {
+        starts.push(clock.now() - t0);
+      }),
+    );
+    await clock.advance(30_000);
+    await Promise.all(runs);
+    // Two at once (the burst), then one a second.
+    expect(starts.slice(0, 3)).toEqual([0, 0, 1_000]);
+    expect(starts).toHaveLength(10);
+    // The tracker spends 5 tokens at once: background waits until the debt is paid back.
+    const tracker = Array.from({ length: 5 }, () => budget.run('tracker', async () => {}));
+    await Promise.all(tracker);
+    const at = clock.now();
+    let bgAt = 0;
+    const late = budget.run('background', async () => {
+      bgAt = clock.now();
+    });
+    await clock.advance(10_000);
+    await late;
+    // 2 tokens held, 5 spent: the debt stops at -2 (the burst); one needed: 3 s at one a second.
+    expect(bgAt - at).toBe(3_000);
+  });
+
+  it('does not send a request aborted, or no longer wanted, while it waits for its place', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, maxInFlight: 1, perMinute: 60_000 });
+    let release!: () => void;
+    const first = budget.run('tracker', () => new Promise<void>((r) => (release = r)));
+    const aborted = new AbortController();
+    let sent = 0;
+    const a = budget.run('user', async () => void sent++, { signal: aborted.signal }).catch((e: unknown) => e);
+    const b = budget.run('user', async () => void sent++, { stillWanted: () => false }).catch((e: unknown) => (e as Error).name);
+    await clock.advance(0);
+    aborted.abort();
+    expect(budget.waiting).toBe(1);
+    release();
+    await first;
+    expect(await b).toBe('NotWantedError');
+    expect(await a).toBeInstanceOf(DOMException);
+    expect(sent).toBe(0);
+    expect(budget.inFlight).toBe(0);
+  });
+});
+
+describe('SvcHttp through the budget', () => {
+  it('starts a call’s time-out when it is sent, not while it waits for one of the 4 places', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, perMinute: 60_000 });
+    const service = fakeFetch(clock);
+    const client = new SvcClient({ baseUrl: 'https://svc.example', accessKey: 'k', fetch: service.fetch, budget, lane: 'tracker' });
+    // Four long-polls the server holds 5 s each (virtual), and a look-up with a 1 s time-out (real timers: short).
+    const waits = Array.from({ length: 4 }, () => client.getIntentReceipt({ intentId: `0x${'1'.repeat(64)}` }).catch(() => 'done'));
+    const lookUp = client.getIntentReceipt({ intentId: `0x${'2'.repeat(64)}` }, { timeoutMs: 300, lane: 'user' }).then(
+      () => 'answered',
+      (err: { kind?: string; code?: number }) => err.kind ?? 'other',
+    );
+    await clock.advance(0);
+    expect(service.sent).toHaveLength(4);
+    // The look-up waits longer than its own time-out for a place, then is sent and answered in time.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(service.sent).toHaveLength(4);
+    service.sent[0]!.answer();
+    await clock.advance(0);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(service.sent).toHaveLength(5);
+    service.sent[4]!.answer();
+    expect(await lookUp).toBe('service');
+    for (const s of service.sent.slice(1, 4)) s.answer();
+    await Promise.all(waits);
+    expect(service.maxInFlight()).toBe(4);
+  });
+});
