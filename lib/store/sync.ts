@@ -4,6 +4,7 @@
  * choices. Everything else — the service URL, the access key, tracked intents — stays in this device's IndexedDB.
  * The user can turn syncing off (`Settings.syncSettings: false`, itself never synced).
  */
+import { t } from '../i18n';
 import type { SettingsStore } from './index';
 import type { Settings } from './types';
 
@@ -32,10 +33,13 @@ export interface SyncArea {
 /** The `storage.sync` item of a settings key. */
 export const syncItemName = (key: SyncableSettingKey): string => `settings.${key}`;
 
-/** Thrown by `set` when the settings were saved on this device but could not be synced (quota, no sync area). */
+/**
+ * Thrown by `set` when the settings were saved on this device but could not be synced (quota, no sync area); its
+ * message is the options page's sentence, in the browser's language.
+ */
 export class SyncFailedError extends Error {
   constructor(cause: unknown) {
-    super(`Saved on this device, but not synced to your other browsers: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(t('savedNotSynced', cause instanceof Error ? cause.message : String(cause)));
     this.name = 'SyncFailedError';
   }
 }

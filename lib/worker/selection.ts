@@ -93,7 +93,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
       if (reply) return reply;
     }
     const reply = await deps.track(id, { source: 'menu' });
-    if (reply.ok) await deps.inform(reply.added ? `Tracking intent ${shortId(id)}.` : `Intent ${shortId(id)} is already tracked.`);
+    if (reply.ok) await deps.inform(reply.added ? t('trackingIntent', shortId(id)) : t('intentAlreadyTracked', shortId(id)));
     return reply;
   }
 
@@ -106,7 +106,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
     async openFromOmnibox(text) {
       const id = findIntentId(text);
       if (!id) {
-        await deps.inform(`“${text.slice(0, 80)}” is not an intent ID.`);
+        await deps.inform(t('notAnIntentId', text.slice(0, 80)));
         return;
       }
       await deps.openReceipt(id);

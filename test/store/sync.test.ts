@@ -90,7 +90,9 @@ describe('settings synced through storage.sync', () => {
     const store = device('laptop', broken);
     const error = await store.set(full).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncFailedError);
-    expect((error as Error).message).toContain('QUOTA_BYTES_PER_ITEM');
+    expect((error as Error).message).toBe(
+      'Saved on this device, but not synced to your other browsers: QUOTA_BYTES_PER_ITEM quota exceeded',
+    );
     expect(await createSettingsStore(createStore('settings-laptop', 'settings')).get()).toEqual(full);
   });
 
