@@ -31,7 +31,7 @@ describe('ReceiptView', () => {
     expect(within(legs[0]!).getByRole('link').getAttribute('href')).toBe(`https://arbiscan.io/tx/${HASH}`);
     expect(within(legs[0]!).getByText('250.00 USDC')).toBeTruthy();
     expect(within(legs[1]!).queryByRole('link')).toBeNull();
-    expect(within(legs[1]!).getByText('not on-chain yet')).toBeTruthy();
+    expect(within(legs[1]!).getByText('no transaction')).toBeTruthy();
     expect(within(legs[2]!).queryByRole('link')).toBeNull();
     expect(within(legs[2]!).getByText('TELEPORTED')).toBeTruthy();
     expect(within(legs[2]!).getByText('Chain 999999')).toBeTruthy();
