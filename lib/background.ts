@@ -32,7 +32,7 @@ import { createBaselineFinder } from './worker/eta-baseline';
 import { ensureMenus, ensureWatchdog, startKeepAlive } from './worker/lifetime';
 import { createMessageHandlers } from './worker/message-handlers';
 import { createNotificationRouting, type NotificationRouting } from './worker/notification-routing';
-import { openReceiptPage } from './worker/pages';
+import { openReceiptPage, welcomeOnInstall } from './worker/pages';
 import { createSelectionLookup, type SelectionLookup } from './worker/selection';
 import { createToolbarBadge } from './worker/toolbar-badge';
 import { createTrackIntent } from './worker/track';
@@ -62,6 +62,8 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   startKeepAlive(): () => void;
   /** Runs a keyboard command (`commands.onCommand`); resolves with its outcome, undefined for an unknown one. */
   runCommand(command: string): Promise<Reply | undefined>;
+  /** `runtime.onInstalled`: opens the welcome page on a new install only (`reason` 'install'); true when opened. */
+  installed(reason: string): Promise<boolean>;
 }
 
 /** Builds the background services on `browser`. */
@@ -152,5 +154,6 @@ export function createBackground(browser: Browser): BackgroundServices {
     updateBadge: badge.update,
     startKeepAlive: () => startKeepAlive(browser, () => tracker.busy),
     runCommand,
+    installed: (reason) => welcomeOnInstall(browser, reason).catch(() => false),
   };
 }

@@ -140,6 +140,11 @@ export function Options() {
   return (
     <main class="options">
       <h1>{t('optionsTitle')}</h1>
+      <p>
+        <a href={browser.runtime.getURL('/welcome.html')} target="_blank" rel="noopener">
+          {t('gettingStarted')}
+        </a>
+      </p>
       <form onSubmit={save}>
         <div class="field">
           <label for="base-url">{t('serviceUrl')}</label>

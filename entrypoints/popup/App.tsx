@@ -12,7 +12,7 @@ import { useIntentDetails } from './hooks/useIntentDetails';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
 import { useTrackedIntents } from './hooks/useTrackedIntents';
-import { openSettings, useSettings } from './settings';
+import { openSettings, openWelcome, useSettings } from './settings';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
 import { SearchTab } from './views/SearchTab';
@@ -67,6 +67,9 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               {t('snooze')}
             </button>
           )}
+          <button type="button" class="link-button" onClick={openWelcome}>
+            {t('gettingStarted')}
+          </button>
           <button type="button" class="link-button" onClick={openSettings}>
             {t('settings')}
           </button>
@@ -83,6 +86,9 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
       {settings === null && (
         <p class="banner" role="alert">
           {t('setServiceFirst')}{' '}
+          <button type="button" class="link-button" onClick={openWelcome}>
+            {t('gettingStarted')}
+          </button>{' '}
           <button type="button" class="link-button" onClick={openSettings}>
             {t('openSettings')}
           </button>
