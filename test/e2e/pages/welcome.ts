@@ -12,10 +12,10 @@ export class WelcomePage<P extends PageDriver = PageDriver> extends OptionsPage<
   heading(): Query {
     return this.page.getByRole('heading', { name: 'Welcome to Svc Intent Tracker' });
   }
+  /** The one picture, by its role and its text alternative (an ARIA query misses SVG images in Firefox). */
   picture(): Query {
-    return this.page.getByRole('img', {
-      name: "The toolbar button's list of tracked intents, and a desktop notification saying that an intent succeeded.",
-    });
+    const alt = "The toolbar button's list of tracked intents, and a desktop notification saying that an intent succeeded.";
+    return this.page.locator(`[role="img"][aria-label="${alt}"]`);
   }
   /** The note that explains the browser's permission prompt, shown before Save is pressed. */
   permissionNote(): Query {
