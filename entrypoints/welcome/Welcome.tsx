@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ConnectionFields } from '@/components/settings/ConnectionFields';
+import { ShortcutList } from '@/components/settings/Shortcuts';
 import { checkConnection, type Status, saveFromClick, settingsStore, useConnectionTest } from '@/components/settings/save';
 import { WelcomePicture } from '@/components/WelcomePicture';
 import { parseBaseUrl } from '@/lib/api/base-url';
@@ -7,25 +8,6 @@ import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
 import type { Settings } from '@/lib/store';
 import { send } from '../popup/worker-messages';
-
-/** A keyboard command as the browser has it bound (`commands.getAll`): `shortcut` empty when the user unset it. */
-export interface BoundCommand {
-  name?: string;
-  description?: string;
-  shortcut?: string;
-}
-
-/** The extension's commands with their keys as the browser has them now (the user may have changed them). */
-function useShortcuts(): BoundCommand[] | undefined {
-  const [commands, setCommands] = useState<BoundCommand[]>();
-  useEffect(() => {
-    void browser.commands
-      .getAll()
-      .then(setCommands)
-      .catch(() => setCommands([]));
-  }, []);
-  return commands;
-}
 
 /**
  * The page a new install opens (and the popup's and options page's "Getting started"): what the extension does in
@@ -43,7 +25,6 @@ export function Welcome() {
   const [trackStatus, setTrackStatus] = useState<Status>();
   const [trackedId, setTrackedId] = useState<string>();
   const connection = useConnectionTest();
-  const shortcuts = useShortcuts();
 
   useEffect(() => {
     void settingsStore.get().then((s) => {
@@ -160,17 +141,7 @@ export function Welcome() {
 
       <section aria-labelledby="step-shortcuts">
         <h2 id="step-shortcuts">{t('welcomeStepShortcuts')}</h2>
-        <dl class="shortcuts" data-testid="shortcuts">
-          {(shortcuts ?? []).map((c) => (
-            <div key={c.name} data-command={c.name}>
-              <dt>
-                <kbd>{c.shortcut || t('shortcutNotSet')}</kbd>
-              </dt>
-              <dd>{c.name === '_execute_action' || !c.description ? t('shortcutOpenPopup') : c.description}</dd>
-            </div>
-          ))}
-        </dl>
-        <p class="hint">{t('shortcutsHowToChange')}</p>
+        <ShortcutList />
       </section>
     </main>
   );
