@@ -3,7 +3,7 @@
  * `lib/worker/`, and hands them to `entrypoints/background.ts`, which only wires browser events to them.
  */
 import type { browser as browserApi } from 'wxt/browser';
-import type { Reply } from './messages';
+import type { Reply, ReplyOf } from './messages';
 import { createBrowserNotifier } from './notify/browser';
 import { type CalmNotifier, createCalmNotifier } from './notify/calm-notifier';
 import { createInformer } from './notify/info';
@@ -61,7 +61,7 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   /** Starts the keep-alive timer; returns a function that stops it. */
   startKeepAlive(): () => void;
   /** Runs a keyboard command (`commands.onCommand`); resolves with its outcome, undefined for an unknown one. */
-  runCommand(command: string): Promise<Reply | undefined>;
+  runCommand(command: string): Promise<ReplyOf<'track-text'> | undefined>;
   /** `runtime.onInstalled`: opens the welcome page on a new install only (`reason` 'install'); true when opened. */
   installed(reason: string): Promise<boolean>;
 }

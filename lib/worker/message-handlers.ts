@@ -1,7 +1,7 @@
 /** What the worker does for each request of the popup and options pages (`lib/messages.ts` lists them). */
 import { describeError } from '../format/errors';
 import { t } from '../i18n';
-import type { Reply } from '../messages';
+import type { Failure, ReplyOf } from '../messages';
 import type { CalmNotifier } from '../notify/calm-notifier';
 import type { ReceiptCache } from '../store';
 import type { Tracker } from '../tracker/engine';
@@ -17,7 +17,7 @@ export interface MessageHandlerDeps {
   clients: ClientCache;
   receipts: ReceiptCache;
   /** The context menu's action, for `track-text`. */
-  trackSelection(text: string): Promise<Reply>;
+  trackSelection(text: string): Promise<ReplyOf<'track-text'>>;
   /** Updates the toolbar badge now. */
   updateBadge(): Promise<void>;
   /** Checks the watched addresses (`force` skips the once-a-minute throttle). */
@@ -26,10 +26,10 @@ export interface MessageHandlerDeps {
   calm: Pick<CalmNotifier, 'mute' | 'snooze' | 'endSnooze' | 'release'>;
 }
 
-const notConfigured = (): Reply => ({ ok: false, message: t('notConfigured'), openSettings: true });
+const notConfigured = (): Failure => ({ ok: false, message: t('notConfigured'), openSettings: true });
 
 /** The reply for an error of a call the page asked for. */
-function failed(err: unknown): Reply {
+function failed(err: unknown): Failure {
   const { text, openSettings } = describeError(err);
   return { ok: false, message: text, openSettings };
 }

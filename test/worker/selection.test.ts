@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
-import type { Reply } from '@/lib/messages';
+import type { ReplyOf } from '@/lib/messages';
 import { createSelectionLookup, transactionMessage } from '@/lib/worker/selection';
 import { useLocale } from '../i18n/fake-i18n';
 import { intentWithDestinationHash } from '../simulator/find';
@@ -26,7 +26,7 @@ function setUp(configured = true) {
   const client = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey });
   const lookup = createSelectionLookup({
     client: async () => (configured ? client : undefined),
-    track: async (intentId, extra = {}): Promise<Reply> => {
+    track: async (intentId, extra = {}): Promise<ReplyOf<'track'>> => {
       const added = !tracked.has(intentId);
       if (added) tracked.set(intentId, extra);
       return { ok: true, added, intentId };
