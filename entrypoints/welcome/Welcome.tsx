@@ -59,7 +59,7 @@ export function Welcome() {
     setTrackedId(undefined);
     const reply = await send({ type: 'track', intentId });
     if (!reply.ok) {
-      setTrackStatus({ text: reply.openSettings ? t('welcomeConnectFirst') : reply.message, ok: false });
+      setTrackStatus({ text: reply.message, ok: false });
       return;
     }
     const id = reply.intentId ?? intentId.trim();
