@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
@@ -21,6 +22,16 @@ function preactWithoutInnerHtml(): Plugin {
     },
   };
 }
+
+/** The project's public page (package.json `homepage`, its repository): the store's and the manifest's link. */
+const HOMEPAGE = (JSON.parse(readFileSync('package.json', 'utf8')) as { homepage: string }).homepage.replace(/#.*$/, '');
+
+/**
+ * The oldest Chrome the extension runs on: the newest web or extension API it uses decides. Today `AbortSignal.any`
+ * (Chrome 116, lib/api/http.ts); the side panel (114) and offscreen documents (109) are older.
+ * `test/built/manifest.test.ts` greps the built code for each API of its table and fails when this is not the newest.
+ */
+const MINIMUM_CHROME_VERSION = '116';
 
 /**
  * Build configuration. Chrome MV3 is the primary target; `wxt build -b firefox --mv3` builds the Firefox MV3
@@ -50,6 +61,7 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
+    homepage_url: HOMEPAGE,
     permissions: ['alarms', 'notifications', 'contextMenus', 'storage', ...(browser === 'firefox' ? [] : ['offscreen'])],
     optional_permissions: ['clipboardRead'],
     omnibox: { keyword: 'intent' },
@@ -68,6 +80,6 @@ export default defineConfig({
             gecko_android: { strict_min_version: '142.0' },
           },
         }
-      : {}),
+      : { minimum_chrome_version: MINIMUM_CHROME_VERSION }),
   }),
 });

@@ -10,8 +10,9 @@ import { StatusChip } from './StatusChip';
 /**
  * One leg of a receipt: TransactionStatus, chain, hash (an explorer link only for a known chain and a real hash),
  * mined time and `statusReason`. `decimals`/`symbol` format the leg's raw `tokenAmount` when the token is known.
+ * `final`: the intent is in a final status, so a leg without a real hash will never get one ("no transaction").
  */
-export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?: number; symbol?: string }) {
+export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?: number; symbol?: string; final?: boolean }) {
   const { kind, leg } = props;
   const hash = leg.txnHash ?? undefined;
   const url = explorerTxUrl(leg.chainId, hash);
@@ -33,13 +34,13 @@ export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?
         <dt>{t('hash')}</dt>
         <dd class="mono">
           {!hash ? (
-            t('notYet')
+            t(props.final ? 'noTransaction' : 'notYet')
           ) : url ? (
             <a href={url} target="_blank" rel="noopener noreferrer" title={hash}>
               {shortId(hash)}
             </a>
           ) : isPlaceholderHash(hash) ? (
-            t('notOnChainYet')
+            t(props.final ? 'noTransaction' : 'notOnChainYet')
           ) : (
             <span title={hash}>{shortId(hash)}</span>
           )}

@@ -1,6 +1,6 @@
 import { LEG_KINDS, legOf } from '@/lib/api/legs';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { baselineOf, etaAt, etaText } from '@/lib/eta';
+import { baselineOf, etaAt, etaText, FINAL_STATUSES } from '@/lib/eta';
 import { chainName } from '@/lib/format/chains';
 import type { ErrorMessage } from '@/lib/format/errors';
 import { moneyGuidance } from '@/lib/format/guidance';
@@ -123,7 +123,14 @@ export function ReceiptView(props: {
               {legs.map(({ kind, leg }) => {
                 const meta = metaFor(kind);
                 return (
-                  <LegRow key={kind} kind={kind} leg={leg!} decimals={meta?.decimals ?? undefined} symbol={meta?.symbol ?? undefined} />
+                  <LegRow
+                    key={kind}
+                    kind={kind}
+                    leg={leg!}
+                    decimals={meta?.decimals ?? undefined}
+                    symbol={meta?.symbol ?? undefined}
+                    final={FINAL_STATUSES.includes(status ?? '')}
+                  />
                 );
               })}
             </ul>

@@ -5,6 +5,7 @@ import { timelineOf } from '@/lib/format/timeline';
 import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
 import { EtaLine } from './EtaLine';
+import { BellIcon, BellOffIcon, CloseIcon } from './icons';
 import { ProgressBar } from './ProgressBar';
 import { StatusChip } from './StatusChip';
 import { TrackingHealth } from './TrackingHealth';
@@ -50,12 +51,12 @@ export function TrackedIntentRow(props: {
           title={props.muted ? t('unmuteNotifications') : t('muteNotifications')}
           aria-pressed={props.muted ?? false}
         >
-          <span aria-hidden="true">{props.muted ? '🔕' : '🔔'}</span>
+          {props.muted ? <BellOffIcon /> : <BellIcon />}
           <span class="visually-hidden">{t('muteNotificationsOf', intent.intentId)}</span>
         </button>
       )}
       <button type="button" class="icon-button" onClick={props.onRemove} title={t('remove')}>
-        <span aria-hidden="true">×</span>
+        <CloseIcon />
         <span class="visually-hidden">{t('removeIntent', intent.intentId)}</span>
       </button>
     </li>

@@ -16,9 +16,10 @@ export default defineBackground(() => {
     void bg.calm.release().catch(() => {});
   };
 
-  browser.runtime.onInstalled.addListener(() => {
+  browser.runtime.onInstalled.addListener((details) => {
     void bg.ensureMenus();
     resume();
+    void bg.installed(details.reason);
   });
   browser.runtime.onStartup.addListener(resume);
   browser.alarms.onAlarm.addListener((alarm) => {

@@ -4,7 +4,7 @@
  */
 import type { browser as browserApi } from 'wxt/browser';
 import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
-import type { Reply } from './messages';
+import type { Reply, ReplyOf } from './messages';
 import { createBrowserNotifier } from './notify/browser';
 import { type CalmNotifier, createCalmNotifier } from './notify/calm-notifier';
 import { createInformer } from './notify/info';
@@ -35,7 +35,7 @@ import { createBaselineFinder } from './worker/eta-baseline';
 import { ensureMenus, ensureWatchdog, startKeepAlive } from './worker/lifetime';
 import { createMessageHandlers } from './worker/message-handlers';
 import { createNotificationRouting, type NotificationRouting } from './worker/notification-routing';
-import { openReceiptPage } from './worker/pages';
+import { openReceiptPage, welcomeOnInstall } from './worker/pages';
 import { createSelectionLookup, type SelectionLookup } from './worker/selection';
 import { createToolbarBadge } from './worker/toolbar-badge';
 import { createTrackIntent } from './worker/track';
@@ -64,7 +64,9 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   /** Starts the keep-alive timer; returns a function that stops it. */
   startKeepAlive(): () => void;
   /** Runs a keyboard command (`commands.onCommand`); resolves with its outcome, undefined for an unknown one. */
-  runCommand(command: string): Promise<Reply | undefined>;
+  runCommand(command: string): Promise<ReplyOf<'track-text'> | undefined>;
+  /** `runtime.onInstalled`: opens the welcome page on a new install only (`reason` 'install'); true when opened. */
+  installed(reason: string): Promise<boolean>;
 }
 
 /** What a test may give the worker instead of the defaults. */
@@ -176,5 +178,6 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     // Kept alive while any request of the worker is in flight or waits for its place (a watched check, a look-up).
     startKeepAlive: () => startKeepAlive(browser, () => tracker.busy || clients.budget.inFlight > 0 || clients.budget.waiting > 0),
     runCommand,
+    installed: (reason) => welcomeOnInstall(browser, reason).catch(() => false),
   };
 }

@@ -1,17 +1,39 @@
 /**
- * Messages from the popup and options pages to the background worker: one zod schema per request type, checked on
- * the receiving side (`lib/worker/dispatch.ts`); unknown or malformed messages are ignored. Pages import only the
- * types, so their bundles carry no zod.
+ * The page ↔ worker boundary, in one module: what the extension pages (popup, side panel, options, welcome) ask the
+ * background worker — one zod schema per request type, checked on the receiving side (`lib/worker/dispatch.ts`;
+ * unknown or malformed messages are ignored) — what the worker answers to each kind ({@link ReplyOf}), and the
+ * worker's "changed" broadcast to the pages. The schemas are built inside one pure call, so a page that uses only the
+ * types and the broadcast helpers carries no zod in its bundle (`npm run budget`).
  */
 import * as z from 'zod/mini';
+import type { ConnectionResult } from './api/connection';
+import type { LookupApi } from './api/lookup';
 import type { BalanceEntry } from './api/schemas/history';
 import type { IntentReceipt } from './api/schemas/receipt';
-import { LOOKUP_OPERATIONS } from './protocol';
+
+/** Broadcast type sent by the background after tracked intents or the tracker state changed (coalesced). */
+export const CHANGED = 'intents-changed' as const;
+
+/** The "changed" broadcast: the intents changed since the last one (empty when only the tracker state changed). */
+export interface ChangedMessage {
+  type: typeof CHANGED;
+  intentIds: string[];
+}
+
+/** True for the background's "changed" broadcast. */
+export function isChangedMessage(message: unknown): message is ChangedMessage {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === CHANGED;
+}
+
+/** The lookup operations an extension page may ask the background to run (GetIntentHistory, …). */
+export const LOOKUP_OPERATIONS = ['getIntentHistory', 'searchIntents', 'getExactOutputRoutes', 'getTokenPrices'] as const;
+/** One lookup operation's name. */
+export type LookupOperation = (typeof LOOKUP_OPERATIONS)[number];
 
 const intentId = () => z.string().check(z.maxLength(200));
 
-/** The schema of each request, by its `type`. */
-export const REQUESTS = {
+/** The schema of each request, by its `type` (built in one pure call: dropped from bundles that do not validate). */
+export const REQUESTS = /* @__PURE__ */ (() => ({
   /** Track an intentId (raw user input; validated by the worker too). `estimatedDuration` in seconds. */
   track: z.object({
     type: z.literal('track'),
@@ -53,7 +75,7 @@ export const REQUESTS = {
   }),
   /** Settings were saved: rebuild the client and resume a paused tracker. */
   'settings-saved': z.object({ type: z.literal('settings-saved') }),
-} as const;
+}))();
 
 /** The type of a request. */
 export type RequestType = keyof typeof REQUESTS;
@@ -73,10 +95,52 @@ export interface IntentDetails {
   holdings?: BalanceEntry[];
 }
 
-/**
- * Answer to every request: ok (with the receipt for `receipt`, `data` for `lookup`), or a user-facing message;
- * `openSettings` when the settings are the fix.
- */
-export type Reply =
-  | { ok: true; added?: boolean; intentId?: string; receipt?: IntentReceipt; data?: unknown }
-  | { ok: false; message: string; openSettings?: boolean };
+/** A request that failed: a user-facing message; `openSettings` when the settings are the fix. */
+export interface Failure {
+  ok: false;
+  message: string;
+  openSettings?: boolean;
+}
+
+/** What each request kind answers on success, beyond `ok: true`. */
+export interface ReplyData {
+  /** `added` false when it was tracked already; `intentId` as normalised. */
+  track: { added: boolean; intentId: string };
+  /** The first intent the text named (an intentId, or the first intent of a transaction hash). */
+  'track-text': { added: boolean; intentId: string };
+  seen: Record<never, never>;
+  'clear-finished': Record<never, never>;
+  remove: Record<never, never>;
+  refresh: Record<never, never>;
+  retry: Record<never, never>;
+  resume: Record<never, never>;
+  /** The receipt as GetIntentReceipt gave it now. */
+  receipt: { receipt: IntentReceipt };
+  details: { data: IntentDetails };
+  /** The operation's answer; {@link LookupReply} types it by operation. */
+  lookup: { data: unknown };
+  mute: Record<never, never>;
+  snooze: Record<never, never>;
+  'settings-saved': Record<never, never>;
+  /** Test connection's plain answer, the call sent by the worker through its one request budget. */
+  'test-connection': { data: ConnectionResult };
+}
+
+/** The answer to a request of kind `K`: ok with that kind's data, or a {@link Failure}. */
+export type ReplyOf<K extends RequestType> = ({ ok: true } & ReplyData[K]) | Failure;
+
+/** The answer to any request (what the dispatcher hands back). */
+export type Reply = { [K in RequestType]: ReplyOf<K> }[RequestType];
+
+/** The answer of the lookup operation `Op`, as {@link LookupApi} types it. */
+export type LookupResult<Op extends LookupOperation> = Awaited<ReturnType<LookupApi[Op]>>;
+
+/** A lookup request for the operation `Op`, its request typed as {@link LookupApi} takes it. */
+export interface LookupRequest<Op extends LookupOperation> {
+  type: 'lookup';
+  operation: Op;
+  request: Parameters<LookupApi[Op]>[0];
+}
+
+/** The answer to a lookup of `Op`: its typed result, or a {@link Failure}. */
+export type LookupReply<Op extends LookupOperation> = { ok: true; data: LookupResult<Op> } | Failure;

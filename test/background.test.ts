@@ -34,6 +34,19 @@ describe('background services (fakeBrowser)', () => {
     bg.tracker.stop();
   });
 
+  it('opens the welcome page on a new install, and nothing on an update or a browser update', async () => {
+    const bg = createBackground(fakeBrowser as never);
+    const tabs = async () => (await fakeBrowser.tabs.query({})).map((t) => t.url);
+    const before = await tabs(); // fakeBrowser starts with one blank tab
+    expect(await bg.installed('update')).toBe(false);
+    expect(await bg.installed('chrome_update')).toBe(false);
+    expect(await bg.installed('browser_update')).toBe(false);
+    expect(await tabs()).toEqual(before);
+    expect(await bg.installed('install')).toBe(true);
+    expect(await tabs()).toEqual([...before, fakeBrowser.runtime.getURL('/welcome.html')]);
+    bg.tracker.stop();
+  });
+
   it('creates the watchdog alarm once', async () => {
     const bg = createBackground(fakeBrowser as never);
     await bg.ensureWatchdog();

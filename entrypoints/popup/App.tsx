@@ -12,7 +12,7 @@ import { useIntentDetails } from './hooks/useIntentDetails';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
 import { useTrackedIntents } from './hooks/useTrackedIntents';
-import { openSettings, useSettings } from './settings';
+import { openSettings, openWelcome, useSettings } from './settings';
 import { asideRecords } from './stores';
 import { HistoryTab } from './views/HistoryTab';
 import { RoutesTab } from './views/RoutesTab';
@@ -76,6 +76,9 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               {t('snooze')}
             </button>
           )}
+          <button type="button" class="link-button" onClick={openWelcome}>
+            {t('gettingStarted')}
+          </button>
           <button type="button" class="link-button" onClick={openSettings}>
             {t('settings')}
           </button>
@@ -92,6 +95,9 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
       {settings === null && (
         <p class="banner" role="alert">
           {t('setServiceFirst')}{' '}
+          <button type="button" class="link-button" onClick={openWelcome}>
+            {t('gettingStarted')}
+          </button>{' '}
           <button type="button" class="link-button" onClick={openSettings}>
             {t('openSettings')}
           </button>

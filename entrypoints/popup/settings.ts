@@ -20,6 +20,11 @@ export function useSettings(): Settings | null | undefined {
   return settings;
 }
 
+/** Opens the welcome page (what the extension does, its setup, the shortcuts) in a tab. */
+export function openWelcome(): void {
+  void browser.tabs.create({ url: browser.runtime.getURL('/welcome.html') });
+}
+
 /** Opens the options page. */
 export function openSettings(): void {
   void browser.runtime.openOptionsPage();

@@ -17,25 +17,25 @@ export function isLocalHost(hostname: string): boolean {
 /** Checks a base URL; never throws. Query strings, fragments and embedded credentials are refused. */
 export function parseBaseUrl(input: string): BaseUrlResult {
   const text = input.trim();
-  if (text === '') return { ok: false, message: t('urlErr1') };
-  if (text.length > 2048) return { ok: false, message: t('urlErr2') };
+  if (text === '') return { ok: false, message: t('urlEmpty') };
+  if (text.length > 2048) return { ok: false, message: t('urlTooLong') };
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    return { ok: false, message: t('urlErr3') };
+    return { ok: false, message: t('urlNoScheme') };
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, message: t('urlErr4') };
+    return { ok: false, message: t('urlInvalid') };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, message: t('urlErr5') };
+    return { ok: false, message: t('urlHttpsOnly') };
   }
   if (url.protocol === 'http:' && !isLocalHost(url.hostname)) {
-    return { ok: false, message: t('urlErr6') };
+    return { ok: false, message: t('urlPlainHttpNotLocal') };
   }
-  if (url.username || url.password) return { ok: false, message: t('urlErr7') };
-  if (url.search || url.hash) return { ok: false, message: t('urlErr8') };
+  if (url.username || url.password) return { ok: false, message: t('urlHasCredentials') };
+  if (url.search || url.hash) return { ok: false, message: t('urlHasQueryOrFragment') };
   const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/rpc\/Svc$/, '');
   return { ok: true, baseUrl, origin: url.origin, permissionPattern: `${url.protocol}//${url.hostname}/*` };
 }
@@ -43,8 +43,8 @@ export function parseBaseUrl(input: string): BaseUrlResult {
 /** Checks an access key: not empty, no white space, at most 512 characters. */
 export function parseAccessKey(input: string): { ok: true; accessKey: string } | { ok: false; message: string } {
   const key = input.trim();
-  if (key === '') return { ok: false, message: t('urlErr9') };
-  if (/\s/.test(key)) return { ok: false, message: t('urlErr10') };
-  if (key.length > 512) return { ok: false, message: t('urlErr11') };
+  if (key === '') return { ok: false, message: t('accessKeyEmpty') };
+  if (/\s/.test(key)) return { ok: false, message: t('accessKeyHasSpaces') };
+  if (key.length > 512) return { ok: false, message: t('accessKeyTooLong') };
   return { ok: true, accessKey: key };
 }

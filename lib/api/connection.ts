@@ -26,7 +26,7 @@ export const PROBE_INTENT_ID = `0x${'0'.repeat(64)}`;
 export async function testConnection(client: SvcClient, timeoutMs = 10_000): Promise<ConnectionResult> {
   try {
     await client.getIntentReceipt({ intentId: PROBE_INTENT_ID }, { timeoutMs });
-    return { kind: 'ok', message: t('conn1') };
+    return { kind: 'ok', message: t('connOk') };
   } catch (err) {
     return classifyConnectionError(err, client.baseUrl);
   }
@@ -34,7 +34,7 @@ export async function testConnection(client: SvcClient, timeoutMs = 10_000): Pro
 
 /** Maps an error from the probe call to the result shown to the user. */
 export function classifyConnectionError(err: unknown, baseUrl: string): ConnectionResult {
-  if (isNotFound(err)) return { kind: 'ok', message: t('conn1') };
+  if (isNotFound(err)) return { kind: 'ok', message: t('connOk') };
   if (isKeyRejected(err)) {
     return {
       kind: 'key-rejected',

@@ -19,15 +19,15 @@ export type IntentIdResult = { ok: true; intentId: string } | { ok: false; messa
  */
 export function parseIntentId(input: string): IntentIdResult {
   const text = input.trim();
-  if (text === '') return { ok: false, message: t('intentIdErr1') };
-  if (text.length > 200) return { ok: false, message: t('intentIdErr2') };
+  if (text === '') return { ok: false, message: t('intentIdEmpty') };
+  if (text.length > 200) return { ok: false, message: t('intentIdTooLong') };
   if (/^0x/i.test(text)) {
     if (/^0x[0-9a-fA-F]{64}$/.test(text)) return { ok: true, intentId: text.toLowerCase() };
-    return { ok: false, message: t('intentIdErr3') };
+    return { ok: false, message: t('intentIdBadHexLength') };
   }
-  if (/\s/.test(text)) return { ok: false, message: t('intentIdErr4') };
+  if (/\s/.test(text)) return { ok: false, message: t('intentIdHasSpaces') };
   if (TOKEN_ID.test(text)) return { ok: true, intentId: text };
-  return { ok: false, message: t('intentIdErr5') };
+  return { ok: false, message: t('intentIdBadCharacters') };
 }
 
 /**

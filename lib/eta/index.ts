@@ -91,7 +91,7 @@ export function routeMedianSeconds(rows: readonly FinishedRow[], origin: number,
 
 /**
  * Where an intent stands against its baseline at one moment (all times ms):
- * - `finished`: it ended after `tookMs`; `early` when that was before the baseline;
+ * - `finished`: it ended after `tookMs`; `early` when it SUCCEEDED before the baseline (never for another status);
  * - `waiting`: not started (COMMITTED, or no start time yet); `expectedMs` once it starts;
  * - `counting`: started, `leftMs` until the expected end;
  * - `delayed`: past the expected end by `overMs`;
@@ -112,7 +112,8 @@ export function etaAt(receipt: IntentReceipt | undefined, baseline: Baseline | u
   if (status && FINAL_STATUSES.includes(status)) {
     const end = finishedAtMs(receipt);
     const tookMs = started !== undefined && end !== undefined && end >= started ? end - started : undefined;
-    const early = tookMs !== undefined && expectedMs !== undefined && tookMs < expectedMs;
+    // Only a success is "early": a failure, an abort or a refund ending before the estimate was not ahead of anything.
+    const early = status === 'SUCCEEDED' && tookMs !== undefined && expectedMs !== undefined && tookMs < expectedMs;
     return { kind: 'finished', status, tookMs, ...(expectedMs !== undefined ? { expectedMs } : {}), early };
   }
   if (!baseline || expectedMs === undefined) return { kind: 'unknown' };
@@ -145,13 +146,22 @@ export function formatApprox(ms: number): string {
   return i18n.t('approx', s < 60 ? i18n.t('seconds', s) : m < 60 ? i18n.t('minutes', m) : hoursMinutes(m));
 }
 
-/** What a finished intent's total is called: "completed in" for SUCCEEDED, "refunded after", "ended after". */
+/** What a finished intent's total is called, by its final status: what it took, plainly. */
+const FINISHED_WORDS: Readonly<Record<string, i18n.MessageKey>> = {
+  SUCCEEDED: 'etaCompletedIn',
+  FAILED: 'etaFailedAfter',
+  ABORTED: 'etaAbortedAfter',
+  REFUNDED: 'etaRefundedAfter',
+};
+
+/** "completed in" for SUCCEEDED, "failed after", "aborted after", "refunded after"; "ended after" for the rest (INVALID). */
 function finishedWords(status: string): i18n.MessageKey {
-  return status === 'SUCCEEDED' ? 'etaCompletedIn' : status === 'REFUNDED' ? 'etaRefundedAfter' : 'etaEndedAfter';
+  return FINISHED_WORDS[status] ?? 'etaEndedAfter';
 }
 
 /**
  * The ETA in words: "≈ 1 min left", "taking longer than usual (expected ≈ 2 min)", "completed in 1 min 12 s",
+ * "failed after 8 s",
  * "≈ 2 min once it starts"; undefined when there is nothing to say.
  */
 export function etaText(eta: Eta): string | undefined {

@@ -1,6 +1,7 @@
 /**
  * Chain names and block explorers (docs/protocol.md §10): a transaction link is `base + "/tx/" + hash`. A chain outside the table gets no link, never a guessed one.
  */
+import { t } from '../i18n';
 
 /** Known chains: display name and explorer base URL (https only). Keyed by chainId. */
 export const CHAINS: Readonly<Record<number, { name: string; explorer: string }>> = {
@@ -17,10 +18,10 @@ export const CHAINS: Readonly<Record<number, { name: string; explorer: string }>
   80094: { name: 'Berachain', explorer: 'https://berascan.com' },
 };
 
-/** Display name of a chain: its known name, "Chain <id>" otherwise, "Unknown chain" when absent. */
+/** Display name of a chain, in the browser's language: its known name, "Chain <id>" otherwise, "Unknown chain" when absent. */
 export function chainName(chainId: number | null | undefined): string {
-  if (chainId === null || chainId === undefined) return 'Unknown chain';
-  return CHAINS[chainId]?.name ?? `Chain ${chainId}`;
+  if (chainId === null || chainId === undefined) return t('chainUnknown');
+  return CHAINS[chainId]?.name ?? t('chainNumbered', chainId);
 }
 
 /** A well-formed transaction hash: 0x and 64 hex digits. */

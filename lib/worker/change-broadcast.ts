@@ -4,7 +4,7 @@
  * queue ahead of the worker's own writes (IndexedDB runs transactions over one store in order), so that with 500
  * intents each answer, and so each notification, waited seconds to be written.
  */
-import { CHANGED, type ChangedMessage } from '../protocol';
+import { CHANGED, type ChangedMessage } from '../messages';
 
 /** Changes within this many ms of the last broadcast make one broadcast, sent when the window closes. */
 export const CHANGE_COALESCE_MS = 200;

@@ -2,7 +2,7 @@
 import { findIntentId } from '../api/intent-id';
 import { COMMAND_TRACK_CLIPBOARD } from '../commands';
 import { t } from '../i18n';
-import type { Reply } from '../messages';
+import type { ReplyOf } from '../messages';
 import type { ClipboardReader } from './clipboard';
 
 /** What the commands use. */
@@ -11,7 +11,7 @@ export interface CommandDeps {
   canReadClipboard(): Promise<boolean>;
   readClipboard: ClipboardReader;
   /** The context menu's action: tracks an intentId, or every intent of a transaction hash, and says so. */
-  trackSelection(text: string): Promise<Reply>;
+  trackSelection(text: string): Promise<ReplyOf<'track-text'>>;
   /** Shows a plain information notification. */
   inform(message: string): Promise<unknown>;
 }
@@ -34,8 +34,8 @@ export const CLIPBOARD_COMMAND_TEXT = {
  * menu does with a selection) and tells the user with a notification; without the permission it says how to give it
  * (a shortcut is no place for the browser's prompt). Resolves with the outcome; never throws.
  */
-export function createCommandHandler(deps: CommandDeps): (command: string) => Promise<Reply | undefined> {
-  const fail = async (message: string): Promise<Reply> => {
+export function createCommandHandler(deps: CommandDeps): (command: string) => Promise<ReplyOf<'track-text'> | undefined> {
+  const fail = async (message: string): Promise<ReplyOf<'track-text'>> => {
     await deps.inform(message);
     return { ok: false, message };
   };

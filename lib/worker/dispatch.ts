@@ -4,10 +4,10 @@
  */
 
 import { t } from '../i18n';
-import { REQUESTS, type Reply, type RequestOf, type RequestType } from '../messages';
+import { REQUESTS, type Reply, type ReplyOf, type RequestOf, type RequestType } from '../messages';
 
 /** A handler per request type. Each resolves with the reply; a rejection becomes a "Something went wrong" reply. */
-export type MessageHandlers = { [K in RequestType]: (request: RequestOf<K>) => Promise<Reply> };
+export type MessageHandlers = { [K in RequestType]: (request: RequestOf<K>) => Promise<ReplyOf<K>> };
 
 /** Creates the dispatcher: undefined for a message that is not a valid request, otherwise the handler's reply. */
 export function createDispatcher(handlers: MessageHandlers): (message: unknown) => Promise<Reply> | undefined {

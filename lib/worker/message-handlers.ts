@@ -2,7 +2,7 @@
 import { testConnection } from '../api/connection';
 import { describeError } from '../format/errors';
 import { t } from '../i18n';
-import type { Reply } from '../messages';
+import type { Failure, ReplyOf } from '../messages';
 import type { CalmNotifier } from '../notify/calm-notifier';
 import type { ReceiptCache, RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
@@ -20,7 +20,7 @@ export interface MessageHandlerDeps {
   /** Marks what the user removes, so that the watched-address check does not track it again. */
   removed?: Pick<RemovedIntents, 'add'>;
   /** The context menu's action, for `track-text`. */
-  trackSelection(text: string): Promise<Reply>;
+  trackSelection(text: string): Promise<ReplyOf<'track-text'>>;
   /** Updates the toolbar badge now. */
   updateBadge(): Promise<void>;
   /** Checks the watched addresses (`force` skips the once-a-minute throttle). */
@@ -29,10 +29,10 @@ export interface MessageHandlerDeps {
   calm: Pick<CalmNotifier, 'mute' | 'snooze' | 'endSnooze' | 'release'>;
 }
 
-const notConfigured = (): Reply => ({ ok: false, message: t('notConfigured'), openSettings: true });
+const notConfigured = (): Failure => ({ ok: false, message: t('notConfigured'), openSettings: true });
 
 /** The reply for an error of a call the page asked for. */
-function failed(err: unknown): Reply {
+function failed(err: unknown): Failure {
   const { text, openSettings } = describeError(err);
   return { ok: false, message: text, openSettings };
 }

@@ -18,3 +18,18 @@ export function openReceiptPage(browser: Browser, intentId: string): Promise<unk
 export function openTrackedPage(browser: Browser): Promise<unknown> {
   return browser.tabs.create({ url: browser.runtime.getURL('/popup.html') });
 }
+
+/** URL of the welcome page: what the extension does, its setup, the first intent to track, the shortcuts. */
+export function welcomePageUrl(browser: Browser): string {
+  return browser.runtime.getURL('/welcome.html');
+}
+
+/**
+ * `runtime.onInstalled`: a new install (`reason` 'install') opens the welcome page in a tab; an update, a browser
+ * update or a shared-module change opens nothing. Resolves true when it opened the page.
+ */
+export async function welcomeOnInstall(browser: Browser, reason: string): Promise<boolean> {
+  if (reason !== 'install') return false;
+  await browser.tabs.create({ url: welcomePageUrl(browser) });
+  return true;
+}

@@ -7,7 +7,7 @@ import { isNotFound } from '../api/errors';
 import { findIntentId } from '../api/intent-id';
 import { shortId } from '../format/intent';
 import { t } from '../i18n';
-import type { Reply } from '../messages';
+import type { ReplyOf } from '../messages';
 import type { TrackIntent } from './track';
 
 /** Time-out of the look-ups behind a selection (ms). */
@@ -30,7 +30,7 @@ export interface SelectionLookup {
    * Tracks what `text` holds: an intentId, or every intent of a transaction hash. Tells the user with a notification.
    * `added` is true only when at least one intent was newly tracked. Never throws.
    */
-  trackSelection(text: string): Promise<Reply>;
+  trackSelection(text: string): Promise<ReplyOf<'track-text'>>;
   /** Opens the receipt of the intentId in `text`, or says that it holds none. */
   openFromOmnibox(text: string): Promise<void>;
 }
@@ -50,7 +50,7 @@ export function transactionMessage(hash: string, ids: readonly string[], added: 
 /** Creates the menu and omnibox actions. */
 export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
   /** The intents of a transaction hash, tracked; undefined when the hash names no intent or the search failed. */
-  async function trackTransaction(hash: string): Promise<Reply | undefined> {
+  async function trackTransaction(hash: string): Promise<ReplyOf<'track-text'> | undefined> {
     const client = await deps.client();
     if (!client) return undefined;
     try {
@@ -80,7 +80,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
     }
   }
 
-  async function trackSelection(text: string): Promise<Reply> {
+  async function trackSelection(text: string): Promise<ReplyOf<'track-text'>> {
     const id = findIntentId(text);
     if (!id) {
       const message = t('selectionEmpty');
@@ -93,7 +93,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
       if (reply) return reply;
     }
     const reply = await deps.track(id, { source: 'menu' });
-    if (reply.ok) await deps.inform(reply.added ? `Tracking intent ${shortId(id)}.` : `Intent ${shortId(id)} is already tracked.`);
+    if (reply.ok) await deps.inform(reply.added ? t('trackingIntent', shortId(id)) : t('intentAlreadyTracked', shortId(id)));
     return reply;
   }
 
@@ -106,7 +106,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
     async openFromOmnibox(text) {
       const id = findIntentId(text);
       if (!id) {
-        await deps.inform(`“${text.slice(0, 80)}” is not an intent ID.`);
+        await deps.inform(t('notAnIntentId', text.slice(0, 80)));
         return;
       }
       await deps.openReceipt(id);

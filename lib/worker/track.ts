@@ -1,6 +1,6 @@
 /** Tracking on request (popup, menu, watched addresses): validate the intentId, hand it to the tracker, keep the list short. */
 import { parseIntentId } from '../api/intent-id';
-import type { Reply } from '../messages';
+import type { ReplyOf } from '../messages';
 import type { RemovedIntents, TrackedIntent } from '../store';
 import type { Tracker } from '../tracker/engine';
 
@@ -14,7 +14,7 @@ export type TrackerList = Pick<Tracker, 'track' | 'list' | 'remove'>;
  * Tracks one intentId given as text. Resolves with `{ok, added, intentId}` (added false when it was tracked
  * already), or `{ok: false, message}` for text that is not an intentId; never throws for bad input.
  */
-export type TrackIntent = (intentId: string, extra?: Pick<TrackedIntent, 'source' | 'estimatedDuration'>) => Promise<Reply>;
+export type TrackIntent = (intentId: string, extra?: Pick<TrackedIntent, 'source' | 'estimatedDuration'>) => Promise<ReplyOf<'track'>>;
 
 /**
  * Creates {@link TrackIntent} over the tracker; each new intent prunes the finished ones beyond {@link MAX_FINISHED}.

@@ -3,7 +3,8 @@
  * per permission are those of its permissions list (developer.chrome.com/docs/extensions/reference/permissions-list);
  * a permission absent from the table below raises no warning there.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** Chrome's install warning of each permission that has one (from Chrome's permissions list). */
@@ -56,7 +57,47 @@ interface Manifest {
   description?: string;
   default_locale?: string;
   action?: { default_title?: string };
+  minimum_chrome_version?: string;
+  homepage_url?: string;
 }
+
+/**
+ * Web and extension APIs with the Chrome version that brought them (MDN's compatibility data and Chrome's extension
+ * reference), and how each shows in built code (method and property names survive minification). Newest first.
+ */
+const CHROME_APIS: Array<{ api: string; chrome: number; pattern: RegExp; in?: 'manifest' }> = [
+  { api: 'Intl.DurationFormat', chrome: 129, pattern: /Intl\.DurationFormat/ },
+  { api: 'Promise.try', chrome: 128, pattern: /Promise\.try\b/ },
+  { api: 'action.openPopup()', chrome: 127, pattern: /\.openPopup\(/ },
+  { api: 'URL.parse', chrome: 126, pattern: /URL\.parse\(/ },
+  { api: 'Set methods (union, intersection …)', chrome: 122, pattern: /\.(union|intersection|symmetricDifference|isSubsetOf)\(/ },
+  { api: 'Iterator helpers', chrome: 122, pattern: /Iterator\.from\(/ },
+  { api: 'Array.fromAsync', chrome: 121, pattern: /Array\.fromAsync/ },
+  { api: 'URL.canParse', chrome: 120, pattern: /URL\.canParse/ },
+  { api: 'Promise.withResolvers', chrome: 119, pattern: /Promise\.withResolvers/ },
+  { api: 'Object.groupBy / Map.groupBy', chrome: 117, pattern: /(Object|Map)\.groupBy/ },
+  { api: 'AbortSignal.any', chrome: 116, pattern: /AbortSignal\.any\(/ },
+  { api: 'side panel (manifest side_panel)', chrome: 114, pattern: /"side_panel"/, in: 'manifest' },
+  { api: 'Array.prototype.toSorted / toReversed / with', chrome: 110, pattern: /\.(toSorted|toReversed|toSpliced)\(/ },
+  { api: 'offscreen documents', chrome: 109, pattern: /\.createDocument\(/ },
+  { api: 'storage.session', chrome: 102, pattern: /storage\.session/ },
+  { api: 'structuredClone', chrome: 98, pattern: /structuredClone\(/ },
+  { api: 'Array.prototype.findLast', chrome: 97, pattern: /\.findLast(Index)?\(/ },
+  { api: 'Object.hasOwn', chrome: 93, pattern: /Object\.hasOwn\(/ },
+];
+
+/** Every JavaScript file of a build. */
+const scriptsOf = (dir: string) =>
+  readdirSync(`.output/${dir}`, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
+
+/** The APIs of the table that a build uses. */
+const apisUsed = (dir: string) => {
+  const code = scriptsOf(dir).join('\n');
+  const manifest = readFileSync(`.output/${dir}/manifest.json`, 'utf8');
+  return CHROME_APIS.filter((a) => a.pattern.test(a.in === 'manifest' ? manifest : code));
+};
 
 /** A manifest text as an English browser shows it: `__MSG_key__` looked up in the build's `_locales/en`. */
 const inEnglish = (dir: string, text: string | undefined) => {
@@ -79,6 +120,33 @@ const installWarnings = (m: Manifest) => [
 
 describe('Chrome manifest', () => {
   const m = read('chrome-mv3');
+
+  it('names the oldest Chrome it runs on: the version of the newest API the built code uses', () => {
+    const used = apisUsed('chrome-mv3');
+    expect(used.map((a) => a.api)).toContain('AbortSignal.any'); // the grep finds what lib/api/http.ts uses
+    const newest = used.reduce((a, b) => (b.chrome > a.chrome ? b : a));
+    expect({ minimum_chrome_version: m.minimum_chrome_version, newest: newest.api }).toEqual({
+      minimum_chrome_version: String(newest.chrome),
+      newest: newest.api,
+    });
+  });
+
+  it('links to the project’s page, which the privacy policy and package.json name too', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      homepage: string;
+      repository: { url: string };
+      bugs: { url: string };
+    };
+    const home = pkg.homepage.replace(/#.*$/, '');
+    expect(home).toMatch(/^https:\/\/github\.com\/[\w-]+\/[\w-]+$/);
+    expect(m.homepage_url).toBe(home);
+    expect(read('firefox-mv3').homepage_url).toBe(home);
+    expect(pkg.repository.url).toBe(`git+${home}.git`);
+    expect(pkg.bugs.url).toBe(`${home}/issues`);
+    const privacy = readFileSync('docs/PRIVACY.md', 'utf8');
+    expect(privacy).toContain(`<${home}/issues>`);
+    expect(privacy).toContain(`<${home}>`);
+  });
 
   it('asks at install only to display notifications', () => {
     expect(installWarnings(m)).toEqual(['Display notifications']);

@@ -26,6 +26,13 @@ function browserWithPermissions(manifestPermissions: string[]) {
       return true;
     },
   });
+  // commands.getAll as Chrome answers it: the user unset the clipboard shortcut.
+  Object.assign(fakeBrowser.commands, {
+    getAll: async () => [
+      { name: '_execute_action', shortcut: 'Alt+Shift+I', description: '' },
+      { name: 'track-clipboard', shortcut: '', description: 'Track the intent ID on the clipboard' },
+    ],
+  });
   Object.assign(fakeBrowser.runtime, {
     getManifest: () => ({
       manifest_version: 3,
@@ -99,5 +106,44 @@ describe('options page', () => {
     render(<Options />);
     const listed = [...document.querySelectorAll('[data-permission]')].map((e) => e.getAttribute('data-permission'));
     expect(listed).toEqual(['notifications', 'alarms', 'contextMenus', 'storage', 'clipboardRead', 'host']);
+  });
+
+  it('is grouped — Connection · Notifications · Quiet hours · Watched addresses · Sync · Shortcuts — each with its why and examples', async () => {
+    render(<Options />);
+    const groups = [...document.querySelectorAll('fieldset.group')];
+    expect(groups.map((g) => g.querySelector('legend')?.textContent)).toEqual([
+      'Connection',
+      'Notifications',
+      'Quiet hours',
+      'Watched addresses',
+      'Sync',
+      'Shortcuts',
+    ]);
+    for (const g of groups) expect(g.querySelector('.why')?.textContent?.length ?? 0).toBeGreaterThan(20);
+    // Each field: an example, and where it comes from.
+    expect(screen.getByLabelText('Service URL').getAttribute('placeholder')).toBe('https://api.example.com');
+    expect(screen.getByText('Example: https://api.example.com')).toBeTruthy();
+    expect(screen.getByText(/^Where it comes from: the Svc service you use/)).toBeTruthy();
+    expect(screen.getByText(/^Where it comes from: issued with your Svc account/)).toBeTruthy();
+    expect(screen.getByText(/^Example: from 22:00 to 07:00/)).toBeTruthy();
+    expect(screen.getByText(/^Example: 0x[0-9a-f]{40} — one address per line/)).toBeTruthy();
+    expect(screen.getByTestId('permission-note').textContent).toContain('Choose Allow');
+    // The shortcuts as the browser has them bound, an unset one said so.
+    await waitFor(() => expect(screen.getByTestId('shortcuts').querySelectorAll('div')).toHaveLength(2));
+    expect([...screen.getByTestId('shortcuts').querySelectorAll('div')].map((d) => d.textContent)).toEqual([
+      'Alt+Shift+IOpen the tracked list (the toolbar button)',
+      'not setTrack the intent ID on the clipboard',
+    ]);
+    expect(screen.getByRole('link', { name: 'Getting started' }).getAttribute('href')).toMatch(/\/welcome\.html$/);
+  });
+
+  it('Test connection answers plainly about what is typed, before anything is saved', async () => {
+    render(<Options />);
+    fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: 'ftp://svc.example.test' } });
+    fireEvent.input(screen.getByLabelText('Access key'), { target: { value: KEY } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('test-status').textContent).toBe('Only https:// URLs are allowed (http:// for localhost).'),
+    );
   });
 });

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReceiptView } from '@/components/ReceiptView';
 import { RouteList, safeLogo } from '@/components/RouteList';
 import { Tabs } from '@/components/Tabs';
+import { TrackedIntentRow } from '@/components/TrackedIntentRow';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import type { TrackedIntent } from '@/lib/store';
 
 afterEach(cleanup);
 const noop = () => {};
@@ -31,7 +33,7 @@ describe('ReceiptView', () => {
     expect(within(legs[0]!).getByRole('link').getAttribute('href')).toBe(`https://arbiscan.io/tx/${HASH}`);
     expect(within(legs[0]!).getByText('250.00 USDC')).toBeTruthy();
     expect(within(legs[1]!).queryByRole('link')).toBeNull();
-    expect(within(legs[1]!).getByText('not on-chain yet')).toBeTruthy();
+    expect(within(legs[1]!).getByText('no transaction')).toBeTruthy();
     expect(within(legs[2]!).queryByRole('link')).toBeNull();
     expect(within(legs[2]!).getByText('TELEPORTED')).toBeTruthy();
     expect(within(legs[2]!).getByText('Chain 999999')).toBeTruthy();
@@ -107,5 +109,32 @@ describe('Tabs', () => {
     expect(screen.getByRole('tab', { name: 'A' }).getAttribute('tabindex')).toBe('-1');
     fireEvent.keyDown(screen.getByRole('tab', { name: 'C' }), { key: 'ArrowRight' });
     expect(screen.getByRole('tabpanel').textContent).toBe('panel a');
+  });
+});
+
+describe('TrackedIntentRow icons', () => {
+  it('draws the mute bell and the remove cross as SVG, with the words on the buttons', () => {
+    const intent: TrackedIntent = { intentId: `0x${'ef'.repeat(32)}`, addedAt: 0, lastStates: [], phase: 'tracking', notification: 'none' };
+    const muted: boolean[] = [];
+    const { rerender } = render(
+      <ul>
+        <TrackedIntentRow intent={intent} now={0} onOpen={noop} onRemove={noop} onMute={(m) => muted.push(m)} />
+      </ul>,
+    );
+    const bell = screen.getByRole('button', { name: `Mute notifications of intent ${intent.intentId}` });
+    expect(bell.querySelector('svg[data-icon="bell"]')?.getAttribute('aria-hidden')).toBe('true');
+    expect(bell.textContent).toBe(`Mute notifications of intent ${intent.intentId}`); // no glyph beside the words
+    bell.click();
+    rerender(
+      <ul>
+        <TrackedIntentRow intent={intent} now={0} onOpen={noop} onRemove={noop} muted onMute={(m) => muted.push(m)} />
+      </ul>,
+    );
+    expect(
+      screen.getByRole('button', { name: `Mute notifications of intent ${intent.intentId}` }).querySelector('svg[data-icon="bell-off"]'),
+    ).not.toBeNull();
+    const remove = screen.getByRole('button', { name: `Remove intent ${intent.intentId}` });
+    expect(remove.querySelector('svg[data-icon="close"]')).not.toBeNull();
+    expect(muted).toEqual([true]);
   });
 });

@@ -9,6 +9,7 @@ import { ReceiptView } from '@/components/ReceiptView';
 import { TrackedTab } from '@/entrypoints/popup/views/TrackedTab';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { TrackedIntent } from '@/lib/store';
+import { useLocale } from '../i18n/fake-i18n';
 import { intentAddressOf, legHash, type SimIntent, snapshotAt } from '../simulator/lifecycle';
 import { type Simulator, startSimulator } from '../simulator/server';
 
@@ -232,5 +233,95 @@ describe('tracked list', () => {
     expect(bar.getAttribute('aria-valuenow')).toBe('33');
     expect(rows[0]!.textContent).toContain('≈ 1 min left · typical for this route'); // 100 s − 30 s
     expect(within(rows[1]!).queryByRole('progressbar')).toBeNull();
+  });
+});
+
+describe('a final intent described as final', () => {
+  afterEach(() => useLocale('en'));
+  /** The failure script, 10 s steps, seen long after: FAILED 30 s after the start, the origin failed with no hash. */
+  const failed = () => {
+    const f = scripted('failure', 10_000, 10 * 60_000);
+    // A quote that expected 10 minutes: the failure came long "before" it, which is no news.
+    return {
+      ...f,
+      view: (
+        <ReceiptView
+          intentId={f.id}
+          receipt={f.receipt}
+          tracked={tracked(f.receipt, { estimatedDuration: 600 })}
+          now={f.now}
+          onBack={noop}
+        />
+      ),
+    };
+  };
+  const originHash = () =>
+    within(screen.getByRole('list', { name: legsName }))
+      .getAllByRole('listitem')[1]!
+      .querySelector('.leg-fields dd.mono')!.textContent;
+  let legsName = 'Transactions';
+
+  const cases = [
+    { locale: 'en', legs: 'Transactions', took: 'failed after 30 s', none: 'no transaction', early: /earlier|later|expected/ },
+    { locale: 'es', legs: 'Transacciones', took: 'falló tras 30 s', none: 'sin transacción', early: /antes|después|previsto/ },
+    { locale: 'zh_CN', legs: '交易', took: '30 秒 后失败', none: '无交易', early: /更早|更晚|预期/ },
+  ];
+  for (const c of cases) {
+    it(`FAILED says what it took, and its origin leg without a hash "no transaction" (${c.locale})`, () => {
+      useLocale(c.locale);
+      legsName = c.legs;
+      const { receipt, view } = failed();
+      expect(receipt.status).toBe('FAILED');
+      render(view);
+      const total = document.querySelector('.timeline-total')!.textContent!;
+      expect(total).toBe(c.took);
+      expect(total).not.toMatch(c.early);
+      expect(originHash()).toBe(c.none);
+    });
+  }
+
+  it('REFUNDED and ABORTED say what they took; only a success may be "earlier than expected"', () => {
+    const refunded = scripted('refund', 10_000, 10 * 60_000);
+    render(
+      <ReceiptView
+        intentId={refunded.id}
+        receipt={refunded.receipt}
+        tracked={tracked(refunded.receipt, { estimatedDuration: 600 })}
+        now={refunded.now}
+        onBack={noop}
+      />,
+    );
+    expect(document.querySelector('.timeline-total')!.textContent).toBe('refunded after 50 s');
+    cleanup();
+    const aborted: IntentReceipt = {
+      intentId: '0x2',
+      status: 'ABORTED',
+      originChainId: 42161,
+      destinationChainId: 8453,
+      summary: { startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:08Z' } as IntentReceipt['summary'],
+      depositTransaction: { chainId: 42161, status: 'FAILED', txnHash: `0x${'ab'.repeat(27)}${'0'.repeat(10)}` },
+    };
+    render(<ReceiptView intentId="0x2" receipt={aborted} tracked={tracked(aborted, { estimatedDuration: 600 })} now={0} onBack={noop} />);
+    expect(document.querySelector('.timeline-total')!.textContent).toBe('aborted after 8 s');
+    expect(document.querySelector('[data-leg="deposit"] dd.mono')!.textContent).toBe('no transaction');
+    cleanup();
+    const quick = scripted('success', 1_000, 10 * 60_000);
+    render(
+      <ReceiptView
+        intentId={quick.id}
+        receipt={quick.receipt}
+        tracked={tracked(quick.receipt, { estimatedDuration: 600 })}
+        now={quick.now}
+        onBack={noop}
+      />,
+    );
+    expect(document.querySelector('.timeline-total')!.textContent).toBe('completed in 4 s (earlier than expected)');
+  });
+
+  it('a leg in flight without a hash still says "not on-chain yet"', () => {
+    const { id, receipt, now } = scripted('failure', 10_000, 25_000); // origin relaying, placeholder hash
+    render(<ReceiptView intentId={id} receipt={receipt} now={now} onBack={noop} />);
+    expect(receipt.status).toBe('EXECUTING');
+    expect(document.querySelector('[data-leg="origin"] dd.mono')!.textContent).toBe('not on-chain yet');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Accessibility: axe-core on the popup (each tab, and a receipt) and on the options page, in Chromium with the
+ * Accessibility: axe-core on the popup (each tab, and a receipt), the options page and the welcome page, in Chromium with the
  * simulator's data. No serious or critical violation is allowed.
  */
 import { createRequire } from 'node:module';
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useConfiguredExtension } from './fixtures/launch';
 import { OptionsPage } from './pages/options';
 import { overflowingElements, POPUP_TABS, PopupPage, showEveryTab } from './pages/popup';
+import { WelcomePage } from './pages/welcome';
 
 const axeSource = readAxe();
 function readAxe(): string {
@@ -69,6 +70,16 @@ describe('accessibility (axe-core)', () => {
     await options.page.emulateMedia({ colorScheme: 'dark' });
     expect(await violations(options.page)).toEqual([]);
     await options.page.close();
+  });
+
+  it('welcome page, after a first intent is tracked from it, in light and dark', async () => {
+    const welcome = new WelcomePage(await ctx.ext.openPage('welcome.html'));
+    await welcome.heading().waitFor();
+    await welcome.trackFirst(ctx.sim.createIntent('success'));
+    expect(await violations(welcome.page)).toEqual([]);
+    await welcome.page.emulateMedia({ colorScheme: 'dark' });
+    expect(await violations(welcome.page)).toEqual([]);
+    await welcome.page.close();
   });
 
   it('the popup fits at its width: every tab visible, no element wider than its box or scrolling sideways', async () => {

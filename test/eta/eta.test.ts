@@ -93,7 +93,7 @@ describe('ETA from the quote estimate', () => {
     const clock = new VirtualClock();
     const failing = simIntent(clock.now(), 10_000, SCRIPTS.failure); // 1+1+2 steps: FAILED after 30 s of execution
     expect(etaText(etaAt(receiptAt(failing, clock.now() + 20_000), undefined, clock.now() + 20_000))).toBeUndefined();
-    expect(etaText(etaAt(receiptAt(failing, clock.now() + 40_000), undefined, clock.now() + 40_000))).toBe('ended after 30 s');
+    expect(etaText(etaAt(receiptAt(failing, clock.now() + 40_000), undefined, clock.now() + 40_000))).toBe('failed after 30 s');
     const refund = simIntent(clock.now(), 10_000, SCRIPTS.refund); // 1+1+2+2 steps: REFUNDED after 50 s of execution
     expect(etaText(etaAt(receiptAt(refund, clock.now() + 70_000), undefined, clock.now() + 70_000))).toBe('refunded after 50 s');
   });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { chainName, explorerTxUrl, isPlaceholderHash } from '@/lib/format/chains';
+import { useLocale } from '../i18n/fake-i18n';
 
 const hash = `0x${'ab'.repeat(32)}`;
 
@@ -20,5 +21,14 @@ describe('explorer links', () => {
     expect(chainName(42161)).toBe('Arbitrum One');
     expect(chainName(31337)).toBe('Chain 31337');
     expect(chainName(undefined)).toBe('Unknown chain');
+  });
+  describe('in the browser’s language', () => {
+    afterEach(() => useLocale('en'));
+    it('names an unknown chain in Spanish and Chinese, and keeps proper names', () => {
+      useLocale('es');
+      expect([chainName(31337), chainName(null), chainName(42161)]).toEqual(['Cadena 31337', 'Cadena desconocida', 'Arbitrum One']);
+      useLocale('zh_CN');
+      expect([chainName(31337), chainName(undefined)]).toEqual(['链 31337', '未知链']);
+    });
   });
 });

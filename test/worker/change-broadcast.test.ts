@@ -1,6 +1,6 @@
 /** The "changed" broadcast: at once when quiet, then at most one per window, naming every intent changed meanwhile. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CHANGED, type ChangedMessage } from '@/lib/protocol';
+import { CHANGED, type ChangedMessage } from '@/lib/messages';
 import { CHANGE_COALESCE_MS, createChangeBroadcast } from '@/lib/worker/change-broadcast';
 
 describe('createChangeBroadcast', () => {

@@ -1,14 +1,14 @@
 /** The one dispatcher: each request type to its handler, after its own schema; nothing else gets an answer. */
 import { describe, expect, it } from 'vitest';
-import type { Reply } from '@/lib/messages';
+import type { Failure } from '@/lib/messages';
 import { createDispatcher, type MessageHandlers } from '@/lib/worker/dispatch';
 
-/** Handlers that record what they were given and answer ok (`remove` throws). */
+/** Handlers that record what they were given and answer "recorded" (a Failure fits every kind; `remove` throws). */
 function recordingHandlers() {
   const calls: unknown[] = [];
-  const ok = async (request: unknown): Promise<Reply> => {
+  const ok = async (request: unknown): Promise<Failure> => {
     calls.push(request);
-    return { ok: true };
+    return { ok: false, message: 'recorded' };
   };
   const handlers: MessageHandlers = {
     track: ok,
@@ -55,9 +55,15 @@ describe('createDispatcher', () => {
 
   it('hands each valid request to its handler, without fields its schema does not name', async () => {
     const { calls, dispatch } = recordingHandlers();
-    expect(await dispatch({ type: 'track', intentId: 'abc', estimatedDuration: 30, extra: 'dropped' })).toEqual({ ok: true });
-    expect(await dispatch({ type: 'lookup', operation: 'searchIntents', request: { byQueryString: 'x' } })).toEqual({ ok: true });
-    expect(await dispatch({ type: 'retry' })).toEqual({ ok: true });
+    expect(await dispatch({ type: 'track', intentId: 'abc', estimatedDuration: 30, extra: 'dropped' })).toEqual({
+      ok: false,
+      message: 'recorded',
+    });
+    expect(await dispatch({ type: 'lookup', operation: 'searchIntents', request: { byQueryString: 'x' } })).toEqual({
+      ok: false,
+      message: 'recorded',
+    });
+    expect(await dispatch({ type: 'retry' })).toEqual({ ok: false, message: 'recorded' });
     expect(calls).toEqual([
       { type: 'track', intentId: 'abc', estimatedDuration: 30 },
       { type: 'lookup', operation: 'searchIntents', request: { byQueryString: 'x' } },

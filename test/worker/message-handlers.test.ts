@@ -5,7 +5,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { Reply } from '@/lib/messages';
+import type { ReplyOf } from '@/lib/messages';
 import { createBrowserNotifier } from '@/lib/notify/browser';
 import { createCalmNotifier } from '@/lib/notify/calm-notifier';
 import { createCalmStateStore, createReceiptCache, createRemovedIntents, createSettingsStore, type TrackedIntent } from '@/lib/store';
@@ -57,9 +57,9 @@ async function setUp(configured: boolean) {
     clients,
     receipts,
     removed,
-    trackSelection: async (text): Promise<Reply> => {
+    trackSelection: async (text): Promise<ReplyOf<'track-text'>> => {
       log.push(`selection ${text}`);
-      return { ok: true, added: false };
+      return { ok: true, added: false, intentId: text };
     },
     updateBadge: async () => {
       log.push('badge');

@@ -2,10 +2,11 @@
  * The context menu's "Track intent" and the omnibox against the simulator over HTTP: an intentId, a transaction hash
  * of any leg (every intent of it), text holding neither, and what the user is told each time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
-import type { Reply } from '@/lib/messages';
+import type { ReplyOf } from '@/lib/messages';
 import { createSelectionLookup, transactionMessage } from '@/lib/worker/selection';
+import { useLocale } from '../i18n/fake-i18n';
 import { intentWithDestinationHash } from '../simulator/find';
 import { type Simulator, startSimulator } from '../simulator/server';
 
@@ -25,7 +26,7 @@ function setUp(configured = true) {
   const client = new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey });
   const lookup = createSelectionLookup({
     client: async () => (configured ? client : undefined),
-    track: async (intentId, extra = {}): Promise<Reply> => {
+    track: async (intentId, extra = {}): Promise<ReplyOf<'track'>> => {
       const added = !tracked.has(intentId);
       if (added) tracked.set(intentId, extra);
       return { ok: true, added, intentId };
@@ -110,5 +111,25 @@ describe('openFromOmnibox', () => {
     await lookup.openFromOmnibox('hello');
     expect(opened).toEqual([id]);
     expect(told).toEqual(['“hello” is not an intent ID.']);
+  });
+
+  describe('in the browser’s language', () => {
+    afterEach(() => useLocale('en'));
+    it('answers in Spanish and Chinese', async () => {
+      const { lookup, told } = setUp();
+      const id = sim.intents()[6]!.intentId;
+      useLocale('es');
+      await lookup.openFromOmnibox('hola');
+      await lookup.trackSelection(id);
+      await lookup.trackSelection(id);
+      useLocale('zh_CN');
+      await lookup.openFromOmnibox('你好');
+      expect(told).toEqual([
+        '«hola» no es un ID de intent.',
+        `Siguiendo el intent ${short(id)}.`,
+        `El intent ${short(id)} ya se está siguiendo.`,
+        '“你好” 不是 intent ID。',
+      ]);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { isChangedMessage } from '@/lib/protocol';
+import { isChangedMessage } from '@/lib/messages';
 import { type CalmState, EMPTY_CALM } from '@/lib/store';
 import { calmStateStore } from '../stores';
 import { send } from '../worker-messages';

@@ -13,7 +13,7 @@ export function useIntentDetails(intentId: string | undefined, status: string | 
     if (!intentId) return;
     let live = true;
     void send({ type: 'details', intentId }).then((reply) => {
-      if (live && reply.ok && reply.data) setDetails({ intentId, data: reply.data as IntentDetails });
+      if (live && reply.ok) setDetails({ intentId, data: reply.data });
     });
     return () => {
       live = false;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { isInFlight } from '@/lib/eta';
-import { isChangedMessage } from '@/lib/protocol';
+import { isChangedMessage } from '@/lib/messages';
 import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { intentStore, trackerStateStore } from '../stores';
 import { send } from '../worker-messages';

@@ -38,9 +38,9 @@ export function StuckTab(props: { api: LookupApi; onOpen: (row: IntentHistory) =
   return (
     <section aria-label={t('tabStuck')}>
       <p class="explain">
-        {t('stuckExplain1')} <strong>{t('stuckExplain2')}</strong>
-        {t('stuckExplain3')} <em>{t('stuckExplain4')}</em>
-        {t('stuckExplain5')}
+        {t('stuckExplainEnded')} <strong>{t('stuckExplainStillHolds')}</strong>
+        {t('stuckExplainThoseFundsAre')} <em>{t('stuckExplainRecoverable')}</em>
+        {t('stuckExplainWhatToDo')}
       </p>
       {error && <ErrorNotice error={error} onOpenSettings={openSettings} onRetry={() => void load()} />}
       {!error && rows === undefined && (

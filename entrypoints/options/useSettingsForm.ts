@@ -1,0 +1,120 @@
+/**
+ * The options page's form state: every setting as the user edits it, loaded from the settings store, checked, and
+ * saved (with the browser's permission prompt for the service origin) through `components/settings/save.ts`.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { checkConnection, type Status, saveFromClick, settingsStore } from '@/components/settings/save';
+import { parseBaseUrl } from '@/lib/api/base-url';
+import { isAddress } from '@/lib/format/tokens';
+import { t } from '@/lib/i18n';
+import { parseClockTime } from '@/lib/notify/calm';
+import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
+
+/** Quiet hours as edited: on or off, and the local clock times `HH:MM`. */
+export interface QuietHours {
+  on: boolean;
+  start: string;
+  end: string;
+}
+
+/** The form's state, its setters, its statuses and its Save. */
+export function useSettingsForm() {
+  const [baseUrl, setBaseUrl] = useState('');
+  const [accessKey, setAccessKey] = useState('');
+  const [addresses, setAddresses] = useState('');
+  const [autoTrack, setAutoTrack] = useState<string[]>([]);
+  const [notify, setNotify] = useState<NotifySettings>(DEFAULT_NOTIFY);
+  const [quiet, setQuiet] = useState<QuietHours>({ on: false, start: '22:00', end: '07:00' });
+  const [sync, setSync] = useState(true);
+  const [saveStatus, setSaveStatus] = useState<Status>();
+  const [syncStatus, setSyncStatus] = useState<string | undefined>();
+  const [savedOrigin, setSavedOrigin] = useState<string | undefined>();
+
+  useEffect(() => {
+    void settingsStore.get().then((s) => {
+      if (!s) return;
+      setBaseUrl(s.baseUrl);
+      setAccessKey(s.accessKey);
+      setAddresses((s.watchedAddresses ?? []).join('\n'));
+      setAutoTrack(s.autoTrackAddresses ?? []);
+      setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
+      if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
+      setSync(s.syncSettings !== false);
+      const parsed = parseBaseUrl(s.baseUrl);
+      if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
+    });
+  }, []);
+
+  /** The well-formed addresses typed so far, lower-cased, once each (the auto-track boxes list them). */
+  const parsedAddresses = [
+    ...new Set(
+      addresses
+        .split(/[\s,]+/)
+        .filter((a) => isAddress(a))
+        .map((a) => a.toLowerCase()),
+    ),
+  ];
+
+  const validate = () => {
+    const connection = checkConnection(baseUrl, accessKey);
+    if ('error' in connection) return { error: connection.error } as const;
+    const lines = addresses.split(/[\s,]+/).filter(Boolean);
+    const bad = lines.find((a) => !isAddress(a));
+    if (bad) return { error: t('notAnAddress', bad.slice(0, 50)) } as const;
+    if (quiet.on && (parseClockTime(quiet.start) === undefined || parseClockTime(quiet.end) === undefined))
+      return { error: t('quietHoursNeedTimes') } as const;
+    return { ...connection, watched: [...new Set(lines.map((a) => a.toLowerCase()))] } as const;
+  };
+
+  /** Save, from the form's submit (a user gesture: the permission request goes out before anything is awaited). */
+  const save = (e: Event) => {
+    e.preventDefault();
+    const v = validate();
+    if ('error' in v) {
+      setSaveStatus({ text: v.error ?? t('invalidSettings'), ok: false });
+      return;
+    }
+    setSyncStatus(undefined);
+    const next = {
+      baseUrl: v.url.baseUrl,
+      accessKey: v.key.accessKey,
+      watchedAddresses: [...v.watched],
+      autoTrackAddresses: autoTrack.filter((a) => v.watched.includes(a)),
+      notify: { ...notify, quietHours: quiet.on ? { start: quiet.start, end: quiet.end } : undefined },
+      syncSettings: sync,
+    };
+    void saveFromClick(next, v.url, savedOrigin, (status, syncProblem) => {
+      setSaveStatus(status);
+      if (syncProblem) setSyncStatus(syncProblem);
+    }).then((saved) => {
+      if (!saved) return;
+      setAddresses(v.watched.join('\n'));
+      setSavedOrigin(v.url.permissionPattern);
+      setBaseUrl(v.url.baseUrl);
+    });
+  };
+
+  return {
+    baseUrl,
+    setBaseUrl,
+    accessKey,
+    setAccessKey,
+    addresses,
+    setAddresses,
+    parsedAddresses,
+    autoTrack,
+    setAutoTrack,
+    notify,
+    setNotify,
+    quiet,
+    setQuiet,
+    sync,
+    setSync,
+    saveStatus,
+    syncStatus,
+    save,
+  };
+}
+
+/** What the group components get: the form's state and setters. */
+export type SettingsForm = ReturnType<typeof useSettingsForm>;

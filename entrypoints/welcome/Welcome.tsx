@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ConnectionFields } from '@/components/settings/ConnectionFields';
+import { ShortcutList } from '@/components/settings/Shortcuts';
+import { checkConnection, type Status, saveFromClick, settingsStore, useConnectionTest } from '@/components/settings/save';
+import { WelcomePicture } from '@/components/WelcomePicture';
+import { parseBaseUrl } from '@/lib/api/base-url';
+import { shortId } from '@/lib/format/intent';
+import { t } from '@/lib/i18n';
+import type { Settings } from '@/lib/store';
+import { send } from '../popup/worker-messages';
+
+/**
+ * The page a new install opens (and the popup's and options page's "Getting started"): what the extension does in
+ * three sentences and one picture; the connection set up in place (service URL and access key, where each comes
+ * from, the permission prompt explained before it appears, Test connection); the first intent tracked from a paste
+ * box; the two shortcuts as the browser has them bound.
+ */
+export function Welcome() {
+  const [baseUrl, setBaseUrl] = useState('');
+  const [accessKey, setAccessKey] = useState('');
+  const [saved, setSaved] = useState<Settings | undefined>();
+  const [savedPattern, setSavedPattern] = useState<string | undefined>();
+  const [saveStatus, setSaveStatus] = useState<Status>();
+  const [intentId, setIntentId] = useState('');
+  const [trackStatus, setTrackStatus] = useState<Status>();
+  const [trackedId, setTrackedId] = useState<string>();
+  const connection = useConnectionTest();
+
+  useEffect(() => {
+    void settingsStore.get().then((s) => {
+      if (!s) return;
+      setSaved(s);
+      setBaseUrl(s.baseUrl);
+      setAccessKey(s.accessKey);
+      const parsed = parseBaseUrl(s.baseUrl);
+      if (parsed.ok) setSavedPattern(parsed.permissionPattern);
+    });
+  }, []);
+
+  const save = (e: Event) => {
+    e.preventDefault();
+    const v = checkConnection(baseUrl, accessKey);
+    if ('error' in v) {
+      setSaveStatus({ text: v.error ?? t('invalidSettings'), ok: false });
+      return;
+    }
+    // Everything else the user may have set (notifications, addresses) is kept as it is.
+    const next: Settings = { ...saved, baseUrl: v.url.baseUrl, accessKey: v.key.accessKey };
+    void saveFromClick(next, v.url, savedPattern, (status) => setSaveStatus(status)).then((ok) => {
+      if (!ok) return;
+      setSaved(next);
+      setSavedPattern(v.url.permissionPattern);
+      setBaseUrl(v.url.baseUrl);
+    });
+  };
+
+  const track = async (e: Event) => {
+    e.preventDefault();
+    setTrackedId(undefined);
+    const reply = await send({ type: 'track', intentId });
+    if (!reply.ok) {
+      setTrackStatus({ text: reply.message, ok: false });
+      return;
+    }
+    const id = reply.intentId ?? intentId.trim();
+    setTrackStatus({ text: reply.added === false ? t('alreadyTracked', shortId(id)) : t('welcomeTracked', shortId(id)), ok: true });
+    setTrackedId(id);
+    setIntentId('');
+  };
+
+  return (
+    <main class="welcome">
+      <h1>{t('welcomeTitle')}</h1>
+      <div class="welcome-intro">
+        <div>
+          <p>{t('welcomeWhat1')}</p>
+          <p>{t('welcomeWhat2')}</p>
+          <p>{t('welcomeWhat3')}</p>
+        </div>
+        <WelcomePicture />
+      </div>
+
+      <section aria-labelledby="step-connect">
+        <h2 id="step-connect">{t('welcomeStepConnect')}</h2>
+        <form onSubmit={save}>
+          <ConnectionFields
+            baseUrl={baseUrl}
+            accessKey={accessKey}
+            onBaseUrl={setBaseUrl}
+            onAccessKey={setAccessKey}
+            onTest={() => void connection.run(baseUrl, accessKey)}
+            testing={connection.testing}
+            testStatus={connection.status}
+          />
+          <div class="actions">
+            <button type="submit">{t('connSave')}</button>
+          </div>
+        </form>
+        {saveStatus && (
+          <p class={`result ${saveStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="save-status">
+            {saveStatus.text}
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="step-track">
+        <h2 id="step-track">{t('welcomeStepTrack')}</h2>
+        <form onSubmit={(e) => void track(e)}>
+          <div class="field">
+            <label for="first-intent">{t('intentIdLabel')}</label>
+            <div class="key-row">
+              <input
+                id="first-intent"
+                class="mono"
+                value={intentId}
+                spellcheck={false}
+                autocomplete="off"
+                aria-describedby="first-intent-hint"
+                onInput={(e) => setIntentId((e.target as HTMLInputElement).value)}
+              />
+              <button type="submit">{t('track')}</button>
+            </div>
+            <p class="hint" id="first-intent-hint">
+              {t('welcomeTrackHint')}
+            </p>
+          </div>
+        </form>
+        {trackStatus && (
+          <p class={`result ${trackStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="track-status">
+            {trackStatus.text}
+          </p>
+        )}
+        {trackedId && (
+          <p>
+            <a href={`${browser.runtime.getURL('/popup.html')}#intent=${encodeURIComponent(trackedId)}`} target="_blank" rel="noopener">
+              {t('welcomeOpenList')}
+            </a>
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="step-shortcuts">
+        <h2 id="step-shortcuts">{t('welcomeStepShortcuts')}</h2>
+        <ShortcutList />
+      </section>
+    </main>
+  );
+}
