@@ -2,7 +2,7 @@
 import { describeError } from '../format/errors';
 import { t } from '../i18n';
 import type { Reply } from '../messages';
-import type { CalmNotifier } from '../notify/calm-notifier';
+import type { CalmNotifier } from '../notify/pipeline';
 import type { ReceiptCache } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ClientCache } from './client-cache';

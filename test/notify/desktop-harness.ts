@@ -5,10 +5,10 @@
  */
 import { createStore } from 'idb-keyval';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { createBrowserNotifier } from '@/lib/notify/browser';
-import { createCalmNotifier } from '@/lib/notify/calm-notifier';
-import { createNotificationMarks } from '@/lib/notify/marks';
+import { createNotificationAdapter } from '@/lib/notify/browser';
+import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, type IntentStore, type NotifySettings, type TrackedIntent } from '@/lib/store';
+import { createOutbox } from '@/lib/store/outbox';
 import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
 import { createCalmAlarm } from '@/lib/worker/calm-alarm';
@@ -40,7 +40,7 @@ export function receiptOf(n: number, status: string, [deposit, origin, destinati
 export interface Shared {
   intents: IntentStore;
   calmDb: string;
-  marksDb: string;
+  outboxDb: string;
   diskFull: boolean;
 }
 
@@ -50,7 +50,7 @@ export function sharedStores(): Shared {
   const real = freshStore();
   const shared: Shared = {
     calmDb: `desk-calm-${dbs}`,
-    marksDb: `desk-marks-${dbs}`,
+    outboxDb: `desk-outbox-${dbs}`,
     diskFull: false,
     intents: {
       ...real,
@@ -68,25 +68,31 @@ export function sharedStores(): Shared {
 export const finalTitle = (n: number, outcome = 'succeeded') => `Intent ${outcome} · 0x0000…${String(n).padStart(4, '0')}`;
 
 /** Builds one worker life on `desktop`. */
-export function worker(shared: Shared, desktop: FakeDesktop, clock: VirtualClock, settings: () => NotifySettings) {
+export function worker(
+  shared: Shared,
+  desktop: FakeDesktop,
+  clock: VirtualClock,
+  settings: () => NotifySettings,
+  options: { groupWindowMs?: number; groupTimer?: (fn: () => void, ms: number) => void; settingsFail?: () => boolean } = {},
+) {
   const browser = desktop.worker();
   const firefox = desktop.kind === 'firefox';
   const mirror = new IntentMirror(shared.intents);
-  const inner = createBrowserNotifier(browser as never, {
-    iconUrl: '/icon/128.png',
-    firefox,
-    settings: async () => settings(),
-    now: () => clock.now(),
-    groupWindowMs: 100,
-    ...(firefox ? { marks: createNotificationMarks(createStore(shared.marksDb, 'marks')) } : {}),
-  });
-  const calm = createCalmNotifier({
-    inner,
+  const calm = createNotificationPipeline({
+    adapter: createNotificationAdapter(browser as never, { iconUrl: '/icon/128.png', firefox }),
+    outbox: createOutbox(createStore(shared.outboxDb, 'jobs')),
     state: createCalmStateStore(createStore(shared.calmDb, 'settings')),
-    settings: async () => settings(),
+    settings: async () => {
+      if (options.settingsFail?.()) throw new Error('IndexedDB closed');
+      return settings();
+    },
     intent: async (intentId) => mirror.get(intentId),
     scheduleRelease: createCalmAlarm(browser as never),
     now: () => clock.now(),
+    groupWindowMs: options.groupWindowMs ?? 100,
+    // A dead worker's timers die with it. The grouping flush runs on real time (short); retries on virtual time.
+    groupTimer: options.groupTimer ?? ((fn, ms) => void setTimeout(() => browser.dead || fn(), ms)),
+    retryTimer: (fn, ms) => void clock.sleep(ms).then(() => browser.dead || fn()),
   });
   const delivery = new Delivery(mirror, calm, clock);
   const routing = createNotificationRouting(browser as never, shared.intents);
@@ -112,7 +118,7 @@ export function worker(shared: Shared, desktop: FakeDesktop, clock: VirtualClock
   /** What `entrypoints/background.ts` does on every start and watchdog alarm: the pending deliveries and the release. */
   const wake = async () => {
     await mirror.load();
-    await calm.release().catch(() => {});
+    await calm.resume().catch(() => {});
     await Promise.all(
       mirror
         .values()

@@ -8,8 +8,8 @@ import { settle, VirtualClock } from '../tracker/fakes';
 import { at, finalTitle, id, type Shared, sharedStores, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
-/** Today's code fails each reproduction: `it.fails` until the pipeline of issue 19 lands (then `it`). */
-const repro = it.fails;
+/** Each failed on the code before the pipeline (commit "Tests: a fake desktop …", where they were `it.fails`). */
+const repro = it;
 
 let clock: VirtualClock;
 let settings: NotifySettings;
