@@ -26,7 +26,7 @@ export interface Appearance {
 
 type Options = { title?: string; message?: string; buttons?: Array<{ title: string }>; [k: string]: unknown };
 export type Fault = 'reject' | 'kill' | 'kill-after';
-type Method = 'create' | 'update' | 'clear' | 'getAll' | 'alarms.create' | 'alarms.clear' | 'tabs.create';
+export type Method = 'create' | 'update' | 'clear' | 'getAll' | 'alarms.create' | 'alarms.clear' | 'tabs.create';
 
 /** One browser's desktop, shared by the worker lives that run on it. */
 export class FakeDesktop {
@@ -37,6 +37,8 @@ export class FakeDesktop {
   readonly alarms = new Map<string, { name: string; scheduledTime: number }>();
   /** Tabs opened (by a click on a notification). */
   readonly tabs: string[] = [];
+  /** Worker deaths inside a call (`kill`: nothing happened; `kill-after`: it happened), in order. */
+  readonly kills: Array<{ method: string; detail: string; after: boolean }> = [];
   /** Firefox forgets a notification as soon as it is shown (no notification server). */
   firefoxForgets = true;
 
@@ -72,6 +74,8 @@ export class WorkerBrowser {
   readonly #faults = new Map<Method, Fault[]>();
   /** Calls made, in order (`method id`). */
   readonly calls: string[] = [];
+  /** Decides a fault for a call, beside those armed with `fail` (the campaign's counter of awaits). */
+  hook?: (method: Method, detail: string) => Fault | undefined;
 
   readonly desktop: FakeDesktop;
   constructor(desktop: FakeDesktop) {
@@ -91,15 +95,17 @@ export class WorkerBrowser {
   call<T>(method: Method, detail: string, effect: () => T): Promise<T> {
     this.calls.push(`${method} ${detail}`);
     if (this.dead) return new Promise<T>(() => {});
-    const fault = this.#faults.get(method)?.shift();
+    const fault = this.#faults.get(method)?.shift() ?? this.hook?.(method, detail);
     if (fault === 'reject') return Promise.reject(new Error(`${method} failed (injected)`));
     if (fault === 'kill') {
       this.dead = true;
+      this.desktop.kills.push({ method, detail, after: false });
       return new Promise<T>(() => {});
     }
     const result = effect();
     if (fault === 'kill-after') {
       this.dead = true;
+      this.desktop.kills.push({ method, detail, after: true });
       return new Promise<T>(() => {});
     }
     return Promise.resolve(result);
@@ -112,15 +118,19 @@ export class WorkerBrowser {
   show(how: 'create' | 'update', id: string, o: Options) {
     const d = this.desktop;
     const stored = this.firefox ? { ...o, buttons: undefined } : o;
+    const before = d.screen.get(id);
     d.screen.set(id, stored);
-    d.log.push({
-      how,
-      id,
-      title: String(o.title ?? ''),
-      message: String(o.message ?? ''),
-      buttons: (stored.buttons ?? []).map((b) => b.title),
-      at: d.now(),
-    });
+    // A change in place that changes nothing is not news to the user.
+    const same = how === 'update' && before !== undefined && before.title === o.title && before.message === o.message;
+    if (!same)
+      d.log.push({
+        how,
+        id,
+        title: String(o.title ?? ''),
+        message: String(o.message ?? ''),
+        buttons: (stored.buttons ?? []).map((b) => b.title),
+        at: d.now(),
+      });
     if (this.firefox && d.firefoxForgets) d.screen.delete(id);
   }
 

@@ -1,0 +1,76 @@
+/**
+ * Schedules of the desktop campaign that run first in every campaign: issue 19's five reproductions, as schedules
+ * (each also has its own regression test in `./desktop-regressions.test.ts`, which failed on the code before the
+ * pipeline).
+ */
+import type { DesktopSchedule } from './desktop-campaign';
+
+const MIN = 60_000;
+const base: DesktopSchedule = {
+  browser: 'chrome',
+  scenario: 'day',
+  quiet: null,
+  progress: false,
+  off: null,
+  intents: [],
+  ops: [],
+  faults: [],
+};
+const oneInFlight = { finishAt: 2 * MIN, end: 'SUCCEEDED' as const, steps: 1, muted: 'no' as const };
+
+export const DESKTOP_EXAMPLES: DesktopSchedule[] = [
+  // 1. Progress notifications on: update rejects once; the worker dies inside update; the progress notification was
+  //    dismissed and the worker dies in the next call; Firefox suspended in clear().
+  { ...base, progress: true, intents: [oneInFlight], faults: [{ on: 'update', call: 2, kind: 'reject' }] },
+  { ...base, progress: true, intents: [oneInFlight], faults: [{ on: 'update', call: 2, kind: 'kill' }] },
+  {
+    ...base,
+    progress: true,
+    intents: [oneInFlight],
+    ops: [{ at: 90_000, kind: 'dismissAll', amount: 1, target: 0 }],
+    faults: [{ on: 'create', call: 2, kind: 'kill' }],
+  },
+  { ...base, browser: 'firefox', progress: true, intents: [oneInFlight], faults: [{ on: 'clear', call: 2, kind: 'kill' }] },
+  // 2. Quiet hours, then a restart before the record says shown: told once, in the summary.
+  ...(['chrome', 'firefox'] as const).map(
+    (browser): DesktopSchedule => ({
+      ...base,
+      browser,
+      scenario: 'midnight',
+      quiet: { from: 5, length: 30 },
+      intents: [{ finishAt: 10 * MIN, end: 'SUCCEEDED', steps: 0, muted: 'no' }],
+      faults: [{ on: 'intents.update', call: 3, kind: 'kill' }],
+    }),
+  ),
+  // 3. The away summary: create rejects once; the worker dies in alarms.clear.
+  ...(['chrome', 'firefox'] as const).flatMap((browser) =>
+    (['create', 'alarms.clear'] as const).map(
+      (on): DesktopSchedule => ({
+        ...base,
+        browser,
+        intents: [
+          { finishAt: MIN, end: 'SUCCEEDED', steps: 0, muted: 'no' },
+          { finishAt: 2 * MIN, end: 'FAILED', steps: 0, muted: 'no' },
+        ],
+        ops: [{ at: 0, kind: 'snooze', amount: 5, target: 0 }],
+        faults: [{ on, call: 1, kind: on === 'create' ? 'reject' : 'kill' }],
+      }),
+    ),
+  ),
+  // 4. IndexedDB refuses the `shown` write again and again; the user closes the notification.
+  {
+    ...base,
+    intents: [{ finishAt: MIN, end: 'SUCCEEDED', steps: 0, muted: 'no' }],
+    ops: [{ at: MIN + 10_000, kind: 'dismissAll', amount: 1, target: 0 }],
+    faults: [3, 4, 5, 6, 7, 8].map((call) => ({ on: 'intents.update' as const, call, kind: 'idb' as const })),
+  },
+  // 5. Intents that finish together: the grouped notification's clicks and buttons.
+  {
+    ...base,
+    intents: [
+      { finishAt: MIN, end: 'SUCCEEDED', steps: 0, muted: 'no' },
+      { finishAt: MIN, end: 'FAILED', steps: 0, muted: 'no' },
+      { finishAt: MIN, end: 'REFUNDED', steps: 0, muted: 'no' },
+    ],
+  },
+];
