@@ -308,6 +308,8 @@ export async function runDesktopSchedule(s: DesktopSchedule): Promise<string[]> 
       }
     }
   });
+  /** The snoozes as the user asked for them (for N3). */
+  const snoozes: Array<{ from: number; until: number }> = [];
   for (const op of s.ops) {
     events.push({
       at: t0 + op.at,
@@ -319,8 +321,13 @@ export async function runDesktopSchedule(s: DesktopSchedule): Promise<string[]> 
         }
         if (op.kind === 'dismissAll') return desktop.dismissAll();
         const l = await alive();
-        if (op.kind === 'snooze') void l.pipeline.snooze(op.amount * MIN).catch(() => {});
-        else void l.pipeline.endSnooze().catch(() => {});
+        if (op.kind === 'snooze') {
+          snoozes.push({ from: clock.t, until: clock.t + op.amount * MIN });
+          void l.pipeline.snooze(op.amount * MIN).catch(() => {});
+        } else {
+          for (const z of snoozes) z.until = Math.min(z.until, clock.t);
+          void l.pipeline.endSnooze().catch(() => {});
+        }
       },
     });
   }
@@ -359,7 +366,55 @@ export async function runDesktopSchedule(s: DesktopSchedule): Promise<string[]> 
     }
   }
   // The schedule's quiet hours may last beyond it on some days: if anything is still held, that is only N3's business.
-  return check(s, desktop, jobs, settings);
+  const v = await check(s, desktop, jobs, settings);
+  if (s.faults.length === 0) v.push(...checkN3(desktop, jobs, settings, snoozes, clock.t));
+  return v;
+}
+
+/**
+ * N3 (in runs without faults): what was held is shown within 60 s of the first moment neither a snooze nor the quiet
+ * hours hold it — computed here minute by minute in local time, apart from the code under test.
+ */
+function checkN3(
+  desktop: FakeDesktop,
+  jobs: Record<string, NotificationJob>,
+  settings: NotifySettings,
+  snoozes: ReadonlyArray<{ from: number; until: number }>,
+  end: number,
+): string[] {
+  const v: string[] = [];
+  const minute = (hm: string) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3));
+  const q = settings.quietHours;
+  const quiet = (t: number) => {
+    if (!q) return false;
+    const d = new Date(t);
+    const m = d.getHours() * 60 + d.getMinutes();
+    const [a, b] = [minute(q.start), minute(q.end)];
+    return a === b ? false : a < b ? m >= a && m < b : m >= a || m < b;
+  };
+  const due = (from: number) => {
+    let t = from;
+    for (let i = 0; i < 5_000; i++) {
+      const z = snoozes.find((x) => x.from <= t && t < x.until);
+      if (z) t = z.until;
+      else if (quiet(t)) t = t - (t % MIN) + MIN;
+      else break;
+    }
+    return t;
+  };
+  for (const j of Object.values(jobs)) {
+    if (j.kind !== 'final') continue;
+    const summarised = j.reason?.startsWith('summarised:');
+    if (!summarised && j.state !== 'held') continue;
+    const by = due(j.at) + MIN;
+    const shown = desktop.log.find((a) => a.id.startsWith(AWAY) && a.how === 'create' && a.at >= j.at);
+    if (summarised ? !shown || shown.at > by : by < end) {
+      v.push(
+        `N3 ${j.key} held at ${new Date(j.at).toISOString()}, due by ${new Date(by).toISOString()}, summary ${shown ? new Date(shown.at).toISOString() : 'never'}`,
+      );
+    }
+  }
+  return v;
 }
 
 /** The oracle: N1–N5 on what the desktop showed. */
