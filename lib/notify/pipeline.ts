@@ -114,6 +114,8 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
 
   /** Notification ids whose showing call resolved in this worker's life (a failed write of `shown` is retried). */
   const shownHere = new Set<string>();
+  /** Notification ids whose `create` was rejected in this life: nothing is on screen, the job is queued again. */
+  const createRejected = new Set<string>();
   /** Final jobs waiting for the grouping flush (this life only: after a restart they go at once, together). */
   const grouping = new Set<string>();
   let window: GroupWindow = { endsAt: 0, quietSpent: false };
@@ -150,7 +152,13 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
   const createFor = async (id: string, batch: readonly NotificationJob[], s: NotifySettings) => {
     const one = batch.length === 1 ? batch[0]! : undefined;
     const content = contentOfBatch(batch);
-    await adapter.create(id, content, { sound: one?.kind === 'progress' ? false : s.sound, explorer: one?.explorerUrl !== undefined });
+    try {
+      await adapter.create(id, content, { sound: one?.kind === 'progress' ? false : s.sound, explorer: one?.explorerUrl !== undefined });
+    } catch (err) {
+      createRejected.add(id);
+      throw err;
+    }
+    createRejected.delete(id);
     shownHere.add(id);
     await setShown(batch.map((j) => j.key));
   };
@@ -257,9 +265,10 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
           if (!j || j.state === 'shown' || j.state === 'done') continue;
           const attempts = j.attempts + 1;
           const shown = j.notificationId !== undefined && shownHere.has(j.notificationId);
-          // A `showing` job whose create did not resolve here is queued again (Firefox would take it as shown);
-          // one turned final in place stays `showing`: the retry asks the screen.
-          const state = shown ? 'shown' : j.state === 'showing' && !j.replaces ? 'queued' : j.state;
+          // A `showing` job whose create was rejected here is queued again (Firefox would take it as shown); any
+          // other failure (getAll, update, a write) leaves it `showing`: the retry asks the screen again.
+          const rejected = j.state === 'showing' && j.notificationId !== undefined && createRejected.has(j.notificationId);
+          const state = shown ? 'shown' : rejected ? 'queued' : j.state;
           jobs[k] = { ...j, state, attempts, nextAt: t + retryDelay(attempts) };
         }
         return jobs;

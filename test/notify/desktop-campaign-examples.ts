@@ -73,4 +73,30 @@ export const DESKTOP_EXAMPLES: DesktopSchedule[] = [
       { finishAt: MIN, end: 'REFUNDED', steps: 0, muted: 'no' },
     ],
   },
+  // Found by the 50,000-schedule campaign (seed 20261124, run 28,790): the worker died in the outbox write of `shown`
+  // after the create resolved; on the restart getAll() was rejected once, and the retry put the job back in the queue:
+  // the intent was told twice. Only a rejected create queues a job again now.
+  {
+    browser: 'chrome',
+    scenario: 'dst-spring',
+    quiet: { from: 8, length: 14 },
+    progress: true,
+    off: null,
+    intents: [
+      { finishAt: 691674, end: 'EXECUTING', steps: 2, muted: 'after' },
+      { finishAt: 18047, end: 'FAILED', steps: 0, muted: 'no' },
+      { finishAt: 876760, end: 'FAILED', steps: 3, muted: 'no' },
+    ],
+    ops: [
+      { at: 14, kind: 'dismissAll', amount: 1, target: 17 },
+      { at: 30888, kind: 'endSnooze', amount: 3, target: 985607095 },
+      { at: 530510, kind: 'endSnooze', amount: 5, target: 764403415 },
+    ],
+    faults: [
+      { call: 2, on: 'getAll', kind: 'reject' },
+      { call: 6, on: 'create', kind: 'kill' },
+      { call: 29, on: 'any', kind: 'kill' },
+      { call: 1, on: 'getAll', kind: 'reject' },
+    ],
+  },
 ];

@@ -168,6 +168,36 @@ describe('rejected calls are retried with back-off, never dropped, never repeate
     });
   }
 
+  it('Chrome: the worker dies after create, before `shown` is written; getAll() rejected on the restart: told once', async () => {
+    const desktop = desktopOf('chrome');
+    const first = worker(shared, desktop, clock, () => settings);
+    // The outbox's third write (queued, showing, then shown) is refused, and the worker dies with it.
+    const proto = IDBObjectStore.prototype;
+    const put = proto.put;
+    let writes = 0;
+    proto.put = function (this: IDBObjectStore, ...a: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'jobs' && ++writes >= 3) {
+        first.browser.dead = true;
+        throw new DOMException('disk full', 'QuotaExceededError');
+      }
+      return put.apply(this, a);
+    };
+    try {
+      void first.finish(1);
+      await settle();
+    } finally {
+      proto.put = put;
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    const again = worker(shared, desktop, clock, () => settings);
+    again.browser.fail('getAll');
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await again.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+
   it('the outbox refusing writes delays the notification (the record stays pending), never loses it', async () => {
     const desktop = desktopOf('chrome');
     let full = true;
