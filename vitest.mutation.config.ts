@@ -6,6 +6,9 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
  * The tracker's unit tests alone, for `npm run mutation` (Stryker); the campaigns run fewer schedules there.
  * `STRYKER_TESTS=test/notify/**\/*.test.ts` runs the notification pipeline's tests instead (with `STRYKER_MUTATE`).
  */
+// The desktop campaign's quiet hours cross DST changes in Europe/Madrid (Stryker's runner ignores a later change).
+process.env.TZ = 'Europe/Madrid';
+
 export default defineConfig({
   plugins: [WxtVitest(), preact()],
   test: {

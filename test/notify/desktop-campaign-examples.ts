@@ -99,4 +99,27 @@ export const DESKTOP_EXAMPLES: DesktopSchedule[] = [
       { call: 1, on: 'getAll', kind: 'reject' },
     ],
   },
+  // Found by the second 50,000-schedule run (seed 20261125, run 37,995): Firefox, a create rejected, and the worker
+  // dead in the outbox write that queues the job again: the job stays `showing`, which Firefox counts as shown. That
+  // is Firefox's at-most-once window (README): the oracle now allows it, the schedule stays as its example.
+  {
+    browser: 'firefox',
+    scenario: 'dst-autumn',
+    quiet: null,
+    progress: false,
+    off: 'failed',
+    intents: [
+      { finishAt: 39807, end: 'SUCCEEDED', steps: 2, muted: 'no' },
+      { finishAt: 441962, end: 'REFUNDED', steps: 0, muted: 'no' },
+      { finishAt: 495498, end: 'FAILED', steps: 3, muted: 'no' },
+      { finishAt: 565713, end: 'EXECUTING', steps: 1, muted: 'after' },
+    ],
+    ops: [],
+    faults: [
+      { call: 6, on: 'outbox.update', kind: 'kill' },
+      { call: 1, on: 'getAll', kind: 'idb' },
+      { call: 2, on: 'create', kind: 'reject' },
+      { call: 3, on: 'getAll', kind: 'reject' },
+    ],
+  },
 ];

@@ -453,9 +453,9 @@ async function check(
         (k.method === 'create' || k.method === 'update') &&
         (intentIdsOfNotification(k.detail).includes(i) || k.detail.startsWith(AWAY)),
     );
-  // Firefox counts a job written `showing` as shown: a death between that write and the end of its create loses it.
-  const firefoxWindow =
-    s.browser === 'firefox' && desktop.kills.some((k) => k.method === 'create' || (k.method === 'outbox.update' && k.after));
+  // Firefox counts a job written `showing` as shown: a death between that write and the write that records the
+  // create's outcome (shown, or queued again after a rejection) loses it.
+  const firefoxWindow = s.browser === 'firefox' && desktop.kills.some((k) => k.method === 'create' || k.method === 'outbox.update');
   let mustTell = 0;
   let mayTell = 0;
   s.intents.forEach((it, n) => {
