@@ -122,4 +122,32 @@ export const DESKTOP_EXAMPLES: DesktopSchedule[] = [
       { call: 3, on: 'getAll', kind: 'reject' },
     ],
   },
+  // Found by the third run (seed 20261126, run 30,817): Chrome, the worker dead in the outbox write of `shown` after
+  // the create resolved, and the user closed the notification before the restart: shown again. That is Chrome's
+  // window (README); the oracle allows it, the schedule stays as its example.
+  {
+    browser: 'chrome',
+    scenario: 'dst-autumn',
+    quiet: null,
+    progress: false,
+    off: null,
+    intents: [
+      { finishAt: 499100, end: 'ABORTED', steps: 3, muted: 'no' },
+      { finishAt: 571369, end: 'FAILED', steps: 3, muted: 'before' },
+      { finishAt: 875193, end: 'REFUNDED', steps: 3, muted: 'after' },
+    ],
+    ops: [
+      { at: 805077, kind: 'dismissAll', amount: 7, target: 371700889 },
+      { at: 399521, kind: 'dismissAll', amount: 6, target: 1043576566 },
+      { at: 673088, kind: 'snooze', amount: 5, target: 2029563949 },
+      { at: 111629, kind: 'endSnooze', amount: 7, target: 381647682 },
+      { at: 503226, kind: 'dismiss', amount: 11, target: 1003544213 },
+    ],
+    faults: [
+      { call: 3, on: 'calm.set', kind: 'reject' },
+      { call: 2, on: 'alarms.create', kind: 'reject' },
+      { call: 6, on: 'any', kind: 'reject' },
+      { call: 3, on: 'outbox.update', kind: 'kill' },
+    ],
+  },
 ];
