@@ -12,8 +12,8 @@ export default defineBackground(() => {
     void bg.ensureWatchdog();
     void bg.tracker.resume();
     void bg.updateBadge().catch(() => {});
-    // Quiet hours or a snooze may have ended while the worker slept.
-    void bg.calm.release().catch(() => {});
+    // Quiet hours or a snooze may have ended while the worker slept; notifications left unfinished are resumed.
+    void bg.calm.resume().catch(() => {});
   };
 
   browser.runtime.onInstalled.addListener((details) => {

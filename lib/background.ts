@@ -5,10 +5,9 @@
 import type { browser as browserApi } from 'wxt/browser';
 import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
-import { createBrowserNotifier } from './notify/browser';
-import { type CalmNotifier, createCalmNotifier } from './notify/calm-notifier';
+import { createNotificationAdapter } from './notify/browser';
 import { createInformer } from './notify/info';
-import { createNotificationMarks } from './notify/marks';
+import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
 import { CLIPBOARD_PERMISSION } from './permissions';
 import {
   createAsideRecords,
@@ -22,6 +21,7 @@ import {
   type SettingsStore,
 } from './store';
 import { createCheckedIntentStore, createCheckedSettingsStore } from './store/checked';
+import { createOutbox } from './store/outbox';
 import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
@@ -49,7 +49,7 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
   tracker: Tracker;
   intents: IntentStore;
   settings: SettingsStore;
-  /** Mute, snooze, quiet hours and progress notifications. */
+  /** The notification pipeline: mute, snooze, quiet hours, progress notifications, the outbox. */
   calm: CalmNotifier;
   /** Answers a message from an extension page; undefined (no answer) for anything that is not a valid request. */
   handleMessage(message: unknown): Promise<Reply> | undefined;
@@ -85,15 +85,10 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   const inform = createInformer(browser);
 
   const firefox = import.meta.env?.BROWSER === 'firefox';
-  const browserNotifier = createBrowserNotifier(browser, {
-    iconUrl: '/icon/128.png',
-    firefox,
-    // Firefox's notifications.getAll() forgets what left the screen: "already shown?" is answered from marks there.
-    ...(firefox ? { marks: createNotificationMarks() } : {}),
-    settings: async () => (await settings.get())?.notify,
-  });
-  const calm = createCalmNotifier({
-    inner: browserNotifier,
+  // Every notification about an intent: one decision, one outbox in IndexedDB, one adapter over browser.notifications.
+  const calm = createNotificationPipeline({
+    adapter: createNotificationAdapter(browser, { iconUrl: '/icon/128.png', firefox }),
+    outbox: createOutbox(),
     state: createCalmStateStore(),
     settings: async () => (await settings.get())?.notify,
     intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),

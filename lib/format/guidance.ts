@@ -7,6 +7,7 @@ import { legOf } from '../api/legs';
 import type { BalanceEntry } from '../api/schemas/history';
 import type { IntentReceipt, IntentTransaction } from '../api/schemas/receipt';
 import { localized, t } from '../i18n';
+import { GUIDED_STATUSES } from '../notify/outcomes';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName, explorerAddressUrl, explorerTxUrl, isPlaceholderHash } from './chains';
 import { shortId } from './intent';
@@ -18,8 +19,8 @@ export interface MoneyGuidance {
   next: string;
 }
 
-/** Statuses that get guidance. */
-export const GUIDED_STATUSES: readonly string[] = ['FAILED', 'REFUNDED', 'ABORTED'];
+/** Statuses that get guidance (the table of outcomes, `lib/notify/outcomes.ts`). */
+export { GUIDED_STATUSES };
 
 const support = () => t('guideSupport');
 const yourWallet = (owner: string | undefined) => (owner ? shortId(owner) : t('yourWallet'));

@@ -1,44 +1,40 @@
 /**
- * Desktop notifications through the WebExtension `notifications` API.
+ * The one adapter over `browser.notifications` (the pipeline, `./pipeline`, is its only user), and the notification
+ * ids.
  *
- * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary,
- * `svc-stuck:<intentId>:<time>` for "taking longer than expected", `svc-progress:<intentId>:<time>` for the optional
- * progress notification and `svc-away:<time>` for the "while you were away" summary (`./calm-notifier`). A
- * notification can be traced to its intents (click → receipt) and found again after a worker restart.
+ * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary of intents that
+ * finished together, `svc-stuck:<intentId>:<time>` for "taking longer than expected", `svc-progress:<intentId>:<time>`
+ * for the optional progress notification and `svc-away:<time>` for the "while you were away" summary. A notification
+ * can be traced to its intents (click → receipt).
  *
- * Grouping: the first notification shows at once; others that come within `groupWindowMs` (500 ms) of it are held and
- * shown together — one summary when two or more, so fifty intents that finish together make a few notifications, not
- * fifty. The held ones go once none has come for `groupQuietMs` (100 ms: the rows of one history page arrive within
- * it), once per window; after that, when the window closes. The window never stretches: nothing is held longer than
- * `groupWindowMs`, and a window makes at most three notifications.
- * Chrome gets "View receipt" / "Open in explorer" buttons; Firefox the basic form.
- * Outcomes switched off in the settings are not shown (and count as delivered: never shown later). A settings read
- * that fails falls back to the defaults: a notification is never held back by it.
+ * Buttons (Chrome only; Firefox has none): a notification of one intent gets "View receipt", and its final one
+ * "Open in explorer" too when the leg that settled or failed has a known explorer. Summaries (grouped, away) get no
+ * button: a click on their body opens the tracked list.
  *
- * "Already shown?" (`exists`, asked before every delivery and when a worker restart finds a `pending` record): Chrome
- * answers from `notifications.getAll()`. Firefox forgets a notification once it leaves the screen, so there the
- * notifier marks each intent in IndexedDB ({@link NotificationMarks}) before creating its notification and answers
- * from the marks: at most once (README, "Exactly-once notifications").
+ * What each browser can answer: Chrome's `getAll()` lists what is on screen or in the notification centre, and
+ * `update()` answers false when the notification is no longer shown. Firefox has no `update`, and its `getAll()`
+ * forgets a notification once it has left the screen (at once without a notification server): there `onScreen()`
+ * answers undefined ("cannot tell").
  */
 import type { browser as browserApi } from 'wxt/browser';
 import { t } from '../i18n';
-import { DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '../store';
-import type { Notifier } from '../tracker/types';
-import { groupContent, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
-import type { NotificationMarks } from './marks';
+import type { NotificationContent } from './content';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
 
-const SINGLE = 'svc-intent:';
-const GROUP = 'svc-group:';
-const STUCK = 'svc-stuck:';
-/** Prefix of progress notifications (not a final one unless `./calm-notifier` recorded it so). */
+/** Prefix of the notification of one intent's final outcome. */
+export const SINGLE = 'svc-intent:';
+/** Prefix of the summary of several intents that finished together. */
+export const GROUP = 'svc-group:';
+/** Prefix of "taking longer than expected". */
+export const STUCK = 'svc-stuck:';
+/** Prefix of progress notifications. */
 export const PROGRESS = 'svc-progress:';
 /** Prefix of the "while you were away" summary; a click opens the popup. */
 export const AWAY = 'svc-away:';
 
-/** The intentIds a notification id made here stands for ([] for any other id). */
+/** The intentIds a notification id made here stands for ([] for any other id, the away summary included). */
 export function intentIdsOfNotification(notificationId: string): string[] {
   for (const prefix of [SINGLE, STUCK, PROGRESS]) {
     if (notificationId.startsWith(prefix)) {
@@ -67,192 +63,60 @@ export function intentIdOfNotification(notificationId: string): string | undefin
     : undefined;
 }
 
-/** Whether the settings want a notification for this final status. */
-export function wantsNotification(status: string | undefined, s: NotifySettings): boolean {
-  switch (status) {
-    case 'SUCCEEDED':
-      return s.succeeded;
-    case 'FAILED':
-      return s.failed;
-    case 'REFUNDED':
-    case 'ABORTED':
-      return s.refunded;
-    default:
-      return false;
-  }
+/** How a notification is shown. */
+export interface ShowOptions {
+  /** Play the system sound (Chrome; Firefox decides itself). */
+  sound: boolean;
+  /** Chrome: add "Open in explorer" after "View receipt" (only for an id of one intent). */
+  explorer?: boolean;
 }
 
-/** Options of {@link createBrowserNotifier}. */
-export interface BrowserNotifierOptions {
-  /** Extension-relative icon path. */
-  iconUrl: string;
-  /** Firefox: basic notifications, no buttons, no `silent`. */
-  firefox: boolean;
-  /** Current notification settings (the defaults apply when undefined or when the read fails). */
-  settings: () => Promise<NotifySettings | undefined>;
-  /** Marks to answer `exists` from, instead of `notifications.getAll()` (Firefox). */
-  marks?: NotificationMarks;
-  now?: () => number;
-  /** Window in ms during which further notifications are held and grouped (default 500). */
-  groupWindowMs?: number;
-  /** Held notifications go once none has come for this long (ms), once per window (default 100). */
-  groupQuietMs?: number;
-}
-
-/** The notifier of {@link createBrowserNotifier}: a Notifier, the stuck warning, and what `./calm-notifier` needs. */
-export interface BrowserNotifier extends Notifier {
-  showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
-  /** Shows `content` as one notification with id `svc-away:<now>` (no buttons); resolves with its id. */
-  showAway(content: NotificationContent): Promise<string>;
-  /**
-   * Puts `content` on screen as the progress notification `id` (no sound): creates it, or replaces what it says —
-   * `notifications.update` on Chrome (created anew when it is gone), clear and create on Firefox, which has no update.
-   */
-  showProgress(id: string, content: NotificationContent, replace: boolean): Promise<void>;
-  /**
-   * Chrome: turns the progress notification `id` into the intent's final one in place (buttons included); resolves
-   * with what it says, or undefined when it is no longer on screen. Firefox: always undefined (no update there).
-   */
-  finalInPlace(id: string, intent: TrackedIntent): Promise<NotificationContent | undefined>;
-  /** Removes a notification from the screen (errors ignored). */
+/** The adapter: each call is one `browser.notifications` call; rejections are passed on (the pipeline retries). */
+export interface NotificationAdapter {
+  /** Firefox: no update, no buttons, `getAll()` forgets. */
+  readonly firefox: boolean;
+  /** Ids on screen (Chrome: `getAll()`); undefined on Firefox, which cannot tell. */
+  onScreen(): Promise<Set<string> | undefined>;
+  /** Creates notification `id` (Chrome: an id still shown is replaced in place). */
+  create(id: string, content: NotificationContent, o: ShowOptions): Promise<void>;
+  /** Chrome: changes notification `id` in place; false when it is no longer shown. Firefox: always false (no call). */
+  update(id: string, content: NotificationContent, o: ShowOptions): Promise<boolean>;
+  /** Removes notification `id` (idempotent). */
   clear(id: string): Promise<void>;
 }
 
-/** A Notifier backed by `browser.notifications`, with grouping, buttons and the stuck warning. */
-export function createBrowserNotifier(browser: Browser, options: BrowserNotifierOptions): BrowserNotifier {
-  const now = options.now ?? Date.now;
-  const windowMs = options.groupWindowMs ?? 500;
-  const quietMs = options.groupQuietMs ?? 100;
-  let windowEnds = 0;
-  /** The window's early (quiet) flush is spent: what comes later waits for the window's end. */
-  let quietSpent = false;
-  let held: Array<{ intent: TrackedIntent; resolve: (c: NotificationContent) => void; reject: (e: unknown) => void }> = [];
-  let flushTimer: ReturnType<typeof setTimeout> | undefined;
-  const marks = options.marks;
-  const settings = () =>
-    Promise.resolve()
-      .then(options.settings)
-      .then(
-        (s) => s ?? DEFAULT_NOTIFY,
-        () => DEFAULT_NOTIFY,
-      );
-
-  const chromeOptions = (content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
+/** Creates the adapter over `browser.notifications`; `iconUrl` is extension-relative. */
+export function createNotificationAdapter(browser: Browser, options: { iconUrl: string; firefox: boolean }): NotificationAdapter {
+  const { firefox } = options;
+  const optionsOf = (id: string, content: NotificationContent, o: ShowOptions) => {
     const base = {
       type: 'basic' as const,
       iconUrl: browser.runtime.getURL(options.iconUrl as '/icon/128.png'),
       title: content.title,
       message: content.message,
     };
-    return options.firefox
-      ? base
-      : ({
-          ...base,
-          priority: 2,
-          silent: !sound,
-          buttons: [{ title: t('viewReceipt') }, ...(withButtons ? [{ title: t('openInExplorer') }] : [])],
-        } as typeof base);
+    if (firefox) return base;
+    const single = intentIdOfNotification(id) !== undefined;
+    const buttons = single ? [{ title: t('viewReceipt') }, ...(o.explorer ? [{ title: t('openInExplorer') }] : [])] : [];
+    return { ...base, priority: 2, silent: !o.sound, ...(buttons.length > 0 ? { buttons } : {}) } as typeof base;
   };
-  const create = async (id: string, content: NotificationContent, withButtons: string | undefined, sound: boolean) => {
-    await browser.notifications.create(id, chromeOptions(content, withButtons, sound));
-  };
-  // Firefox has no notifications.update (WXT's types claim it everywhere). Looked up at each call, as create is.
-  const update = (id: string, o: object): Promise<boolean> | undefined =>
-    options.firefox ? undefined : (browser.notifications as { update?: (id: string, o: object) => Promise<boolean> }).update?.(id, o);
-
-  const flush = async () => {
-    flushTimer = undefined;
-    const batch = held;
-    held = [];
-    if (batch.length === 0) return;
-    try {
-      const { sound } = await settings();
-      await marks?.add(
-        batch.map((b) => b.intent.intentId),
-        now(),
-      );
-      if (batch.length === 1) {
-        const { intent, resolve } = batch[0]!;
-        const content = notificationContent(intent);
-        await create(`${SINGLE}${intent.intentId}:${now()}`, content, outcomeExplorerUrl(intent), sound);
-        resolve(content);
-        return;
-      }
-      const content = groupContent(batch.map((b) => b.intent));
-      await create(`${GROUP}${now()}:${batch.map((b) => b.intent.intentId).join(',')}`, content, undefined, sound);
-      for (const b of batch) b.resolve(content);
-    } catch (err) {
-      for (const b of batch) b.reject(err);
-    }
-  };
-
   return {
-    async show(intent) {
-      const s = await settings();
-      if (!wantsNotification(intent.status, s)) return undefined;
-      const t = now();
-      if (t >= windowEnds && held.length === 0) {
-        // Nothing recent: show at once, and hold what follows for a moment.
-        windowEnds = t + windowMs;
-        quietSpent = false;
-        const content = notificationContent(intent);
-        await marks?.add([intent.intentId], t);
-        await create(`${SINGLE}${intent.intentId}:${t}`, content, outcomeExplorerUrl(intent), s.sound);
-        return content;
-      }
-      return new Promise<NotificationContent>((resolve, reject) => {
-        held.push({ intent, resolve, reject });
-        clearTimeout(flushTimer);
-        const early = !quietSpent && t + quietMs < windowEnds;
-        flushTimer = setTimeout(
-          () => {
-            if (early) quietSpent = true;
-            void flush();
-          },
-          Math.max(0, (early ? t + quietMs : windowEnds) - t),
-        );
-      });
+    firefox,
+    async onScreen() {
+      if (firefox) return undefined;
+      return new Set(Object.keys(await browser.notifications.getAll()));
     },
-    async exists(intentId) {
-      if (marks) return marks.has(intentId);
-      const all = await browser.notifications.getAll();
-      // A progress notification is not the final one (unless turned into it: the calm notifier records that).
-      return Object.keys(all).some(
-        (id) => !id.startsWith(STUCK) && !id.startsWith(PROGRESS) && intentIdsOfNotification(id).includes(intentId),
-      );
+    async create(id, content, o) {
+      await browser.notifications.create(id, optionsOf(id, content, o));
     },
-    async showAway(content) {
-      const { sound } = await settings();
-      const id = `${AWAY}${now()}`;
-      const { buttons: _none, ...summary } = chromeOptions(content, undefined, sound) as ReturnType<typeof chromeOptions> & {
-        buttons?: unknown;
-      };
-      await browser.notifications.create(id, summary);
-      return id;
-    },
-    async showProgress(id, content, replace) {
-      const opts = chromeOptions(content, undefined, false);
-      if (replace && (await update(id, opts))) return;
-      if (replace && options.firefox) await browser.notifications.clear(id).catch(() => false);
-      await browser.notifications.create(id, opts);
-    },
-    async finalInPlace(id, intent) {
-      if (options.firefox) return undefined;
-      const { sound } = await settings();
-      const content = notificationContent(intent);
-      const done = await update(id, chromeOptions(content, outcomeExplorerUrl(intent), sound));
-      return done ? content : undefined;
+    async update(id, content, o) {
+      // Firefox has no notifications.update (WXT's types claim it everywhere). Looked up at each call, as create is.
+      const update = (browser.notifications as { update?: (id: string, o: object) => Promise<boolean> }).update;
+      if (firefox || !update) return false;
+      return (await update(id, optionsOf(id, content, o))) === true;
     },
     async clear(id) {
-      await browser.notifications.clear(id).catch(() => false);
-    },
-    async showStuck(intent, minutes) {
-      const s = await settings();
-      if (!s.stuck) return;
-      await create(`${STUCK}${intent.intentId}:${now()}`, stuckContent(intent, minutes), undefined, s.sound);
-    },
-    async forget(intentId) {
-      await marks?.remove(intentId);
+      await browser.notifications.clear(id);
     },
   };
 }

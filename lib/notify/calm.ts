@@ -1,21 +1,17 @@
 /**
- * Calm notifications, the policy (pure: no browser API, the time is passed in). Decides, for an intent that reached
- * a final status, whether its notification is shown now, held for the "while you were away" summary (snooze, quiet
- * hours) or skipped (muted, or the outcome is switched off); when held notifications may be released; what the
- * summary and the progress notification say. Quiet hours are local wall-clock times.
+ * Calm notifications, the time rules (pure: no browser API, the time is passed in): quiet hours, the snooze, when
+ * held notifications may be released; what the away summary and the progress notification say. `./decide` applies
+ * them to each event. Quiet hours are local wall-clock times.
  */
 import { LEG_KINDS, legOf } from '../api/legs';
 import { legName, routeText, shortId, statusLabel } from '../format/intent';
 import { t } from '../i18n';
 import type { CalmState, HeldNotification, NotifySettings, QuietHours, TrackedIntent } from '../store';
-import { wantsNotification } from './browser';
 import type { NotificationContent } from './content';
+import { outcomeRank } from './outcomes';
 
 /** Length of the popup's snooze (ms). */
 export const SNOOZE_MS = 60 * 60_000;
-
-/** What to do with an intent's final notification. */
-export type NotifyDecision = 'show' | 'hold' | 'skip';
 
 /** Minutes after midnight of "HH:MM" (24-hour), or undefined when it is not such a time. */
 export function parseClockTime(text: string): number | undefined {
@@ -69,40 +65,12 @@ export function releaseAt(state: Pick<CalmState, 'snoozeUntil'>, settings: Pick<
   return t;
 }
 
-/**
- * The decision for an intent's final notification: `skip` when the intent is muted or its outcome is switched off
- * (never shown later), `hold` while snoozed or in quiet hours (counted in the summary), otherwise `show`.
- */
-export function decideNotification(
-  intent: Pick<TrackedIntent, 'intentId' | 'status'>,
-  settings: NotifySettings,
-  state: Pick<CalmState, 'muted' | 'snoozeUntil'>,
-  now: number,
-): NotifyDecision {
-  if (state.muted.includes(intent.intentId)) return 'skip';
-  if (!wantsNotification(intent.status, settings)) return 'skip';
-  return releaseAt(state, settings, now) > now ? 'hold' : 'show';
-}
-
-/** True when no notification of any kind (progress, stuck) should appear now for this intent. */
-export function isQuietFor(
-  intentId: string,
-  settings: NotifySettings,
-  state: Pick<CalmState, 'muted' | 'snoozeUntil'>,
-  now: number,
-): boolean {
-  return state.muted.includes(intentId) || releaseAt(state, settings, now) > now;
-}
-
-const OUTCOME_ORDER = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'];
-
 /** The summary of held notifications: "While you were away: 3 intents finished" / "2 succeeded, 1 refunded". */
 export function awayContent(held: readonly HeldNotification[]): NotificationContent {
   const counts = new Map<string, number>();
   for (const h of held) counts.set(h.status, (counts.get(h.status) ?? 0) + 1);
-  const rank = (s: string) => (OUTCOME_ORDER.includes(s) ? OUTCOME_ORDER.indexOf(s) : OUTCOME_ORDER.length);
   const summary = [...counts.entries()]
-    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .sort((a, b) => outcomeRank(a[0]) - outcomeRank(b[0]))
     .map(([status, n]) => t('countedWord', n, statusLabel(status).toLowerCase()))
     .join(t('listSeparator'));
   const n = held.length;

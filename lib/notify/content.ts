@@ -31,17 +31,30 @@ export function notificationContent(intent: TrackedIntent): NotificationContent 
   return { title, message };
 }
 
-/** One summary for several intents that finished together: "3 intents finished" / "2 succeeded, 1 failed". */
-export function groupContent(intents: readonly TrackedIntent[]): NotificationContent {
+/** The line of one intent in a summary of several: "0x1234…abcd: Arbitrum One → Base" (or its outcome). */
+export function groupLine(intent: Pick<TrackedIntent, 'intentId' | 'status' | 'receipt'>): string {
+  return `${shortId(intent.intentId)}: ${intent.receipt ? routeText(intent.receipt) : statusLabel(intent.status)}`;
+}
+
+/**
+ * One summary for several intents that finished together: "3 intents finished: 2 succeeded, 1 failed", then the
+ * first three lines ({@link groupLine}) and "and N more".
+ */
+export function groupContentOf(items: ReadonlyArray<{ status?: string | undefined; line: string }>): NotificationContent {
   const counts = new Map<string, number>();
-  for (const i of intents) {
+  for (const i of items) {
     const word = statusLabel(i.status).toLowerCase();
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const summary = [...counts.entries()].map(([word, n]) => t('countedWord', n, word)).join(t('listSeparator'));
-  const lines = intents.slice(0, 3).map((i) => `${shortId(i.intentId)}: ${i.receipt ? routeText(i.receipt) : statusLabel(i.status)}`);
-  const more = intents.length > 3 ? `\n${t('andMore', intents.length - 3)}` : '';
-  return { title: t('groupTitle', intents.length, summary), message: `${lines.join('\n')}${more}` };
+  const lines = items.slice(0, 3).map((i) => i.line);
+  const more = items.length > 3 ? `\n${t('andMore', items.length - 3)}` : '';
+  return { title: t('groupTitle', items.length, summary), message: `${lines.join('\n')}${more}` };
+}
+
+/** {@link groupContentOf} for tracked intents. */
+export function groupContent(intents: readonly TrackedIntent[]): NotificationContent {
+  return groupContentOf(intents.map((i) => ({ status: i.status, line: groupLine(i) })));
 }
 
 /** The leg still in progress of an EXECUTING intent: the first that exists and has not succeeded, or the next missing. */

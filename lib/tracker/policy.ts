@@ -7,8 +7,8 @@ import { FINAL_INTENT_STATUSES, type TransactionStatus } from '../api/status';
 import type { TrackedIntent } from '../store';
 import type { TrackerTuning } from './types';
 
-/** Statuses that raise a desktop notification. */
-export const NOTIFYING_STATUSES: readonly string[] = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'];
+/** Statuses that raise a desktop notification (the table of outcomes, `lib/notify/outcomes.ts`). */
+export { NOTIFYING_STATUSES } from '../notify/outcomes';
 
 /** True when no more progress is expected for an intent in this status (SUCCEEDED, FAILED, REFUNDED, ABORTED, INVALID). */
 export function isFinalStatus(status: string | undefined): boolean {

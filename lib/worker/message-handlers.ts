@@ -3,7 +3,7 @@ import { testConnection } from '../api/connection';
 import { describeError } from '../format/errors';
 import { t } from '../i18n';
 import type { Failure, ReplyOf } from '../messages';
-import type { CalmNotifier } from '../notify/calm-notifier';
+import type { CalmNotifier } from '../notify/pipeline';
 import type { ReceiptCache, RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ClientCache } from './client-cache';

@@ -1,15 +1,7 @@
 /** The calm-notification policy (pure): quiet hours in local time, snooze, the decision, the summary's words. */
 import { describe, expect, it } from 'vitest';
-import {
-  awayContent,
-  decideNotification,
-  inQuietHours,
-  parseClockTime,
-  progressContent,
-  quietHoursEnd,
-  releaseAt,
-} from '@/lib/notify/calm';
-import { DEFAULT_NOTIFY, type TrackedIntent } from '@/lib/store';
+import { awayContent, inQuietHours, parseClockTime, progressContent, quietHoursEnd, releaseAt } from '@/lib/notify/calm';
+import type { TrackedIntent } from '@/lib/store';
 
 /** Local wall-clock time on 22 and 23 November 2026 (no DST change near it in any zone). */
 const at = (day: 22 | 23, h: number, m = 0) => new Date(2026, 10, day, h, m).getTime();
@@ -61,21 +53,6 @@ describe('release time', () => {
     expect(releaseAt({ snoozeUntil: at(22, 13) }, {}, at(22, 12))).toBe(at(22, 13));
     expect(releaseAt({ snoozeUntil: at(22, 22, 30) }, { quietHours: NIGHT }, at(22, 21, 30))).toBe(at(23, 7));
     expect(releaseAt({ snoozeUntil: at(23, 7, 30) }, { quietHours: NIGHT }, at(23, 6, 30))).toBe(at(23, 7, 30));
-  });
-});
-
-describe('the decision for a final notification', () => {
-  const calm = { muted: [] as string[] };
-  const success = { intentId: A, status: 'SUCCEEDED' as const };
-  it('skips a muted intent and a switched-off outcome, even in quiet hours', () => {
-    expect(decideNotification(success, DEFAULT_NOTIFY, { muted: [A] }, at(22, 12))).toBe('skip');
-    expect(decideNotification(success, { ...DEFAULT_NOTIFY, succeeded: false, quietHours: NIGHT }, calm, at(22, 23))).toBe('skip');
-  });
-  it('holds while snoozed or in quiet hours, shows otherwise', () => {
-    expect(decideNotification(success, DEFAULT_NOTIFY, { ...calm, snoozeUntil: at(22, 13) }, at(22, 12))).toBe('hold');
-    expect(decideNotification(success, { ...DEFAULT_NOTIFY, quietHours: NIGHT }, calm, at(23, 1))).toBe('hold');
-    expect(decideNotification(success, { ...DEFAULT_NOTIFY, quietHours: NIGHT }, calm, at(23, 7))).toBe('show');
-    expect(decideNotification(success, DEFAULT_NOTIFY, { ...calm, snoozeUntil: at(22, 12) }, at(22, 12))).toBe('show');
   });
 });
 

@@ -3,12 +3,14 @@
  * HTTP: tracking, housekeeping, the popup's own reads (receipt, lookups) and a settings change.
  */
 import { IDBFactory } from 'fake-indexeddb';
+import { createStore } from 'idb-keyval';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { ReplyOf } from '@/lib/messages';
-import { createBrowserNotifier } from '@/lib/notify/browser';
-import { createCalmNotifier } from '@/lib/notify/calm-notifier';
+import { createNotificationAdapter } from '@/lib/notify/browser';
+import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, createReceiptCache, createRemovedIntents, createSettingsStore, type TrackedIntent } from '@/lib/store';
+import { createOutbox } from '@/lib/store/outbox';
 import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createClientCache } from '@/lib/worker/client-cache';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
@@ -43,8 +45,9 @@ async function setUp(configured: boolean) {
   const log: string[] = [];
   const notify = async () => (await settings.get())?.notify;
   const calmState = createCalmStateStore();
-  const calm = createCalmNotifier({
-    inner: createBrowserNotifier(fakeBrowser as never, { iconUrl: '/icon/128.png', firefox: false, settings: notify }),
+  const calm = createNotificationPipeline({
+    adapter: createNotificationAdapter(fakeBrowser as never, { iconUrl: '/icon/128.png', firefox: false }),
+    outbox: createOutbox(createStore(`outbox-handlers-${Math.random()}`, 'jobs')),
     state: calmState,
     settings: notify,
     intent: (intentId) => store.get(intentId),

@@ -1,139 +1,48 @@
 /**
- * The calm notifier between the tracker's exactly-once delivery (the real `Delivery` over a fake-indexeddb intent
- * store) and the browser notifier on WXT's fakeBrowser, on a virtual clock: mute, snooze, quiet hours across midnight,
- * the summary, progress notifications, and a worker restart in the middle.
+ * The notification pipeline between the tracker's exactly-once delivery (the real `Delivery` over a fake-indexeddb
+ * intent store) and a fake desktop with Chrome's or Firefox's semantics (`./fake-desktop`), on a virtual clock: mute,
+ * snooze, quiet hours across midnight, the summary, progress notifications, and a worker restart in the middle.
  */
-import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { createBrowserNotifier, intentIdsOfNotification } from '@/lib/notify/browser';
-import { createCalmNotifier } from '@/lib/notify/calm-notifier';
-import { createNotificationMarks } from '@/lib/notify/marks';
-import { createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '@/lib/store';
-import { Delivery } from '@/lib/tracker/delivery';
-import { IntentMirror } from '@/lib/tracker/mirror';
-import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
-import { freshStore, settle, VirtualClock } from '../tracker/fakes';
-
-const id = (n: number) => `0x${String(n).padStart(64, '0')}`;
-/** Local wall-clock time on 22 and 23 November 2026. */
-const at = (day: 22 | 23, h: number, m = 0) => new Date(2026, 10, day, h, m).getTime();
-type Legs = [string?, string?, string?];
-
-function receiptOf(n: number, status: string, [deposit, origin, destination]: Legs): IntentReceipt {
-  const leg = (s: string | undefined, chainId: number) => (s ? { chainId, status: s } : undefined);
-  return {
-    intentId: id(n),
-    status,
-    originChainId: 42161,
-    destinationChainId: 8453,
-    ...(deposit ? { depositTransaction: leg(deposit, 42161) } : {}),
-    ...(origin ? { originTransaction: leg(origin, 42161) } : {}),
-    ...(destination ? { destinationTransaction: leg(destination, 8453) } : {}),
-    summary: { originTokenAmount: '1000000', originTokenMetadata: { symbol: 'USDC', decimals: 6 } },
-  } as IntentReceipt;
-}
+import { intentIdsOfNotification } from '@/lib/notify/browser';
+import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
+import { CALM_ALARM } from '@/lib/worker/calm-alarm';
+import { settle, VirtualClock } from '../tracker/fakes';
+import { at, worker as desktopWorker, id, type Shared, sharedStores } from './desktop-harness';
+import { FakeDesktop } from './fake-desktop';
 
 type Op = [string, string];
 type Shown = Record<string, { title: string; message: string }>;
 
-/**
- * fakeBrowser, with what it lacks: Chrome's `notifications.update` (changes a notification on screen, false when it
- * is gone) — absent for Firefox. Every create/update/clear is logged, to tell "updated in place" from "re-created".
- */
-function browserFor(firefox: boolean) {
-  const ops: Op[] = [];
-  const n = fakeBrowser.notifications;
-  type Options = Extract<Parameters<typeof n.create>, [string, unknown]>[1];
-  const shown = () => (n as unknown as { getAllCreateOptions(): Shown }).getAllCreateOptions();
-  const notifications = {
-    ...n,
-    getAll: () => n.getAll(),
-    create: async (nid: string, o: Options) => {
-      ops.push(['create', nid]);
-      return n.create(nid, o);
-    },
-    clear: async (nid: string) => {
-      ops.push(['clear', nid]);
-      return n.clear(nid);
-    },
-    ...(firefox
-      ? {}
-      : {
-          update: async (nid: string, o: object) => {
-            ops.push(['update', nid]);
-            const current = shown()[nid];
-            if (!current) return false;
-            // Recreating under the same id is how the fake stores new options; the log says "update".
-            await n.create(nid, { ...current, ...o } as Options);
-            return true;
-          },
-        }),
-  };
-  return { browser: { ...fakeBrowser, notifications } as never, ops, shown };
-}
-
-let dbs = 0;
-/** One worker's services over shared stores: a fresh set after a "restart" keeps the IndexedDB databases. */
-function worker(
-  shared: { intents: ReturnType<typeof freshStore>; calmDb: string; marksDb: string },
-  clock: VirtualClock,
-  settings: () => NotifySettings,
-  firefox = false,
-) {
-  const { browser, ops, shown } = browserFor(firefox);
-  const mirror = new IntentMirror(shared.intents);
-  const inner = createBrowserNotifier(browser, {
-    iconUrl: '/icon/128.png',
-    firefox,
-    settings: async () => settings(),
-    now: () => clock.now(),
-    groupWindowMs: 100,
-    ...(firefox ? { marks: createNotificationMarks(createStore(shared.marksDb, 'marks')) } : {}),
-  });
-  const calm = createCalmNotifier({
-    inner,
-    state: createCalmStateStore(createStore(shared.calmDb, 'settings')),
-    settings: async () => settings(),
-    intent: async (intentId) => mirror.get(intentId),
-    scheduleRelease: createCalmAlarm(fakeBrowser as never),
-    now: () => clock.now(),
-  });
-  const delivery = new Delivery(mirror, calm, clock);
-  /** The tracker's part: write a record (a final one as `pending`), and deliver its notification. */
-  const record = async (n: number, status: string, legs: Legs = ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']) => {
-    const final = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'].includes(status);
-    await mirror.write(id(n), (t) => ({
-      intentId: id(n),
-      addedAt: t?.addedAt ?? clock.now(),
-      lastStates: [],
-      phase: final ? 'final' : 'tracking',
-      notification: final ? 'pending' : 'none',
-      status: status as TrackedIntent['status'],
-      receipt: receiptOf(n, status, legs),
-    }));
-  };
-  const finish = async (n: number, status: string) => {
-    await record(n, status);
-    await delivery.deliver(id(n));
-  };
-  return { calm, mirror, delivery, record, finish, ops, shown, load: () => mirror.load() };
+/** One worker life on `desktop`, with what these tests read: what is on screen, and the create/update/clear calls. */
+function worker(shared: Shared, desktop: FakeDesktop, clock: VirtualClock, settings: () => NotifySettings) {
+  const w = desktopWorker(shared, desktop, clock, settings);
+  const ops = () => w.browser.calls.map((c) => c.split(' ') as Op).filter(([m]) => m === 'create' || m === 'update' || m === 'clear');
+  const shown = (): Shown =>
+    Object.fromEntries([...desktop.screen].map(([k, o]) => [k, { title: String(o.title), message: String(o.message) }]));
+  return { ...w, ops, shown };
 }
 
 describe('calm notifications', () => {
   let clock: VirtualClock;
   let settings: NotifySettings;
-  let shared: { intents: ReturnType<typeof freshStore>; calmDb: string; marksDb: string };
+  let shared: Shared;
+  let desktop: FakeDesktop;
   beforeEach(() => {
-    fakeBrowser.reset();
     clock = new VirtualClock();
     clock.t = at(22, 12);
     settings = { ...DEFAULT_NOTIFY };
-    dbs++;
-    shared = { intents: freshStore(), calmDb: `calm-${dbs}`, marksDb: `marks-${dbs}` };
+    shared = sharedStores();
+    desktop = new FakeDesktop('chrome', () => clock.now());
   });
-  const start = (firefox = false) => worker(shared, clock, () => settings, firefox);
+  const start = (firefox = false) => {
+    if (firefox && desktop.kind !== 'firefox') {
+      desktop = new FakeDesktop('firefox', () => clock.now());
+      // These tests read what is on screen: this Firefox has a notification server.
+      desktop.firefoxForgets = false;
+    }
+    return worker(shared, desktop, clock, () => settings);
+  };
   const forIntent = (shown: Shown, n: number) => Object.keys(shown).filter((k) => intentIdsOfNotification(k).includes(id(n)));
 
   it('a muted intent gets no notification, its status still updates, and unmuting later shows nothing', async () => {
@@ -155,7 +64,7 @@ describe('calm notifications', () => {
   it('a snooze holds notifications for an hour and ends with one summary (at the alarm, not before)', async () => {
     const w = start();
     await w.calm.snooze();
-    expect((await fakeBrowser.alarms.get(CALM_ALARM))?.scheduledTime).toBe(at(22, 13));
+    expect(desktop.alarms.get(CALM_ALARM)?.scheduledTime).toBe(at(22, 13));
     await w.finish(1, 'SUCCEEDED');
     await w.finish(2, 'FAILED');
     await w.finish(3, 'SUCCEEDED');
@@ -174,7 +83,7 @@ describe('calm notifications', () => {
     expect(all).toHaveLength(1);
     expect(all[0]![0]).toBe(`svc-away:${at(22, 13)}`);
     expect(all[0]![1]).toMatchObject({ title: 'While you were away: 3 intents finished', message: '2 succeeded, 1 failed' });
-    expect(await fakeBrowser.alarms.get(CALM_ALARM)).toBeUndefined();
+    expect(desktop.alarms.get(CALM_ALARM)).toBeUndefined();
     // After the snooze, notifications show at once again.
     await w.finish(4, 'SUCCEEDED');
     expect(forIntent(w.shown(), 4)).toHaveLength(1);
@@ -207,7 +116,7 @@ describe('calm notifications', () => {
     await w.finish(5, 'FAILED');
     await w.calm.mute(id(5), true);
     expect(Object.keys(w.shown())).toHaveLength(1);
-    expect((await fakeBrowser.alarms.get(CALM_ALARM))?.scheduledTime).toBe(at(23, 7));
+    expect(desktop.alarms.get(CALM_ALARM)?.scheduledTime).toBe(at(23, 7));
 
     clock.t = at(23, 7);
     await w.calm.release();
@@ -235,7 +144,7 @@ describe('calm notifications', () => {
 
     clock.t = at(23, 7, 0);
     // The alarm was set by the first worker and survives it.
-    expect((await fakeBrowser.alarms.get(CALM_ALARM))?.scheduledTime).toBe(at(23, 7));
+    expect(desktop.alarms.get(CALM_ALARM)?.scheduledTime).toBe(at(23, 7));
     await second.calm.release();
     expect(Object.values(second.shown())).toMatchObject([
       { title: 'While you were away: 2 intents finished', message: '1 succeeded, 1 failed' },
@@ -289,7 +198,7 @@ describe('calm notifications', () => {
       await w.finish(1, 'SUCCEEDED');
       expect(Object.keys(w.shown())).toEqual([pid]);
       expect(w.shown()[pid!]).toMatchObject({ title: 'Intent succeeded · 0x0000…0001', message: 'Arbitrum One → Base: 1.00 USDC' });
-      expect(w.ops).toEqual([
+      expect(w.ops()).toEqual([
         ['create', pid],
         ['update', pid],
         ['update', pid],
@@ -298,7 +207,7 @@ describe('calm notifications', () => {
       // Still exactly one: another delivery attempt (a restart with the record pending) finds it shown.
       expect(await w.calm.exists(id(1))).toBe(true);
       await w.calm.progress(id(1));
-      expect(w.ops).toHaveLength(3);
+      expect(w.ops()).toHaveLength(3);
     });
 
     it('on Chrome: closed by the user before the end, the final notification is created the ordinary way', async () => {
@@ -306,7 +215,7 @@ describe('calm notifications', () => {
       const w = start();
       await w.record(1, 'EXECUTING', ['PENDING']);
       await w.calm.progress(id(1));
-      await fakeBrowser.notifications.clear(Object.keys(w.shown())[0]!);
+      desktop.dismiss(Object.keys(w.shown())[0]!);
       await w.finish(1, 'FAILED');
       expect(Object.keys(w.shown())).toEqual([`svc-intent:${id(1)}:${clock.now()}`]);
     });
@@ -323,7 +232,7 @@ describe('calm notifications', () => {
       await w.finish(1, 'SUCCEEDED');
       const final = `svc-intent:${id(1)}:${clock.now()}`;
       expect(Object.keys(w.shown())).toEqual([final]);
-      expect(w.ops).toEqual([
+      expect(w.ops()).toEqual([
         ['create', pid],
         ['clear', pid],
         ['create', pid],

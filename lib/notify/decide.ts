@@ -1,0 +1,79 @@
+/**
+ * The whole "should this be shown?" decision, pure (no browser API; the time is passed in): for an event of the
+ * notification pipeline it answers **show now · hold · update in place · skip**, from the table of outcomes
+ * (`./outcomes`), the settings and the calm state (mute, snooze, quiet hours). Also the grouping rule: when a final
+ * notification that comes while another was just shown goes out.
+ *
+ * Rules:
+ * - `final` (an intent reached a final status): skip when the intent is muted or its outcome does not notify or is
+ *   switched off (never shown later); hold while snoozed or in quiet hours (one line of the away summary); update in
+ *   place when its progress notification is on screen and progress notifications are on; otherwise show.
+ * - `progress` (a leg of an intent in flight changed): skip when progress notifications are off, the intent is muted,
+ *   or a snooze or quiet hours run (news only now: not held); update when its progress notification is on screen;
+ *   otherwise show.
+ * - `stuck` ("taking longer than expected"): skip when switched off, muted, snoozed or quiet (not held); else show.
+ * - `away` (the summary of what was held): hold while a snooze or quiet hours still run; otherwise show.
+ */
+import type { NotifySettings } from '../store';
+import { releaseAt } from './calm';
+import { wantsNotification } from './outcomes';
+
+/** What the pipeline does with an event. */
+export type Action = 'show' | 'hold' | 'update' | 'skip';
+
+/** An event of the pipeline. */
+export type NotifyEvent =
+  | { kind: 'final'; intentId: string; status: string | undefined; progressOnScreen: boolean }
+  | { kind: 'progress'; intentId: string; progressOnScreen: boolean }
+  | { kind: 'stuck'; intentId: string }
+  | { kind: 'away' };
+
+/** The calm state the decision reads: muted intentIds, the snooze's end (ms). */
+export interface CalmView {
+  muted: readonly string[];
+  snoozeUntil?: number;
+}
+
+/** The decision for `event` at `now` (ms). */
+export function decide(event: NotifyEvent, settings: NotifySettings, calm: CalmView, now: number): Action {
+  const quiet = releaseAt(calm, settings, now) > now;
+  if (event.kind === 'away') return quiet ? 'hold' : 'show';
+  if (calm.muted.includes(event.intentId)) return 'skip';
+  switch (event.kind) {
+    case 'final':
+      if (!wantsNotification(event.status, settings)) return 'skip';
+      if (quiet) return 'hold';
+      return event.progressOnScreen && settings.progress === true ? 'update' : 'show';
+    case 'progress':
+      if (settings.progress !== true || quiet) return 'skip';
+      return event.progressOnScreen ? 'update' : 'show';
+    case 'stuck':
+      return settings.stuck && !quiet ? 'show' : 'skip';
+  }
+}
+
+/** The grouping window of final notifications, as the pipeline keeps it (in memory; ms). */
+export interface GroupWindow {
+  /** When the window opened by the last notification shown at once closes. */
+  endsAt: number;
+  /** The window's early (quiet) flush is spent: what comes later waits for the window's end. */
+  quietSpent: boolean;
+}
+
+/**
+ * When a final notification that comes at `now` goes out: at once (`now`) when no window is open and none is held
+ * (it opens a window of `windowMs`); otherwise with the held ones, once none has come for `quietMs` — once per
+ * window — else when the window closes. Never later than the window's end: a window makes at most three
+ * notifications. Returns the flush time and the window after this event.
+ */
+export function groupFlushAt(
+  w: GroupWindow,
+  heldCount: number,
+  now: number,
+  windowMs = 500,
+  quietMs = 100,
+): { at: number; early: boolean; window: GroupWindow } {
+  if (now >= w.endsAt && heldCount === 0) return { at: now, early: false, window: { endsAt: now + windowMs, quietSpent: false } };
+  const early = !w.quietSpent && now + quietMs < w.endsAt;
+  return { at: early ? now + quietMs : Math.max(now, w.endsAt), early, window: w };
+}

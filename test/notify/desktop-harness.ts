@@ -1,0 +1,131 @@
+/**
+ * One worker's notification path over a {@link FakeDesktop}: the tracker's delivery (the real `Delivery` over a
+ * fake-indexeddb intent store), the calm notifier and the browser notifier, the release alarm and the click
+ * routing, as `lib/background.ts` wires them. A new `worker()` on the same `shared` stores is a restarted worker.
+ */
+import { createStore } from 'idb-keyval';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import { createNotificationAdapter } from '@/lib/notify/browser';
+import { createNotificationPipeline } from '@/lib/notify/pipeline';
+import { createCalmStateStore, type IntentStore, type NotifySettings, type TrackedIntent } from '@/lib/store';
+import { createOutbox } from '@/lib/store/outbox';
+import { Delivery } from '@/lib/tracker/delivery';
+import { IntentMirror } from '@/lib/tracker/mirror';
+import { createCalmAlarm } from '@/lib/worker/calm-alarm';
+import { createNotificationRouting } from '@/lib/worker/notification-routing';
+import { freshStore, settle, type VirtualClock } from '../tracker/fakes';
+import type { FakeDesktop } from './fake-desktop';
+
+export const id = (n: number) => `0x${String(n).padStart(64, '0')}`;
+/** Local wall-clock time on 22 and 23 November 2026. */
+export const at = (day: number, h: number, m = 0) => new Date(2026, 10, day, h, m).getTime();
+export type Legs = [string?, string?, string?];
+const HASH = `0x${'ab'.repeat(32)}`;
+
+export function receiptOf(n: number, status: string, [deposit, origin, destination]: Legs): IntentReceipt {
+  const leg = (s: string | undefined, chainId: number) => (s ? { chainId, status: s, txnHash: HASH } : undefined);
+  return {
+    intentId: id(n),
+    status,
+    originChainId: 42161,
+    destinationChainId: 8453,
+    ...(deposit ? { depositTransaction: leg(deposit, 42161) } : {}),
+    ...(origin ? { originTransaction: leg(origin, 42161) } : {}),
+    ...(destination ? { destinationTransaction: leg(destination, 8453) } : {}),
+    summary: { originTokenAmount: '1000000', originTokenMetadata: { symbol: 'USDC', decimals: 6 } },
+  } as IntentReceipt;
+}
+
+/** The stores that outlive a worker, and a switch that makes IndexedDB refuse intent writes (disk full). */
+export interface Shared {
+  intents: IntentStore;
+  calmDb: string;
+  outboxDb: string;
+  diskFull: boolean;
+}
+
+let dbs = 0;
+export function sharedStores(): Shared {
+  dbs++;
+  const real = freshStore();
+  const shared: Shared = {
+    calmDb: `desk-calm-${dbs}`,
+    outboxDb: `desk-outbox-${dbs}`,
+    diskFull: false,
+    intents: {
+      ...real,
+      get: (k) => real.get(k),
+      list: () => real.list(),
+      remove: (k) => real.remove(k),
+      put: (t) => (shared.diskFull ? Promise.reject(new DOMException('disk full', 'QuotaExceededError')) : real.put(t)),
+      update: (k, fn) => (shared.diskFull ? Promise.reject(new DOMException('disk full', 'QuotaExceededError')) : real.update(k, fn)),
+    },
+  };
+  return shared;
+}
+
+/** Words of an intent's final notification, as the user reads them. */
+export const finalTitle = (n: number, outcome = 'succeeded') => `Intent ${outcome} · 0x0000…${String(n).padStart(4, '0')}`;
+
+/** Builds one worker life on `desktop`. */
+export function worker(
+  shared: Shared,
+  desktop: FakeDesktop,
+  clock: VirtualClock,
+  settings: () => NotifySettings,
+  options: { groupWindowMs?: number; groupTimer?: (fn: () => void, ms: number) => void; settingsFail?: () => boolean } = {},
+) {
+  const browser = desktop.worker();
+  const firefox = desktop.kind === 'firefox';
+  const mirror = new IntentMirror(shared.intents);
+  const calm = createNotificationPipeline({
+    adapter: createNotificationAdapter(browser as never, { iconUrl: '/icon/128.png', firefox }),
+    outbox: createOutbox(createStore(shared.outboxDb, 'jobs')),
+    state: createCalmStateStore(createStore(shared.calmDb, 'settings')),
+    settings: async () => {
+      if (options.settingsFail?.()) throw new Error('IndexedDB closed');
+      return settings();
+    },
+    intent: async (intentId) => mirror.get(intentId),
+    scheduleRelease: createCalmAlarm(browser as never),
+    now: () => clock.now(),
+    groupWindowMs: options.groupWindowMs ?? 100,
+    // A dead worker's timers die with it. The grouping flush runs on real time (short); retries on virtual time.
+    groupTimer: options.groupTimer ?? ((fn, ms) => void setTimeout(() => browser.dead || fn(), ms)),
+    retryTimer: (fn, ms) => void clock.sleep(ms).then(() => browser.dead || fn()),
+  });
+  const delivery = new Delivery(mirror, calm, clock);
+  const routing = createNotificationRouting(browser as never, shared.intents);
+
+  /** The tracker's part: writes a record (a final one as `pending`). */
+  const record = async (n: number, status: string, legs: Legs = ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']) => {
+    const final = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED'].includes(status);
+    await mirror.write(id(n), (t) => ({
+      intentId: id(n),
+      addedAt: t?.addedAt ?? clock.now(),
+      lastStates: [],
+      phase: final ? 'final' : 'tracking',
+      notification: final ? 'pending' : 'none',
+      status: status as TrackedIntent['status'],
+      receipt: receiptOf(n, status, legs),
+    }));
+  };
+  /** An intent reaches a final status: recorded `pending`, then delivered (as the engine does). */
+  const finish = async (n: number, status = 'SUCCEEDED') => {
+    await record(n, status);
+    await delivery.deliver(id(n));
+  };
+  /** What `entrypoints/background.ts` does on every start and watchdog alarm: the pending deliveries and the release. */
+  const wake = async () => {
+    await mirror.load();
+    await calm.resume().catch(() => {});
+    await Promise.all(
+      mirror
+        .values()
+        .filter((t) => t.notification === 'pending')
+        .map((t) => delivery.deliver(t.intentId)),
+    );
+    await settle();
+  };
+  return { browser, mirror, calm, delivery, routing, record, finish, wake, load: () => mirror.load() };
+}
