@@ -22,9 +22,11 @@ import {
 import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
+import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
+import { DEFAULT_TUNING } from './tracker/types';
 import { createCalmAlarm } from './worker/calm-alarm';
 import { createChangeBroadcast } from './worker/change-broadcast';
-import { createClientCache } from './worker/client-cache';
+import { createClientCache, limitedFetch } from './worker/client-cache';
 import { createOffscreenClipboardReader, createPageClipboardReader, type OffscreenApi } from './worker/clipboard';
 import { createCommandHandler } from './worker/commands';
 import { createDispatcher } from './worker/dispatch';
@@ -68,7 +70,9 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
 export function createBackground(browser: Browser): BackgroundServices {
   const intents = createIntentStore();
   const settings = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
-  const clients = createClientCache(settings);
+  // The service's time, from its answers' Date headers: every comparison with a server timestamp uses it.
+  const serviceClock = new ServiceClock(() => Date.now());
+  const clients = createClientCache(settings, fetchObservingDate(limitedFetch(DEFAULT_TUNING.maxConcurrent), serviceClock));
   const inform = createInformer(browser);
 
   const firefox = import.meta.env?.BROWSER === 'firefox';
@@ -101,6 +105,7 @@ export function createBackground(browser: Browser): BackgroundServices {
     store: intents,
     stateStore: createTrackerStateStore(),
     clock: realClock,
+    serviceClock,
     notifier: calm,
     transport: clients.current,
     onChange: changed,
@@ -115,7 +120,13 @@ export function createBackground(browser: Browser): BackgroundServices {
     inform,
     openReceipt: (intentId) => openReceiptPage(browser, intentId),
   });
-  const checkWatched = createWatchedCheck({ settings, client: clients.current, checkpoints: createWatchedCheckpoints(), track });
+  const checkWatched = createWatchedCheck({
+    settings,
+    client: clients.current,
+    checkpoints: createWatchedCheckpoints(),
+    track,
+    serviceNow: () => serviceClock.now(),
+  });
   const handleMessage = createDispatcher(
     createMessageHandlers({
       tracker,

@@ -13,8 +13,21 @@ import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
-import { backoffDelay, errorMeaning, isFinalStatus, isNews, NOTIFYING_STATUSES, notFoundDelay, sameStates } from './policy';
+import {
+  backoffDelay,
+  errorMeaning,
+  FLAP_MEMORY_MS,
+  ForeignReceiptError,
+  isFinalStatus,
+  isNews,
+  isReceiptFor,
+  NOTIFYING_STATUSES,
+  notFoundDelay,
+  sameStates,
+  stateKey,
+} from './policy';
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
+import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { EXPIRED_MESSAGE, watch } from './watchdogs';
@@ -32,6 +45,9 @@ export class Tracker {
   readonly #delivery: Delivery;
   readonly #sweeper: HistorySweeper;
   readonly #budget: LongPollBudget;
+  readonly #serviceClock: ServiceClock;
+  /** States each intent's answers showed lately (key → last seen, ms): a state coming back is not news (flapping). */
+  readonly #seen = new Map<string, Map<string, number>>();
   /** Requests in flight, by intentId (the history page uses the key ''). */
   readonly #inFlight = new Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>();
   /** Intents the user asked to read now, and who waits for the answer. */
@@ -61,6 +77,7 @@ export class Tracker {
     this.#sweeper = new HistorySweeper(this.#tuning.maxBatchPages);
     const slots = this.#tuning.maxConcurrent - 1;
     this.#budget = new LongPollBudget(slots, this.#tuning.longPollsPerMinute, deps.clock.now());
+    this.#serviceClock = deps.serviceClock ?? new ServiceClock(() => deps.clock.now());
   }
 
   /** True while at least one request to the service is in flight (the worker must be kept alive). */
@@ -116,6 +133,7 @@ export class Tracker {
     await this.#load();
     this.#inFlight.get(intentId)?.controller.abort();
     this.#settleRefresh(intentId);
+    this.#seen.delete(intentId);
     await this.#mirror.remove(intentId);
     await this.#deps.notifier.forget?.(intentId).catch(() => {});
     this.#kick();
@@ -288,8 +306,9 @@ export class Tracker {
     now = clock.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     const verify = new Set<string>();
+    const serviceNow = this.#serviceClock.now();
     for (const t of this.#tracking()) {
-      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined);
+      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
       else if (w.action === 'verify') verify.add(t.intentId);
       else if (w.action === 'expire') await this.#expire(t.intentId);
@@ -422,17 +441,24 @@ export class Tracker {
             { ...options, timeoutMs: this.#tuning.waitCapMs },
           );
           if (controller.signal.aborted) return false;
+          this.#checkFor(intentId, res.intentReceipt.intentId, 'WaitIntentReceipt');
+          const status = res.intentReceipt.status;
+          if (res.done && !isFinalStatus(status)) {
+            console.warn('tracker: WaitIntentReceipt said done with a status that is not final; tracking goes on', status);
+          }
           const states = res.receiptStates ?? undefined;
-          const unchanged = !res.done && sameStates(states ?? [], t.lastStates) && res.intentReceipt.status === t.status;
+          const final = isFinalStatus(status);
+          const unchanged = !final && sameStates(states ?? [], t.lastStates) && status === t.status;
+          // A state seen in the last minute coming back is no news: a flapping service is asked at the idle pace.
+          const flapping = !final && this.#seenLately(intentId, stateKey(status, states ?? t.lastStates));
           const news = await this.#record(
             intentId,
             res.intentReceipt,
             states,
-            res.done,
-            unchanged ? started + this.#tuning.minWaitCycleMs : undefined,
+            unchanged || flapping ? started + this.#tuning.minWaitCycleMs : undefined,
           );
-          if (news) this.#budget.refund();
-          return news;
+          if (news && !flapping) this.#budget.refund();
+          return news && !flapping;
         } catch (err) {
           if (controller.signal.aborted || !(err instanceof SvcApiError && err.kind === 'timeout')) throw err;
           // Held past our cap: read the receipt instead, in the same slot (unless the tracker was paused meanwhile).
@@ -441,7 +467,10 @@ export class Tracker {
       }
       const res = await transport.getIntentReceipt({ intentId }, { ...options, timeoutMs: 15_000 });
       if (controller.signal.aborted) return false;
-      return await this.#record(intentId, res.intentReceipt, undefined, false, undefined);
+      this.#checkFor(intentId, res.intentReceipt.intentId, 'GetIntentReceipt');
+      const status = res.intentReceipt.status;
+      const flapping = !isFinalStatus(status) && this.#seenLately(intentId, stateKey(status, t.lastStates));
+      return (await this.#record(intentId, res.intentReceipt, undefined, undefined)) && !flapping;
     } catch (err) {
       if (controller.signal.aborted) return false;
       // A store that cannot write (quota, closed database) loses this answer, not the intent: it is asked again.
@@ -469,7 +498,7 @@ export class Tracker {
         if (this.#mirror.get(row.intentId)?.phase !== 'tracking') continue;
         // Final for sure: a check of this intent still in flight has nothing more to tell.
         this.#inFlight.get(row.intentId)?.controller.abort();
-        found = (await this.#record(row.intentId, row.receipt, undefined, false, undefined)) || found;
+        found = (await this.#record(row.intentId, row.receipt, undefined, undefined)) || found;
       }
       return found;
     } catch (err) {
@@ -484,16 +513,41 @@ export class Tracker {
     }
   }
 
-  /** Writes an answer; a final status moves the intent to `final` with its notification pending. True when it was news. */
+  /**
+   * Throws {@link ForeignReceiptError} (logged) when an answer's receipt is not about the intent asked: it is never
+   * recorded, and the intent is asked again after a back-off.
+   */
+  #checkFor(intentId: string, answered: string, operation: string): void {
+    if (isReceiptFor(intentId, answered)) return;
+    console.warn(`tracker: ${operation} answered about another intent; ignored`, { asked: intentId, answered });
+    throw new ForeignReceiptError(intentId, answered);
+  }
+
+  /** Notes that an answer showed state `key` for `intentId`; true when it showed it in the last minute already. */
+  #seenLately(intentId: string, key: string): boolean {
+    const now = this.#deps.clock.now();
+    const seen = this.#seen.get(intentId) ?? new Map<string, number>();
+    this.#seen.set(intentId, seen);
+    for (const [k, at] of seen) if (now - at > FLAP_MEMORY_MS) seen.delete(k);
+    const lately = seen.has(key);
+    seen.set(key, now);
+    // The state it shows now is not a return: only one seen before the last one is (A → B → A).
+    return lately && [...seen.keys()].length > 1;
+  }
+
+  /**
+   * Writes an answer (already checked to be about `intentId`); only a final status moves the intent to `final`, with
+   * its notification pending — a `done` flag alone never does. True when it was news.
+   */
   async #record(
     intentId: string,
     receipt: IntentReceipt,
     states: TransactionStatus[] | undefined,
-    done: boolean,
     nextCheckAt: number | undefined,
   ): Promise<boolean> {
     const now = this.#deps.clock.now();
-    const final = done || isFinalStatus(receipt.status);
+    const final = isFinalStatus(receipt.status);
+    this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''), now);
     let news = false;
     const written = await this.#mirror.write(intentId, (t) => {
       if (t?.phase !== 'tracking') return undefined;
@@ -546,7 +600,7 @@ export class Tracker {
       }
       const delay = backoffDelay(attempt, random, backoffBaseMs, backoffCapMs, retryAfterOf(err));
       const lastError = {
-        kind: err instanceof SvcApiError ? err.kind : 'unknown',
+        kind: err instanceof SvcApiError || err instanceof ForeignReceiptError ? err.kind : 'unknown',
         message: err instanceof Error ? err.message : String(err),
         at: now,
       };

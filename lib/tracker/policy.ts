@@ -96,3 +96,29 @@ export function isNews(t: TrackedIntent, status: string, states: readonly Transa
 export function sameStates(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
 }
+
+/**
+ * An answer whose receipt is about another intent than the one asked (a misrouted answer, a caching proxy). It is
+ * never recorded; the tracker treats it as a transient error (back-off, asked again) with the kind
+ * `foreign-receipt`.
+ */
+export class ForeignReceiptError extends Error {
+  readonly kind = 'foreign-receipt' as const;
+  constructor(asked: string, answered: string) {
+    super(`The service answered about another intent (asked ${asked}, got ${answered}); the answer was ignored.`);
+    this.name = 'ForeignReceiptError';
+  }
+}
+
+/** True when a receipt answers for `intentId` (ids compared case-insensitively, as hex). */
+export function isReceiptFor(intentId: string, receiptIntentId: string | undefined): boolean {
+  return receiptIntentId !== undefined && receiptIntentId.toLowerCase() === intentId.toLowerCase();
+}
+
+/** How long (ms) a state seen once stays "seen": an answer bringing it back within this time is not news. */
+export const FLAP_MEMORY_MS = 60_000;
+
+/** The key of a state an answer shows: its status and its leg states. */
+export function stateKey(status: string, states: readonly string[] | undefined): string {
+  return `${status}|${(states ?? []).join(',')}`;
+}

@@ -30,6 +30,8 @@ export interface WatchedCheckDeps {
   track: TrackIntent;
   /** Current time in ms (default Date.now). */
   now?: () => number;
+  /** The service's time in ms (lib/tracker/service-clock.ts), for `fromTime` (default `now`). */
+  serviceNow?: () => number;
 }
 
 /**
@@ -84,7 +86,7 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     const client = await deps.client();
     if (!client || addresses.length === 0) return 0;
     const checkpoints = await deps.checkpoints.get();
-    const nowS = Math.floor(t / 1000);
+    const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
     let added = 0;
     for (const address of addresses) {
       const result = await checkAddress(client, address, checkpoints[address] ?? { fromTime: nowS - FIRST_LOOK_BACK_S }, nowS);
