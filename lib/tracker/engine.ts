@@ -13,24 +13,13 @@ import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
-import {
-  backoffDelay,
-  errorMeaning,
-  FLAP_MEMORY_MS,
-  ForeignReceiptError,
-  isFinalStatus,
-  isNews,
-  isReceiptFor,
-  NOTIFYING_STATUSES,
-  notFoundDelay,
-  sameStates,
-  stateKey,
-} from './policy';
+import { errorMeaning, FLAP_MEMORY_MS, ForeignReceiptError, isFinalStatus, isReceiptFor, sameStates, stateKey } from './policy';
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
+import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned, tracked } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
-import { EXPIRED_MESSAGE, watch } from './watchdogs';
+import { watch } from './watchdogs';
 
 type CheckKind = 'wait' | 'receipt';
 
@@ -105,13 +94,8 @@ export class Tracker {
     let added = false;
     const now = this.#deps.clock.now();
     const intent = await this.#mirror.write(intentId, (current) => {
-      if (current) {
-        return current.phase === 'not-found' || current.phase === 'expired'
-          ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now }
-          : undefined;
-      }
-      added = true;
-      return { intentId, addedAt: now, lastStates: [], phase: 'tracking', notification: 'none', ...extra };
+      added = current === undefined;
+      return tracked(current, intentId, now, extra);
     });
     this.#kick();
     return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
@@ -123,9 +107,7 @@ export class Tracker {
    */
   async setBaseline(intentId: string, baseline: Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>): Promise<void> {
     await this.#load();
-    await this.#mirror.write(intentId, (t) =>
-      t && t.estimatedDuration === undefined && t.routeDuration === undefined ? { ...t, ...baseline } : undefined,
-    );
+    await this.#mirror.write(intentId, (t) => baselineSet(t, baseline));
   }
 
   /** Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. */
@@ -150,17 +132,7 @@ export class Tracker {
     await this.#setState(pausedUntil && pausedUntil > this.#deps.clock.now() ? { pausedUntil, pauseReason } : {});
     const ids = intentId ? [intentId] : this.#mirror.values().map((t) => t.intentId);
     for (const id of ids) {
-      await this.#mirror.write(id, (t) =>
-        t && t.phase !== 'final'
-          ? {
-              ...t,
-              phase: 'tracking',
-              retry: undefined,
-              nextCheckAt: undefined,
-              addedAt: t.phase === 'not-found' ? this.#deps.clock.now() : t.addedAt,
-            }
-          : undefined,
-      );
+      await this.#mirror.write(id, (t) => retried(t, this.#deps.clock.now()));
     }
     // Requests in flight were sent with the old settings or back-off: send them again now.
     for (const [id, f] of this.#inFlight) if (!intentId || id === intentId) f.controller.abort();
@@ -195,7 +167,7 @@ export class Tracker {
     let marked = 0;
     for (const t of this.#mirror.values()) {
       if (t.phase !== 'final' || t.seen) continue;
-      await this.#mirror.write(t.intentId, (c) => (c?.phase === 'final' && !c.seen ? { ...c, seen: true } : undefined), { quiet: true });
+      await this.#mirror.write(t.intentId, seen, { quiet: true });
       marked++;
     }
     return marked;
@@ -356,28 +328,18 @@ export class Tracker {
     const now = this.#deps.clock.now();
     for (const t of this.#tracking()) {
       if (t.lastError?.kind === 'not-configured') continue;
-      await this.#mirror.write(t.intentId, (c) =>
-        c
-          ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } }
-          : undefined,
-      );
+      await this.#mirror.write(t.intentId, (c) => notConfigured(c, now));
     }
   }
 
   async #expire(intentId: string): Promise<void> {
     const now = this.#deps.clock.now();
-    await this.#mirror.write(intentId, (c) =>
-      c?.phase === 'tracking' && c.status === 'COMMITTED'
-        ? { ...c, phase: 'expired', lastError: { kind: 'expired', message: EXPIRED_MESSAGE, at: now } }
-        : undefined,
-    );
+    await this.#mirror.write(intentId, (c) => expired(c, now));
   }
 
   async #stuck(intentId: string, minutes: number): Promise<void> {
     const now = this.#deps.clock.now();
-    const written = await this.#mirror.write(intentId, (c) =>
-      c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined,
-    );
+    const written = await this.#mirror.write(intentId, (c) => stuckWarned(c, now));
     if (written?.stuckNotifiedAt === now) void this.#deps.notifier.showStuck?.(written, minutes).catch(() => {});
   }
 
@@ -546,27 +508,12 @@ export class Tracker {
     nextCheckAt: number | undefined,
   ): Promise<boolean> {
     const now = this.#deps.clock.now();
-    const final = isFinalStatus(receipt.status);
     this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''), now);
     let news = false;
     const written = await this.#mirror.write(intentId, (t) => {
-      if (t?.phase !== 'tracking') return undefined;
-      const newStates = states ?? t.lastStates;
-      news = isNews(t, receipt.status, states, final);
-      const changed = receipt.status !== t.status || !sameStates(newStates, t.lastStates);
-      return {
-        ...t,
-        receipt,
-        status: receipt.status,
-        lastStates: newStates,
-        lastCheckedAt: now,
-        ...(changed ? { lastChangeAt: now } : {}),
-        lastError: undefined,
-        retry: undefined,
-        nextCheckAt: final ? undefined : nextCheckAt,
-        phase: final ? 'final' : 'tracking',
-        notification: final && t.notification === 'none' && NOTIFYING_STATUSES.includes(receipt.status) ? 'pending' : t.notification,
-      };
+      const a = answered(t, receipt, states, now, nextCheckAt);
+      news = a.next !== undefined && a.news;
+      return a.next;
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
     // Not awaited: the request's slot is free again while the notification is shown (it may be held for grouping).
@@ -583,29 +530,14 @@ export class Tracker {
       return;
     }
     if (meaning === 'rate-limited') await this.#rateLimited(err);
-    const random = (this.#deps.random ?? Math.random)();
-    const { notFoundGraceMs, backoffBaseMs, backoffCapMs } = this.#tuning;
-    await this.#mirror.write(intentId, (t) => {
-      if (t?.phase !== 'tracking') return undefined;
-      const attempt = (t.retry?.attempt ?? 0) + 1;
-      if (meaning === 'not-found' && !t.receipt) {
-        if (now - t.addedAt >= notFoundGraceMs) {
-          const lastError = { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now };
-          return { ...t, phase: 'not-found', retry: undefined, gaveUpAt: now, lastError };
-        }
-        // The last try falls at the end of the grace period.
-        const nextAt = Math.min(now + notFoundDelay(attempt, random), t.addedAt + notFoundGraceMs);
-        const lastError = { kind: 'not-found-yet', message: 'The service does not know this intent yet; checking again', at: now };
-        return { ...t, retry: { attempt, nextAt }, lastError };
-      }
-      const delay = backoffDelay(attempt, random, backoffBaseMs, backoffCapMs, retryAfterOf(err));
-      const lastError = {
-        kind: err instanceof SvcApiError || err instanceof ForeignReceiptError ? err.kind : 'unknown',
-        message: err instanceof Error ? err.message : String(err),
-        at: now,
-      };
-      return { ...t, retry: { attempt, nextAt: now + delay }, lastError };
-    });
+    const failure: Failure = {
+      notFound: meaning === 'not-found',
+      kind: err instanceof SvcApiError || err instanceof ForeignReceiptError ? err.kind : 'unknown',
+      message: err instanceof Error ? err.message : String(err),
+      retryAfterMs: retryAfterOf(err),
+      random: (this.#deps.random ?? Math.random)(),
+    };
+    await this.#mirror.write(intentId, (t) => failed(t, failure, now, this.#tuning));
   }
 
   /** 429: no new request anywhere before Retry-After (at least one back-off step). */
