@@ -37,6 +37,8 @@ export class Tracker {
   readonly #serviceClock: ServiceClock;
   /** States each intent's answers showed lately (key → last seen, ms): a state coming back is not news (flapping). */
   readonly #seen = new Map<string, Map<string, number>>();
+  /** Intents whose `done` without a final status was logged (once each, not on every answer). */
+  readonly #doneLogged = new Set<string>();
   /** Requests in flight, by intentId (the history page uses the key ''). */
   readonly #inFlight = new Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>();
   /** Intents the user asked to read now, and who waits for the answer. */
@@ -47,6 +49,8 @@ export class Tracker {
   #lastPageAt = Number.NEGATIVE_INFINITY;
   /** Until then (ms) the tracker is busy: an answer changed something lately, the sweeper keeps a fast pace. */
   #busyUntil = 0;
+  /** An answer arrived since this engine started: its `Date` header (if readable) set the service clock. */
+  #heard = false;
   #state: TrackerState = {};
   #stateLoaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
@@ -279,10 +283,12 @@ export class Tracker {
     let wakeAt = Number.POSITIVE_INFINITY;
     const verify = new Set<string>();
     const serviceNow = this.#serviceClock.now();
+    // Until an answer told the service's time (a worker just started), a watchdog asks before it acts.
+    const clockKnown = this.#heard || this.#serviceClock.hasEvidence;
     for (const t of this.#tracking()) {
       const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
-      else if (w.action === 'verify') verify.add(t.intentId);
+      else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
       else if (w.action === 'expire') await this.#expire(t.intentId);
       else await this.#stuck(t.intentId, w.minutes);
     }
@@ -405,8 +411,9 @@ export class Tracker {
           if (controller.signal.aborted) return false;
           this.#checkFor(intentId, res.intentReceipt.intentId, 'WaitIntentReceipt');
           const status = res.intentReceipt.status;
-          if (res.done && !isFinalStatus(status)) {
-            console.warn('tracker: WaitIntentReceipt said done with a status that is not final; tracking goes on', status);
+          if (res.done && !isFinalStatus(status) && !this.#doneLogged.has(intentId)) {
+            this.#doneLogged.add(intentId);
+            console.warn('tracker: WaitIntentReceipt said done with a status that is not final; tracking goes on', { intentId, status });
           }
           const states = res.receiptStates ?? undefined;
           const final = isFinalStatus(status);
@@ -418,9 +425,10 @@ export class Tracker {
             res.intentReceipt,
             states,
             unchanged || flapping ? started + this.#tuning.minWaitCycleMs : undefined,
+            flapping,
           );
-          if (news && !flapping) this.#budget.refund();
-          return news && !flapping;
+          if (news) this.#budget.refund();
+          return news;
         } catch (err) {
           if (controller.signal.aborted || !(err instanceof SvcApiError && err.kind === 'timeout')) throw err;
           // Held past our cap: read the receipt instead, in the same slot (unless the tracker was paused meanwhile).
@@ -432,7 +440,7 @@ export class Tracker {
       this.#checkFor(intentId, res.intentReceipt.intentId, 'GetIntentReceipt');
       const status = res.intentReceipt.status;
       const flapping = !isFinalStatus(status) && this.#seenLately(intentId, stateKey(status, t.lastStates));
-      return (await this.#record(intentId, res.intentReceipt, undefined, undefined)) && !flapping;
+      return await this.#record(intentId, res.intentReceipt, undefined, undefined, flapping);
     } catch (err) {
       if (controller.signal.aborted) return false;
       // A store that cannot write (quota, closed database) loses this answer, not the intent: it is asked again.
@@ -499,20 +507,23 @@ export class Tracker {
 
   /**
    * Writes an answer (already checked to be about `intentId`); only a final status moves the intent to `final`, with
-   * its notification pending — a `done` flag alone never does. True when it was news.
+   * its notification pending — a `done` flag alone never does. True when it was news; an answer that only brings
+   * back a state seen in the last minute (`flapping`) is not, and does not make the tracker busy.
    */
   async #record(
     intentId: string,
     receipt: IntentReceipt,
     states: TransactionStatus[] | undefined,
     nextCheckAt: number | undefined,
+    flapping = false,
   ): Promise<boolean> {
     const now = this.#deps.clock.now();
+    this.#heard = true;
     this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''), now);
     let news = false;
     const written = await this.#mirror.write(intentId, (t) => {
       const a = answered(t, receipt, states, now, nextCheckAt);
-      news = a.next !== undefined && a.news;
+      news = a.next !== undefined && a.news && !flapping;
       return a.next;
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;

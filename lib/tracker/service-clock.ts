@@ -24,6 +24,7 @@ export class ServiceClock {
   readonly #local: () => number;
   #samples: number[] = [];
   #floor = Number.NEGATIVE_INFINITY;
+  #evidence = false;
 
   /** `local`: the local clock (ms since the epoch), e.g. `Date.now` or the tracker's injected clock. */
   constructor(local: () => number) {
@@ -33,6 +34,14 @@ export class ServiceClock {
   /** The service's time now (ms since the epoch), estimated. Equal to the local clock until evidence arrives. */
   now(): number {
     return this.#local() + this.offsetMs;
+  }
+
+  /**
+   * True once an answer told something of the service's time (a `Date` header or a server timestamp). Before that
+   * (a worker just started) the estimate is the local clock, which must not decide anything on its own.
+   */
+  get hasEvidence(): boolean {
+    return this.#evidence;
   }
 
   /** Estimated service time minus local time (ms; positive: the local clock is behind the service's). */
@@ -53,6 +62,7 @@ export class ServiceClock {
    */
   observeDate(serverMs: number, localMs: number = this.#local()): void {
     if (!Number.isFinite(serverMs)) return;
+    this.#evidence = true;
     this.#samples.push(serverMs + DATE_RESOLUTION_MS / 2 - localMs);
     if (this.#samples.length > DATE_SAMPLES) this.#samples.shift();
     this.#floor = Number.NEGATIVE_INFINITY;
@@ -64,6 +74,7 @@ export class ServiceClock {
    */
   observeAtLeast(serverMs: number, localMs: number = this.#local()): void {
     if (!Number.isFinite(serverMs)) return;
+    this.#evidence = true;
     const needed = serverMs - localMs;
     if (needed > this.offsetMs + LOWER_BOUND_SLACK_MS) this.#floor = needed;
   }

@@ -171,3 +171,46 @@ describe('one clock: the service’s (issue 20)', () => {
     });
   }
 });
+
+describe('one clock after a restart', () => {
+  it('a worker started with the user clock 10 min fast asks the service before expiring an intent committed 5 min ago', async () => {
+    const clock = new EventClock();
+    const service = new FakeService(clock, 20_000, undefined);
+    const user = skewed(clock, 10 * MIN);
+    const serviceClock = new ServiceClock(() => user.now());
+    service.onServerTime = (ms) => serviceClock.observeDate(ms);
+    const t0 = clock.now() - 5 * MIN;
+    service.add({
+      intentId: sid(1),
+      ownerAddress: '0xa1',
+      createdAt: t0,
+      inHistory: true,
+      steps: [{ at: t0, status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] }],
+    });
+    // The record a previous worker wrote 5 s ago (on the user's clock): COMMITTED, fresh.
+    const store = new MemoryStore();
+    await store.put({
+      intentId: sid(1),
+      addedAt: user.now() - 5 * MIN,
+      lastStates: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'],
+      phase: 'tracking',
+      notification: 'none',
+      status: 'COMMITTED',
+      receipt: service.receiptAt(sid(1), clock.now() - 5_000),
+      lastCheckedAt: user.now() - 5_000,
+    });
+    const tracker = new Tracker({
+      store,
+      clock: user,
+      serviceClock,
+      notifier: new RecordingNotifier(),
+      transport: async () => service.transport(),
+    });
+    await tracker.resume();
+    await clock.advance(30_000);
+    expect((await store.get(sid(1)))?.phase).toBe('tracking');
+    await clock.advance(6 * MIN + 30_000);
+    expect((await store.get(sid(1)))?.phase).toBe('expired');
+    tracker.stop();
+  });
+});
