@@ -527,6 +527,7 @@ export class Tracker {
       return a.next;
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
+    if (written?.phase !== 'tracking') this.#seen.delete(intentId);
     // Not awaited: the request's slot is free again while the notification is shown (it may be held for grouping).
     if (written?.notification === 'pending') void this.#delivery.deliver(intentId);
     return news;
