@@ -13,7 +13,7 @@ import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
-import { errorMeaning, FLAP_MEMORY_MS, ForeignReceiptError, isFinalStatus, isReceiptFor, sameStates, stateKey } from './policy';
+import { errorMeaning, ForeignReceiptError, isFinalStatus, isReceiptFor, rememberState, sameStates, stateKey } from './policy';
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
@@ -35,8 +35,8 @@ export class Tracker {
   readonly #sweeper: HistorySweeper;
   readonly #budget: LongPollBudget;
   readonly #serviceClock: ServiceClock;
-  /** States each intent's answers showed lately (key → last seen, ms): a state coming back is not news (flapping). */
-  readonly #seen = new Map<string, Map<string, number>>();
+  /** States each intent's answers showed (oldest first): a state coming back is not news (flapping). */
+  readonly #seen = new Map<string, string[]>();
   /** Intents whose `done` without a final status was logged (once each, not on every answer). */
   readonly #doneLogged = new Set<string>();
   /** Requests in flight, by intentId (the history page uses the key ''). */
@@ -418,7 +418,7 @@ export class Tracker {
           const states = res.receiptStates ?? undefined;
           const final = isFinalStatus(status);
           const unchanged = !final && sameStates(states ?? [], t.lastStates) && status === t.status;
-          // A state seen in the last minute coming back is no news: a flapping service is asked at the idle pace.
+          // A state seen before coming back is no news: a flapping service is asked at the idle pace.
           const flapping = !final && this.#seenLately(intentId, stateKey(status, states ?? t.lastStates));
           const news = await this.#record(
             intentId,
@@ -493,22 +493,17 @@ export class Tracker {
     throw new ForeignReceiptError(intentId, answered);
   }
 
-  /** Notes that an answer showed state `key` for `intentId`; true when it showed it in the last minute already. */
+  /** Notes that an answer showed state `key` for `intentId`; true when it is a return to an earlier state (flapping). */
   #seenLately(intentId: string, key: string): boolean {
-    const now = this.#deps.clock.now();
-    const seen = this.#seen.get(intentId) ?? new Map<string, number>();
+    const { seen, returned } = rememberState(this.#seen.get(intentId) ?? [], key);
     this.#seen.set(intentId, seen);
-    for (const [k, at] of seen) if (now - at > FLAP_MEMORY_MS) seen.delete(k);
-    const lately = seen.has(key);
-    seen.set(key, now);
-    // The state it shows now is not a return: only one seen before the last one is (A → B → A).
-    return lately && [...seen.keys()].length > 1;
+    return returned;
   }
 
   /**
    * Writes an answer (already checked to be about `intentId`); only a final status moves the intent to `final`, with
    * its notification pending — a `done` flag alone never does. True when it was news; an answer that only brings
-   * back a state seen in the last minute (`flapping`) is not, and does not make the tracker busy.
+   * back a state seen before (`flapping`) is not, and does not make the tracker busy.
    */
   async #record(
     intentId: string,

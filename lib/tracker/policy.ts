@@ -115,8 +115,20 @@ export function isReceiptFor(intentId: string, receiptIntentId: string | undefin
   return receiptIntentId !== undefined && receiptIntentId.toLowerCase() === intentId.toLowerCase();
 }
 
-/** How long (ms) a state seen once stays "seen": an answer bringing it back within this time is not news. */
-export const FLAP_MEMORY_MS = 60_000;
+/** How many states of one intent are remembered to tell a return (flapping) from progress. */
+export const FLAP_MEMORY_STATES = 16;
+
+/**
+ * Remembers state `key` among those an intent showed (`seen`, oldest first, at most {@link FLAP_MEMORY_STATES}) and
+ * tells whether it is a **return**: a state shown before, other than the last one (A → B → A). Progress never goes
+ * back, so a return is no news, however long ago the state was seen (a flapping service sampled once a minute must
+ * not look like progress on every other answer). Pure: returns the new list.
+ */
+export function rememberState(seen: readonly string[], key: string): { seen: string[]; returned: boolean } {
+  const returned = seen.includes(key) && seen.at(-1) !== key;
+  const next = [...seen.filter((k) => k !== key), key].slice(-FLAP_MEMORY_STATES);
+  return { seen: next, returned };
+}
 
 /** The key of a state an answer shows: its status and its leg states. */
 export function stateKey(status: string, states: readonly string[] | undefined): string {

@@ -269,5 +269,102 @@ const REMOVED_AS_THE_WORKER_DIED: Schedule = {
   killAtCalls: [65, 153, 362],
 };
 
+/** Seed 20261123, run 1,431 (issue 20's adversary): an intent whose leg states flip every 4 s was sampled less than
+ * once a minute, so each state looked new again when it came back after more than a minute; every such "news" made
+ * the tracker busy and the history pages ran back to back: 61 requests in an idle minute (I5). A return to any state
+ * seen before is now no news (`rememberState`). */
+const FLAPPING_SAMPLED_SLOWLY: Schedule = {
+  adversary: {
+    skewMs: 0,
+    doneEarly: false,
+    foreignEvery: 3,
+    flap: {
+      everyMs: 4000,
+      forMs: 158831,
+    },
+  },
+  intents: [
+    {
+      owner: 0,
+      addAt: 94424,
+      createdBefore: 205888,
+      notFoundFor: 25571,
+      committedFor: 424279,
+      executing: [],
+      end: 'ABORTED',
+      silentEnd: false,
+      inHistory: false,
+    },
+    {
+      owner: 2,
+      addAt: 0,
+      createdBefore: 231836,
+      notFoundFor: 0,
+      committedFor: -1,
+      executing: [],
+      end: 'ABORTED',
+      silentEnd: true,
+      inHistory: false,
+    },
+    {
+      owner: 0,
+      addAt: 110158,
+      createdBefore: 404366,
+      notFoundFor: 0,
+      committedFor: 216026,
+      executing: [46182, 11666],
+      end: 'REFUNDED',
+      silentEnd: true,
+      inHistory: true,
+    },
+    {
+      owner: 1,
+      addAt: 0,
+      createdBefore: 1574,
+      notFoundFor: 50774,
+      committedFor: -1,
+      executing: [67703],
+      end: 'EXECUTING',
+      silentEnd: false,
+      inHistory: false,
+    },
+    {
+      owner: 2,
+      addAt: 0,
+      createdBefore: 2623,
+      notFoundFor: 0,
+      committedFor: -1,
+      executing: [],
+      end: 'EXECUTING',
+      silentEnd: true,
+      inHistory: true,
+    },
+    {
+      owner: 2,
+      addAt: 106487,
+      createdBefore: 331069,
+      notFoundFor: 0,
+      committedFor: 282447,
+      executing: [48858],
+      end: 'EXECUTING',
+      silentEnd: false,
+      inHistory: true,
+    },
+  ],
+  serverWaitMs: 0,
+  history: {
+    others: 234,
+    othersSpanMs: 60000,
+    ignoreOwner: true,
+    repeatCursor: false,
+    outOfOrder: false,
+    staleRows: true,
+  },
+  historySeed: 909533009,
+  faults: ['ok', '429', 'ok', 'timeout', 'ok', 'ok'],
+  ops: [],
+  killAtCalls: [],
+};
+
 /** Every schedule above. */
-export const CAMPAIGN_EXAMPLES: Schedule[] = [FIVE_HEARD_AT_ONCE, REMOVED_AS_THE_WORKER_DIED];
+export const CAMPAIGN_EXAMPLES: Schedule[] = [FIVE_HEARD_AT_ONCE, REMOVED_AS_THE_WORKER_DIED, FLAPPING_SAMPLED_SLOWLY];
