@@ -80,9 +80,13 @@ export function stalenessBound(cold: number, tuning: Pick<TrackerTuning, 'indivi
   return Math.max(60_000, cold * tuning.individualEveryMs);
 }
 
-/** When the service last answered about `t`, an error answer (NotFound, 5xx) included (ms; 0 = never). */
+/**
+ * When the service last answered about `t`, an error answer (NotFound, 5xx) included (ms; 0 = never). An answer about
+ * another intent (`foreign-receipt`) told nothing about this one: it does not count, so the intent stays due.
+ */
 export function lastHeardAt(t: TrackedIntent): number {
-  return Math.max(t.lastCheckedAt ?? 0, t.lastError && t.lastError.kind !== 'not-configured' ? t.lastError.at : 0);
+  const error = t.lastError && t.lastError.kind !== 'not-configured' && t.lastError.kind !== 'foreign-receipt' ? t.lastError.at : 0;
+  return Math.max(t.lastCheckedAt ?? 0, error);
 }
 
 /** True when an answer for `t` tells something new: a first answer, another status, other leg states, or the end. */

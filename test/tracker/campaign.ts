@@ -343,6 +343,9 @@ function check(s: Schedule, o: Observed): void {
   const faulted = log.filter((_e, i) => i < s.faults.length && s.faults[i] !== 'ok');
   const lastFaultEnd = Math.max(0, ...faulted.map((e) => e.end ?? o.end));
   const faultsUntil = faulted.length > 0 ? lastFaultEnd + DEFAULT_TUNING.backoffCapMs + 5_000 : 0;
+  // An answer about another intent is a fault of the service too: it wastes the slot it took, for every intent, for
+  // the retry and the next individual check. From its end, I1 holds again.
+  for (const e of log) if (e.foreign !== undefined && e.end !== undefined) o.disturbances.push({ from: e.start, to: e.end + 10_000 });
   const disturbed = (from: number, to: number) => from < faultsUntil || o.disturbances.some((d) => d.from < to && d.to > from);
   /** When the last disturbance overlapping [from, to) ended (ms), or undefined when none did. */
   const disturbedUntil = (from: number, to: number): number | undefined => {
@@ -395,8 +398,8 @@ function check(s: Schedule, o: Observed): void {
     // An answer about another intent (the adversary's) is no check of this one; it still counts as a request (I4).
     const asked = log.filter((e) => e.intentId === id);
     const mine = asked.filter((e) => e.foreign === undefined);
-    // A foreign answer is heard as an error is (the tracker backs off and asks again): it counts as a check.
-    const checks = asked.filter((e) => e.op !== 'history' && (e.outcome === 'answer' || e.outcome === 'error')).map((e) => e.end!);
+    // An answer about another intent told nothing about this one: it is no check.
+    const checks = mine.filter((e) => e.op !== 'history' && (e.outcome === 'answer' || e.outcome === 'error')).map((e) => e.end!);
     const left = leftAt(id);
     // I1: an individual check at least every S(N), whatever the history returns.
     let prev = t.from;
