@@ -133,3 +133,12 @@ describe('rememberState (flapping)', () => {
     expect(rememberState(seen, 'S1').returned).toBe(true);
   });
 });
+
+describe('lastHeardAt', () => {
+  it('an error answer counts as heard; an answer about another intent does not (the intent stays due)', () => {
+    const base = { intentId: 'a', addedAt: 1, lastStates: [], phase: 'tracking', notification: 'none', lastCheckedAt: 10 } as TrackedIntent;
+    expect(lastHeardAt({ ...base, lastError: { kind: 'network', message: '', at: 50 } })).toBe(50);
+    expect(lastHeardAt({ ...base, lastError: { kind: 'foreign-receipt', message: '', at: 50 } })).toBe(10);
+    expect(lastHeardAt({ ...base, lastError: { kind: 'not-configured', message: '', at: 50 } })).toBe(10);
+  });
+});
