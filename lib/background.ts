@@ -25,6 +25,8 @@ import { createOutbox } from './store/outbox';
 import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
+import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
+import { DEFAULT_TUNING } from './tracker/types';
 import { createCalmAlarm } from './worker/calm-alarm';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
@@ -80,8 +82,13 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   // Records and settings are parsed and migrated on load; what cannot be read is set aside (lib/store/records.ts).
   const intents = createCheckedIntentStore(createAsideRecords());
   const settings = createSyncedSettingsStore(createCheckedSettingsStore(createSettingsStore()), browser.storage?.sync);
+  // The service's time, from its answers' Date headers: every comparison with a server timestamp uses it.
+  const serviceClock = new ServiceClock(() => Date.now());
   // Every request of the worker takes its place in this one budget (lib/api/budget.ts).
-  const clients = createClientCache(settings, options.budget ? { budget: options.budget } : {});
+  const clients = createClientCache(settings, {
+    fetch: fetchObservingDate((input, init) => fetch(input, init), serviceClock),
+    ...(options.budget ? { budget: options.budget } : {}),
+  });
   const inform = createInformer(browser);
 
   const firefox = import.meta.env?.BROWSER === 'firefox';
@@ -109,6 +116,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     store: intents,
     stateStore: createTrackerStateStore(),
     clock: realClock,
+    serviceClock,
     notifier: calm,
     transport: () => clients.current('tracker'),
     // While something changes (busy), a history page every 0.5 s rather than the engine's default 1 s: the Chromium
@@ -134,6 +142,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     checkpoints: createWatchedCheckpoints(),
     track,
     removed,
+    serviceNow: () => serviceClock.now(),
   });
   const handleMessage = createDispatcher(
     createMessageHandlers({

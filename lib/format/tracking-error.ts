@@ -17,6 +17,7 @@ const BY_KIND: Record<string, MessageKey> = {
   timeout: 'trackErrTimeout',
   'bad-body': 'trackErrBadBody',
   validation: 'trackErrBadBody',
+  'foreign-receipt': 'trackErrForeignReceipt',
 };
 
 /** The user's text of a tracking error (by its `kind`; the recorded message when the kind has no text). */

@@ -13,11 +13,13 @@ import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
-import { backoffDelay, errorMeaning, isFinalStatus, isNews, NOTIFYING_STATUSES, notFoundDelay, sameStates } from './policy';
+import { errorMeaning, ForeignReceiptError, isFinalStatus, isReceiptFor, rememberState, sameStates, stateKey } from './policy';
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
+import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
+import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned, tracked } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
-import { EXPIRED_MESSAGE, watch } from './watchdogs';
+import { watch } from './watchdogs';
 
 type CheckKind = 'wait' | 'receipt';
 
@@ -32,6 +34,11 @@ export class Tracker {
   readonly #delivery: Delivery;
   readonly #sweeper: HistorySweeper;
   readonly #budget: LongPollBudget;
+  readonly #serviceClock: ServiceClock;
+  /** States each intent's answers showed (oldest first): a state coming back is not news (flapping). */
+  readonly #seen = new Map<string, string[]>();
+  /** Intents whose `done` without a final status was logged (once each, not on every answer). */
+  readonly #doneLogged = new Set<string>();
   /** Requests in flight, by intentId (the history page uses the key ''). */
   readonly #inFlight = new Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>();
   /** Intents the user asked to read now, and who waits for the answer. */
@@ -42,6 +49,8 @@ export class Tracker {
   #lastPageAt = Number.NEGATIVE_INFINITY;
   /** Until then (ms) the tracker is busy: an answer changed something lately, the sweeper keeps a fast pace. */
   #busyUntil = 0;
+  /** An answer arrived since this engine started: its `Date` header (if readable) set the service clock. */
+  #heard = false;
   #state: TrackerState = {};
   #stateLoaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
@@ -61,6 +70,7 @@ export class Tracker {
     this.#sweeper = new HistorySweeper(this.#tuning.maxBatchPages);
     const slots = this.#tuning.maxConcurrent - 1;
     this.#budget = new LongPollBudget(slots, this.#tuning.longPollsPerMinute, deps.clock.now());
+    this.#serviceClock = deps.serviceClock ?? new ServiceClock(() => deps.clock.now());
   }
 
   /** True while at least one request to the service is in flight (the worker must be kept alive). */
@@ -88,13 +98,8 @@ export class Tracker {
     let added = false;
     const now = this.#deps.clock.now();
     const intent = await this.#mirror.write(intentId, (current) => {
-      if (current) {
-        return current.phase === 'not-found' || current.phase === 'expired'
-          ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now }
-          : undefined;
-      }
-      added = true;
-      return { intentId, addedAt: now, lastStates: [], phase: 'tracking', notification: 'none', ...extra };
+      added = current === undefined;
+      return tracked(current, intentId, now, extra);
     });
     this.#kick();
     return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
@@ -106,9 +111,7 @@ export class Tracker {
    */
   async setBaseline(intentId: string, baseline: Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>): Promise<void> {
     await this.#load();
-    await this.#mirror.write(intentId, (t) =>
-      t && t.estimatedDuration === undefined && t.routeDuration === undefined ? { ...t, ...baseline } : undefined,
-    );
+    await this.#mirror.write(intentId, (t) => baselineSet(t, baseline));
   }
 
   /** Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. */
@@ -116,6 +119,7 @@ export class Tracker {
     await this.#load();
     this.#inFlight.get(intentId)?.controller.abort();
     this.#settleRefresh(intentId);
+    this.#seen.delete(intentId);
     await this.#mirror.remove(intentId);
     await this.#deps.notifier.forget?.(intentId).catch(() => {});
     this.#kick();
@@ -132,17 +136,7 @@ export class Tracker {
     await this.#setState(pausedUntil && pausedUntil > this.#deps.clock.now() ? { pausedUntil, pauseReason } : {});
     const ids = intentId ? [intentId] : this.#mirror.values().map((t) => t.intentId);
     for (const id of ids) {
-      await this.#mirror.write(id, (t) =>
-        t && t.phase !== 'final'
-          ? {
-              ...t,
-              phase: 'tracking',
-              retry: undefined,
-              nextCheckAt: undefined,
-              addedAt: t.phase === 'not-found' ? this.#deps.clock.now() : t.addedAt,
-            }
-          : undefined,
-      );
+      await this.#mirror.write(id, (t) => retried(t, this.#deps.clock.now()));
     }
     // Requests in flight were sent with the old settings or back-off: send them again now.
     for (const [id, f] of this.#inFlight) if (!intentId || id === intentId) f.controller.abort();
@@ -177,7 +171,7 @@ export class Tracker {
     let marked = 0;
     for (const t of this.#mirror.values()) {
       if (t.phase !== 'final' || t.seen) continue;
-      await this.#mirror.write(t.intentId, (c) => (c?.phase === 'final' && !c.seen ? { ...c, seen: true } : undefined), { quiet: true });
+      await this.#mirror.write(t.intentId, seen, { quiet: true });
       marked++;
     }
     return marked;
@@ -288,10 +282,13 @@ export class Tracker {
     now = clock.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     const verify = new Set<string>();
+    const serviceNow = this.#serviceClock.now();
+    // Until an answer told the service's time (a worker just started), a watchdog asks before it acts.
+    const clockKnown = this.#heard || this.#serviceClock.hasEvidence;
     for (const t of this.#tracking()) {
-      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined);
+      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
-      else if (w.action === 'verify') verify.add(t.intentId);
+      else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
       else if (w.action === 'expire') await this.#expire(t.intentId);
       else await this.#stuck(t.intentId, w.minutes);
     }
@@ -337,28 +334,18 @@ export class Tracker {
     const now = this.#deps.clock.now();
     for (const t of this.#tracking()) {
       if (t.lastError?.kind === 'not-configured') continue;
-      await this.#mirror.write(t.intentId, (c) =>
-        c
-          ? { ...c, lastError: { kind: 'not-configured', message: 'Set the service URL and access key in the settings.', at: now } }
-          : undefined,
-      );
+      await this.#mirror.write(t.intentId, (c) => notConfigured(c, now));
     }
   }
 
   async #expire(intentId: string): Promise<void> {
     const now = this.#deps.clock.now();
-    await this.#mirror.write(intentId, (c) =>
-      c?.phase === 'tracking' && c.status === 'COMMITTED'
-        ? { ...c, phase: 'expired', lastError: { kind: 'expired', message: EXPIRED_MESSAGE, at: now } }
-        : undefined,
-    );
+    await this.#mirror.write(intentId, (c) => expired(c, now));
   }
 
   async #stuck(intentId: string, minutes: number): Promise<void> {
     const now = this.#deps.clock.now();
-    const written = await this.#mirror.write(intentId, (c) =>
-      c && c.stuckNotifiedAt === undefined ? { ...c, stuckNotifiedAt: now } : undefined,
-    );
+    const written = await this.#mirror.write(intentId, (c) => stuckWarned(c, now));
     if (written?.stuckNotifiedAt === now) void this.#deps.notifier.showStuck?.(written, minutes).catch(() => {});
   }
 
@@ -422,14 +409,23 @@ export class Tracker {
             { ...options, timeoutMs: this.#tuning.waitCapMs },
           );
           if (controller.signal.aborted) return false;
+          this.#checkFor(intentId, res.intentReceipt.intentId, 'WaitIntentReceipt');
+          const status = res.intentReceipt.status;
+          if (res.done && !isFinalStatus(status) && !this.#doneLogged.has(intentId)) {
+            this.#doneLogged.add(intentId);
+            console.warn('tracker: WaitIntentReceipt said done with a status that is not final; tracking goes on', { intentId, status });
+          }
           const states = res.receiptStates ?? undefined;
-          const unchanged = !res.done && sameStates(states ?? [], t.lastStates) && res.intentReceipt.status === t.status;
+          const final = isFinalStatus(status);
+          const unchanged = !final && sameStates(states ?? [], t.lastStates) && status === t.status;
+          // A state seen before coming back is no news: a flapping service is asked at the idle pace.
+          const flapping = !final && this.#seenLately(intentId, stateKey(status, states ?? t.lastStates));
           const news = await this.#record(
             intentId,
             res.intentReceipt,
             states,
-            res.done,
-            unchanged ? started + this.#tuning.minWaitCycleMs : undefined,
+            unchanged || flapping ? started + this.#tuning.minWaitCycleMs : undefined,
+            flapping,
           );
           if (news) this.#budget.refund();
           return news;
@@ -441,7 +437,10 @@ export class Tracker {
       }
       const res = await transport.getIntentReceipt({ intentId }, { ...options, timeoutMs: 15_000 });
       if (controller.signal.aborted) return false;
-      return await this.#record(intentId, res.intentReceipt, undefined, false, undefined);
+      this.#checkFor(intentId, res.intentReceipt.intentId, 'GetIntentReceipt');
+      const status = res.intentReceipt.status;
+      const flapping = !isFinalStatus(status) && this.#seenLately(intentId, stateKey(status, t.lastStates));
+      return await this.#record(intentId, res.intentReceipt, undefined, undefined, flapping);
     } catch (err) {
       if (controller.signal.aborted) return false;
       // A store that cannot write (quota, closed database) loses this answer, not the intent: it is asked again.
@@ -469,7 +468,7 @@ export class Tracker {
         if (this.#mirror.get(row.intentId)?.phase !== 'tracking') continue;
         // Final for sure: a check of this intent still in flight has nothing more to tell.
         this.#inFlight.get(row.intentId)?.controller.abort();
-        found = (await this.#record(row.intentId, row.receipt, undefined, false, undefined)) || found;
+        found = (await this.#record(row.intentId, row.receipt, undefined, undefined)) || found;
       }
       return found;
     } catch (err) {
@@ -484,37 +483,46 @@ export class Tracker {
     }
   }
 
-  /** Writes an answer; a final status moves the intent to `final` with its notification pending. True when it was news. */
+  /**
+   * Throws {@link ForeignReceiptError} (logged) when an answer's receipt is not about the intent asked: it is never
+   * recorded, and the intent is asked again after a back-off.
+   */
+  #checkFor(intentId: string, answered: string, operation: string): void {
+    if (isReceiptFor(intentId, answered)) return;
+    console.warn(`tracker: ${operation} answered about another intent; ignored`, { asked: intentId, answered });
+    throw new ForeignReceiptError(intentId, answered);
+  }
+
+  /** Notes that an answer showed state `key` for `intentId`; true when it is a return to an earlier state (flapping). */
+  #seenLately(intentId: string, key: string): boolean {
+    const { seen, returned } = rememberState(this.#seen.get(intentId) ?? [], key);
+    this.#seen.set(intentId, seen);
+    return returned;
+  }
+
+  /**
+   * Writes an answer (already checked to be about `intentId`); only a final status moves the intent to `final`, with
+   * its notification pending — a `done` flag alone never does. True when it was news; an answer that only brings
+   * back a state seen before (`flapping`) is not, and does not make the tracker busy.
+   */
   async #record(
     intentId: string,
     receipt: IntentReceipt,
     states: TransactionStatus[] | undefined,
-    done: boolean,
     nextCheckAt: number | undefined,
+    flapping = false,
   ): Promise<boolean> {
     const now = this.#deps.clock.now();
-    const final = done || isFinalStatus(receipt.status);
+    this.#heard = true;
+    this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''), now);
     let news = false;
     const written = await this.#mirror.write(intentId, (t) => {
-      if (t?.phase !== 'tracking') return undefined;
-      const newStates = states ?? t.lastStates;
-      news = isNews(t, receipt.status, states, final);
-      const changed = receipt.status !== t.status || !sameStates(newStates, t.lastStates);
-      return {
-        ...t,
-        receipt,
-        status: receipt.status,
-        lastStates: newStates,
-        lastCheckedAt: now,
-        ...(changed ? { lastChangeAt: now } : {}),
-        lastError: undefined,
-        retry: undefined,
-        nextCheckAt: final ? undefined : nextCheckAt,
-        phase: final ? 'final' : 'tracking',
-        notification: final && t.notification === 'none' && NOTIFYING_STATUSES.includes(receipt.status) ? 'pending' : t.notification,
-      };
+      const a = answered(t, receipt, states, now, nextCheckAt);
+      news = a.next !== undefined && a.news && !flapping;
+      return a.next;
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
+    if (written?.phase !== 'tracking') this.#seen.delete(intentId);
     // Not awaited: the request's slot is free again while the notification is shown (it may be held for grouping).
     if (written?.notification === 'pending') void this.#delivery.deliver(intentId);
     return news;
@@ -529,29 +537,14 @@ export class Tracker {
       return;
     }
     if (meaning === 'rate-limited') await this.#rateLimited(err);
-    const random = (this.#deps.random ?? Math.random)();
-    const { notFoundGraceMs, backoffBaseMs, backoffCapMs } = this.#tuning;
-    await this.#mirror.write(intentId, (t) => {
-      if (t?.phase !== 'tracking') return undefined;
-      const attempt = (t.retry?.attempt ?? 0) + 1;
-      if (meaning === 'not-found' && !t.receipt) {
-        if (now - t.addedAt >= notFoundGraceMs) {
-          const lastError = { kind: 'not-found', message: 'The service does not know this intent ID (NotFound).', at: now };
-          return { ...t, phase: 'not-found', retry: undefined, gaveUpAt: now, lastError };
-        }
-        // The last try falls at the end of the grace period.
-        const nextAt = Math.min(now + notFoundDelay(attempt, random), t.addedAt + notFoundGraceMs);
-        const lastError = { kind: 'not-found-yet', message: 'The service does not know this intent yet; checking again', at: now };
-        return { ...t, retry: { attempt, nextAt }, lastError };
-      }
-      const delay = backoffDelay(attempt, random, backoffBaseMs, backoffCapMs, retryAfterOf(err));
-      const lastError = {
-        kind: err instanceof SvcApiError ? err.kind : 'unknown',
-        message: err instanceof Error ? err.message : String(err),
-        at: now,
-      };
-      return { ...t, retry: { attempt, nextAt: now + delay }, lastError };
-    });
+    const failure: Failure = {
+      notFound: meaning === 'not-found',
+      kind: err instanceof SvcApiError || err instanceof ForeignReceiptError ? err.kind : 'unknown',
+      message: err instanceof Error ? err.message : String(err),
+      retryAfterMs: retryAfterOf(err),
+      random: (this.#deps.random ?? Math.random)(),
+    };
+    await this.#mirror.write(intentId, (t) => failed(t, failure, now, this.#tuning));
   }
 
   /** 429: no new request anywhere before Retry-After (at least one back-off step). */

@@ -80,9 +80,13 @@ export function stalenessBound(cold: number, tuning: Pick<TrackerTuning, 'indivi
   return Math.max(60_000, cold * tuning.individualEveryMs);
 }
 
-/** When the service last answered about `t`, an error answer (NotFound, 5xx) included (ms; 0 = never). */
+/**
+ * When the service last answered about `t`, an error answer (NotFound, 5xx) included (ms; 0 = never). An answer about
+ * another intent (`foreign-receipt`) told nothing about this one: it does not count, so the intent stays due.
+ */
 export function lastHeardAt(t: TrackedIntent): number {
-  return Math.max(t.lastCheckedAt ?? 0, t.lastError && t.lastError.kind !== 'not-configured' ? t.lastError.at : 0);
+  const error = t.lastError && t.lastError.kind !== 'not-configured' && t.lastError.kind !== 'foreign-receipt' ? t.lastError.at : 0;
+  return Math.max(t.lastCheckedAt ?? 0, error);
 }
 
 /** True when an answer for `t` tells something new: a first answer, another status, other leg states, or the end. */
@@ -95,4 +99,42 @@ export function isNews(t: TrackedIntent, status: string, states: readonly Transa
 /** True when two receipt-state lists are equal. */
 export function sameStates(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+/**
+ * An answer whose receipt is about another intent than the one asked (a misrouted answer, a caching proxy). It is
+ * never recorded; the tracker treats it as a transient error (back-off, asked again) with the kind
+ * `foreign-receipt`.
+ */
+export class ForeignReceiptError extends Error {
+  readonly kind = 'foreign-receipt' as const;
+  constructor(asked: string, answered: string) {
+    super(`The service answered about another intent (asked ${asked}, got ${answered}); the answer was ignored.`);
+    this.name = 'ForeignReceiptError';
+  }
+}
+
+/** True when a receipt answers for `intentId` (ids compared case-insensitively, as hex). */
+export function isReceiptFor(intentId: string, receiptIntentId: string | undefined): boolean {
+  return receiptIntentId !== undefined && receiptIntentId.toLowerCase() === intentId.toLowerCase();
+}
+
+/** How many states of one intent are remembered to tell a return (flapping) from progress. */
+export const FLAP_MEMORY_STATES = 16;
+
+/**
+ * Remembers state `key` among those an intent showed (`seen`, oldest first, at most {@link FLAP_MEMORY_STATES}) and
+ * tells whether it is a **return**: a state shown before, other than the last one (A → B → A). Progress never goes
+ * back, so a return is no news, however long ago the state was seen (a flapping service sampled once a minute must
+ * not look like progress on every other answer). Pure: returns the new list.
+ */
+export function rememberState(seen: readonly string[], key: string): { seen: string[]; returned: boolean } {
+  const returned = seen.includes(key) && seen.at(-1) !== key;
+  const next = [...seen.filter((k) => k !== key), key].slice(-FLAP_MEMORY_STATES);
+  return { seen: next, returned };
+}
+
+/** The key of a state an answer shows: its status and its leg states. */
+export function stateKey(status: string, states: readonly string[] | undefined): string {
+  return `${status}|${(states ?? []).join(',')}`;
 }

@@ -9,6 +9,7 @@ import type {
 } from '../api/schemas/receipt';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '../store';
 import type { Clock } from './clock';
+import type { ServiceClock } from './service-clock';
 
 /** What the tracker needs from the service; SvcClient implements it. Without `getIntentHistoryLite` no history sweep runs. */
 export interface ReceiptTransport {
@@ -96,6 +97,12 @@ export interface TrackerDeps extends Partial<TrackerTuning> {
   transport(): Promise<ReceiptTransport | undefined>;
   notifier: Notifier;
   clock: Clock;
+  /**
+   * The service's time estimated from its answers, for every comparison with a timestamp the service wrote (expiry,
+   * the stuck warning). Shared with the worker's HTTP client, which feeds it the `Date` headers; when omitted the
+   * tracker keeps its own, fed by receipts' `updatedAt` only.
+   */
+  serviceClock?: ServiceClock;
   /** Random source in [0, 1) for back-off jitter (tests inject a fixed one). */
   random?: () => number;
   /** Called after a tracked record changed (e.g. to tell an open popup). */

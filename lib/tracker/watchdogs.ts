@@ -19,22 +19,28 @@ type Tuning = Pick<TrackerTuning, 'commitWindowMs' | 'stuckAfterMs' | 'freshForM
 /** The message shown for an expired intent. */
 export const EXPIRED_MESSAGE = 'Not executed within 10 minutes of commit: the quote expired. A new quote and commit are needed.';
 
-/** Checks one tracked intent at `now` (ms). `stuckWarnings` is false when the notifier has no stuck warning. */
-export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnings: boolean): Watch {
+/**
+ * Checks one tracked intent at local time `now` (ms) and service time `serviceNow` (ms, `service-clock.ts`): the
+ * receipt's timestamps are compared with `serviceNow`, the record's own (`lastCheckedAt`) with `now`; `wakeAt` is
+ * local. `stuckWarnings` is false when the notifier has no stuck warning.
+ */
+export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnings: boolean, serviceNow: number = now): Watch {
   const fresh = now - (t.lastCheckedAt ?? Number.NEGATIVE_INFINITY) < tuning.freshForMs;
+  /** A service time as local time. */
+  const local = (serviceMs: number) => now + (serviceMs - serviceNow);
   if (t.status === 'COMMITTED') {
     const created = Date.parse(t.receipt?.createdAt ?? '');
     if (Number.isNaN(created)) return { action: 'none' };
     const deadline = created + tuning.commitWindowMs;
-    if (now <= deadline) return { action: 'none', wakeAt: deadline + 1 };
+    if (serviceNow <= deadline) return { action: 'none', wakeAt: local(deadline) + 1 };
     return fresh ? { action: 'expire' } : { action: 'verify' };
   }
   if (t.status === 'EXECUTING' && stuckWarnings && t.stuckNotifiedAt === undefined) {
     const started = Date.parse(t.receipt?.summary?.startedAt ?? t.receipt?.createdAt ?? '');
     if (Number.isNaN(started)) return { action: 'none' };
     const limit = stuckLimitMs(baselineOf(t), tuning.stuckAfterMs);
-    if (now - started <= limit) return { action: 'none', wakeAt: started + limit + 1 };
-    return fresh ? { action: 'stuck', minutes: Math.round((now - started) / 60_000) } : { action: 'verify' };
+    if (serviceNow - started <= limit) return { action: 'none', wakeAt: local(started + limit) + 1 };
+    return fresh ? { action: 'stuck', minutes: Math.round((serviceNow - started) / 60_000) } : { action: 'verify' };
   }
   return { action: 'none' };
 }

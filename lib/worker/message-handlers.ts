@@ -6,6 +6,7 @@ import type { Failure, ReplyOf } from '../messages';
 import type { CalmNotifier } from '../notify/pipeline';
 import type { ReceiptCache, RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
+import { isReceiptFor } from '../tracker/policy';
 import type { ClientCache } from './client-cache';
 import { intentDetails } from './details';
 import type { MessageHandlers } from './dispatch';
@@ -78,6 +79,14 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       if (!client) return notConfigured();
       try {
         const { intentReceipt } = await client.getIntentReceipt({ intentId: r.intentId }, { timeoutMs: 15_000 });
+        // An answer about another intent (a misrouted answer) is not shown or kept as this one's.
+        if (!isReceiptFor(r.intentId, intentReceipt.intentId)) {
+          console.warn('receipt: the service answered about another intent; ignored', {
+            asked: r.intentId,
+            answered: intentReceipt.intentId,
+          });
+          return { ok: false, message: t('errForeignReceipt'), openSettings: false };
+        }
         await deps.receipts.put(r.intentId, { receipt: intentReceipt, fetchedAt: Date.now() });
         return { ok: true, receipt: intentReceipt };
       } catch (err) {

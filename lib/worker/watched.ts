@@ -40,6 +40,8 @@ export interface WatchedCheckDeps {
   removed?: Pick<RemovedIntents, 'has'>;
   /** Current time in ms (default Date.now). */
   now?: () => number;
+  /** The service's time in ms (lib/tracker/service-clock.ts), for `fromTime` (default `now`). */
+  serviceNow?: () => number;
 }
 
 type Row = HistoryLiteResponse['intents'][number];
@@ -122,8 +124,9 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
 
   /** One check of every ticked address; each address's checkpoint is saved as soon as it is read. */
   async function checkAll(t: number): Promise<number> {
+    // `fromTime` is compared with the service's timestamps: the service's clock, not this computer's.
     const ticked = ((await deps.settings.get())?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
-    const nowS = Math.floor(t / 1000);
+    const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
     // Addresses no longer ticked are marked so: ticked again, they start from that moment.
     const saved = await deps.checkpoints.get();
     const unticked = Object.keys(saved).filter((a) => !ticked.includes(a.toLowerCase()) && !saved[a]!.unticked);

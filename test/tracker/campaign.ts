@@ -10,6 +10,7 @@ import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import type { Clock } from '@/lib/tracker/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import { isFinalStatus, NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
+import { ServiceClock } from '@/lib/tracker/service-clock';
 import { DEFAULT_TUNING, type Notifier } from '@/lib/tracker/types';
 import { FakeService, type Fault, type HistoryMode, type Step } from './fake-service';
 import { EventClock } from './fakes';
@@ -55,8 +56,25 @@ const opArb = fc.record({
   amount: fc.integer({ min: 1_000, max: 300_000 }),
 });
 
+/**
+ * How the service and the user's computer misbehave (issue 20): the user's clock off the service's, `done: true` while
+ * EXECUTING, every k-th answer about another intent, the first intent's leg states flipping while it executes.
+ */
+const adversaryArb = fc.record({
+  skewMs: fc.constantFrom(0, 2 * 60_000, 6 * 60_000, 10 * 60_000, -10 * 60_000),
+  doneEarly: fc.boolean(),
+  /** Every k-th WaitIntentReceipt/GetIntentReceipt answer of an intent carries another intent's receipt; 0: none. */
+  foreignEvery: fc.constantFrom(0, 2, 3, 7),
+  /** The first intent's leg states flip every `everyMs` for `forMs` once it executes; every 0: no flapping. */
+  flap: fc.record({ everyMs: fc.constantFrom(0, 100, 1_000, 4_000), forMs: fc.integer({ min: 60_000, max: 480_000 }) }),
+});
+
+/** The adversary's behaviours (absent: an honest service and a right clock). */
+export type Adversary = typeof adversaryArb extends fc.Arbitrary<infer T> ? T : never;
+
 /** One random schedule. */
 export const scheduleArb = fc.record({
+  adversary: fc.option(adversaryArb, { nil: undefined, freq: 2 }),
   intents: fc.array(intentArb, { minLength: 1, maxLength: 8 }),
   serverWaitMs: fc.constantFrom(0, 1_000, 20_000, 90_000, 300_000),
   history: historyArb,
@@ -67,7 +85,7 @@ export const scheduleArb = fc.record({
   killAtCalls: fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 3 }),
 });
 
-export type Schedule = typeof scheduleArb extends fc.Arbitrary<infer T> ? T : never;
+export type Schedule = Omit<typeof scheduleArb extends fc.Arbitrary<infer T> ? T : never, 'adversary'> & { adversary?: Adversary };
 
 /** What the last run saw (for debugging a failing seed). */
 export let lastRun:
@@ -85,6 +103,16 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
   const service = new FakeService(clock, s.serverWaitMs, s.history ?? undefined);
   service.faults = [...s.faults];
   const ids = s.intents.map((_, i) => `0x${String(i + 1).padStart(64, '0')}`);
+  const adversary = s.adversary;
+  /** Steps of flapping: not news, so not "something happening" for the idle-rate check. */
+  const flapSteps = new Set<Step>();
+  if (adversary?.doneEarly) service.doneWhile = ['EXECUTING'];
+  if (adversary && adversary.foreignEvery > 0) {
+    const k = adversary.foreignEvery;
+    // Another tracked intent's receipt, or a stranger's (FAILED) one.
+    service.answerAbout = (_op, id, n) =>
+      n % k === k - 1 ? (n % 2 ? ids[(ids.indexOf(id) + 1) % ids.length] : `0x${'f'.repeat(64)}`) : undefined;
+  }
   s.intents.forEach((spec, i) => {
     const added = T0 + spec.addAt;
     const created = added - spec.createdBefore;
@@ -92,6 +120,15 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     if (spec.committedFor >= 0) {
       let t = created + spec.committedFor;
       steps.push({ at: t, status: 'EXECUTING', states: ['PENDING', 'UNKNOWN', 'UNKNOWN'] });
+      if (i === 0 && adversary && adversary.flap.everyMs > 0) {
+        const { everyMs, forMs } = adversary.flap;
+        for (let k = 1; k * everyMs < forMs; k++) {
+          const step = { at: t + k * everyMs, status: 'EXECUTING', states: ['PENDING', k % 2 ? 'FLAP' : 'UNKNOWN', 'UNKNOWN'] };
+          steps.push(step);
+          flapSteps.add(step);
+        }
+        t += forMs;
+      }
       spec.executing.forEach((d, k) => {
         t += d;
         steps.push({ at: t, status: 'EXECUTING', states: ['SUCCEEDED', `S${k}`, 'UNKNOWN'] });
@@ -197,10 +234,18 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       remove: guard((id: string) => store.remove(id)),
     };
     const stateStore: TrackerStateStore = { get: guard(() => state.get()), set: guard((st: TrackerState) => state.set(st)) };
+    // The user's clock, off the service's by the adversary's skew; the worker's service clock is fed by Date headers.
+    const skew = adversary?.skewMs ?? 0;
+    const userClock: Clock = { now: () => clock.now() + skew, sleep: (ms, signal) => clock.sleep(ms, signal) };
+    const serviceClock = new ServiceClock(() => userClock.now());
+    service.onServerTime = (ms) => {
+      if (!dead) serviceClock.observeDate(ms);
+    };
     const tracker = new Tracker({
       store: intentStore,
       stateStore,
-      clock,
+      serviceClock,
+      clock: userClock,
       notifier,
       transport: async () => (configured ? guarded : undefined),
       random: () => 0.5,
@@ -270,7 +315,7 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
   events.length = 0;
 
   lastRun = { service, phaseAt, tracked, finalList };
-  check(s, { service, ids, shown, phaseAt, stuckAt, tracked, removeAsked, disturbances, end, finalList, store, violations });
+  check(s, { service, ids, shown, phaseAt, stuckAt, tracked, removeAsked, disturbances, end, finalList, store, violations, flapSteps });
   return violations;
 }
 
@@ -287,6 +332,7 @@ interface Observed {
   finalList: TrackedIntent[];
   store: SerialStore;
   violations: string[];
+  flapSteps: Set<Step>;
 }
 
 /** The oracle: checks I1–I6 on what was observed. */
@@ -297,6 +343,9 @@ function check(s: Schedule, o: Observed): void {
   const faulted = log.filter((_e, i) => i < s.faults.length && s.faults[i] !== 'ok');
   const lastFaultEnd = Math.max(0, ...faulted.map((e) => e.end ?? o.end));
   const faultsUntil = faulted.length > 0 ? lastFaultEnd + DEFAULT_TUNING.backoffCapMs + 5_000 : 0;
+  // An answer about another intent is a fault of the service too: it wastes the slot it took, for every intent, for
+  // the retry and the next individual check. From its end, I1 holds again.
+  for (const e of log) if (e.foreign !== undefined && e.end !== undefined) o.disturbances.push({ from: e.start, to: e.end + 10_000 });
   const disturbed = (from: number, to: number) => from < faultsUntil || o.disturbances.some((d) => d.from < to && d.to > from);
   /** When the last disturbance overlapping [from, to) ended (ms), or undefined when none did. */
   const disturbedUntil = (from: number, to: number): number | undefined => {
@@ -328,8 +377,9 @@ function check(s: Schedule, o: Observed): void {
     if (early) violations.push(`I5 request at +${early.start - e.end} ms into a ${e.retryAfterMs} ms Retry-After`);
   }
   // I5: idle (nothing changes, nothing happens) ≤ 60 requests a minute.
+  // Flapping (a state coming back within a minute) is not news: the idle rate holds through it.
   const happenings = [
-    ...[...service.intents.values()].flatMap((x) => [...x.steps.map((st) => st.at), x.visibleAt ?? 0]),
+    ...[...service.intents.values()].flatMap((x) => [...x.steps.filter((st) => !o.flapSteps.has(st)).map((st) => st.at), x.visibleAt ?? 0]),
     ...[...o.tracked.values()].flatMap((t) => [t.from, t.removedAt ?? 0]),
     ...s.ops.map((op) => T0 + op.at),
   ];
@@ -345,7 +395,10 @@ function check(s: Schedule, o: Observed): void {
   for (const id of ids) {
     const t = o.tracked.get(id);
     if (!t) continue;
-    const mine = log.filter((e) => e.intentId === id);
+    // An answer about another intent (the adversary's) is no check of this one; it still counts as a request (I4).
+    const asked = log.filter((e) => e.intentId === id);
+    const mine = asked.filter((e) => e.foreign === undefined);
+    // An answer about another intent told nothing about this one: it is no check.
     const checks = mine.filter((e) => e.op !== 'history' && (e.outcome === 'answer' || e.outcome === 'error')).map((e) => e.end!);
     const left = leftAt(id);
     // I1: an individual check at least every S(N), whatever the history returns.
@@ -404,7 +457,7 @@ function check(s: Schedule, o: Observed): void {
     if (!NOTIFYING_STATUSES.includes(truthEnd) && times.length > 0) violations.push(`I3 ${id} notified but ended ${truthEnd}`);
     // I4: a removed intent gets no further request and is never listed again.
     if (t.removedAt !== undefined) {
-      const late = mine.find((e) => e.start > t.removedAt!);
+      const late = asked.find((e) => e.start > t.removedAt!);
       if (late) violations.push(`I4 ${id} asked (${late.op}) ${late.start - t.removedAt} ms after removal`);
       if (o.finalList.some((x) => x.intentId === id) || o.store.map.has(id)) violations.push(`I4 ${id} listed after removal`);
     }

@@ -63,6 +63,8 @@ export interface LogEntry {
   finalRows?: Array<{ intentId: string; status: string }>;
   error?: string;
   retryAfterMs?: number;
+  /** The answer carried this other intent's receipt (a misrouted answer); `status` is that receipt's. */
+  foreign?: string;
 }
 
 const RETRY_AFTER_S = 3;
@@ -75,6 +77,16 @@ export class FakeService {
   maxInFlight = 0;
   /** Faults for the calls in order: the i-th call gets the i-th fault; later calls succeed. */
   faults: Fault[] = [];
+  /** Statuses in which WaitIntentReceipt says `done: true` although they are not final (a service that ends early). */
+  doneWhile: string[] = [];
+  /**
+   * A misrouted answer (a caching proxy): returns the intentId whose receipt answers this request instead, or
+   * undefined for the right one. `n` counts the requests of that op for that intent (0-based).
+   */
+  answerAbout?: (op: 'wait' | 'receipt', intentId: string, n: number) => string | undefined;
+  /** Told the service's own time (ms) at every answer, to the second: the HTTP `Date` header. */
+  onServerTime?: (serverMs: number) => void;
+  #asked = new Map<string, number>();
   #calls = 0;
   #others: Array<{ intentId: string; ownerAddress: string; createdAt: number; status: string }> = [];
 
@@ -126,9 +138,20 @@ export class FakeService {
       status: step.status,
       ownerAddress: intent.ownerAddress,
       createdAt: new Date(intent.createdAt).toISOString(),
+      updatedAt: new Date(step.at).toISOString(),
       originChainId: 42161,
       destinationChainId: 8453,
     };
+  }
+
+  /** The receipt a request about `intentId` gets at `at`: another intent's when {@link answerAbout} says so. */
+  #answerReceipt(op: 'wait' | 'receipt', intentId: string, at: number): IntentReceipt {
+    const key = `${op} ${intentId}`;
+    const n = this.#asked.get(key) ?? 0;
+    this.#asked.set(key, n + 1);
+    const other = this.answerAbout?.(op, intentId, n);
+    if (other === undefined || other === intentId) return this.receiptAt(intentId, at);
+    return this.intents.has(other) ? this.receiptAt(other, at) : { ...this.receiptAt(intentId, at), intentId: other, status: 'FAILED' };
   }
 
   /** The transport the tracker talks to. */
@@ -177,6 +200,7 @@ export class FakeService {
       }
       const result = await body(clientDeadline);
       entry.outcome = 'answer';
+      this.onServerTime?.(Math.floor(this.clock.now() / 1000) * 1000);
       return result;
     } catch (err) {
       entry.outcome = signal?.aborted || err instanceof SvcTimeoutError ? 'abandoned' : 'error';
@@ -206,10 +230,12 @@ export class FakeService {
         const step = this.stepAt(req.intentId, now);
         const last = req.lastReceiptStates ?? [];
         const changed = step.states.length !== last.length || step.states.some((s, i) => s !== last[i]);
-        const done = step.status === 'SUCCEEDED' || step.status === 'FAILED';
+        const done = step.status === 'SUCCEEDED' || step.status === 'FAILED' || this.doneWhile.includes(step.status);
         if (changed || done || now >= serverDeadline) {
-          entry.status = step.status;
-          return { intentReceipt: this.receiptAt(req.intentId, now), receiptStates: step.states, done };
+          const intentReceipt = this.#answerReceipt('wait', req.intentId, now);
+          entry.status = intentReceipt.status;
+          if (intentReceipt.intentId !== req.intentId) entry.foreign = intentReceipt.intentId;
+          return { intentReceipt, receiptStates: step.states, done };
         }
         const next = intent.steps.find((s) => s.at > now)?.at ?? Number.POSITIVE_INFINITY;
         const until = Math.min(next, serverDeadline, clientDeadline);
@@ -226,8 +252,9 @@ export class FakeService {
     const entry: LogEntry = { op: 'receipt', intentId, start: this.clock.now() };
     return this.#serve(entry, options, async () => {
       this.#known('GetIntentReceipt', intentId);
-      const receipt = this.receiptAt(intentId, this.clock.now());
+      const receipt = this.#answerReceipt('receipt', intentId, this.clock.now());
       entry.status = receipt.status;
+      if (receipt.intentId !== intentId) entry.foreign = receipt.intentId;
       return { intentReceipt: receipt };
     });
   }

@@ -5,12 +5,14 @@ import {
   backoffDelay,
   byLongPollRank,
   errorMeaning,
+  FLAP_MEMORY_STATES,
   isFinalStatus,
   isNews,
   lastHeardAt,
   longPollRank,
   NOTIFYING_STATUSES,
   notFoundDelay,
+  rememberState,
   sameStates,
   stalenessBound,
 } from '@/lib/tracker/policy';
@@ -108,5 +110,35 @@ describe('policy', () => {
     expect(sameStates(['A', 'B'], ['A', 'B'])).toBe(true);
     expect(sameStates(['A'], ['A', 'B'])).toBe(false);
     expect(sameStates(['A', 'C'], ['A', 'B'])).toBe(false);
+  });
+});
+
+describe('rememberState (flapping)', () => {
+  it('a return to an earlier state is flapping, however long ago; the same state again or a new one is not', () => {
+    let seen: string[] = [];
+    const step = (key: string) => {
+      const r = rememberState(seen, key);
+      seen = r.seen;
+      return r.returned;
+    };
+    expect([step('A'), step('A'), step('B'), step('A'), step('B'), step('C')]).toEqual([false, false, false, true, true, false]);
+    expect(seen).toEqual(['A', 'B', 'C']);
+  });
+
+  it('remembers at most FLAP_MEMORY_STATES states', () => {
+    let seen: string[] = [];
+    for (let i = 0; i <= FLAP_MEMORY_STATES; i++) seen = rememberState(seen, `S${i}`).seen;
+    expect(seen).toHaveLength(FLAP_MEMORY_STATES);
+    expect(rememberState(seen, 'S0').returned).toBe(false);
+    expect(rememberState(seen, 'S1').returned).toBe(true);
+  });
+});
+
+describe('lastHeardAt', () => {
+  it('an error answer counts as heard; an answer about another intent does not (the intent stays due)', () => {
+    const base = { intentId: 'a', addedAt: 1, lastStates: [], phase: 'tracking', notification: 'none', lastCheckedAt: 10 } as TrackedIntent;
+    expect(lastHeardAt({ ...base, lastError: { kind: 'network', message: '', at: 50 } })).toBe(50);
+    expect(lastHeardAt({ ...base, lastError: { kind: 'foreign-receipt', message: '', at: 50 } })).toBe(10);
+    expect(lastHeardAt({ ...base, lastError: { kind: 'not-configured', message: '', at: 50 } })).toBe(10);
   });
 });

@@ -86,4 +86,28 @@ describe('watchdogs', () => {
       expect(watch(intent(status, { receipt: undefined, lastCheckedAt: late }), late, tuning, true), status).toEqual({ action: 'none' });
     }
   });
+
+  it('service time: the receipt is compared with the service clock, freshness with the local one, wakeAt made local', () => {
+    // The user's clock is 10 min fast: local now = service now + 10 min.
+    const skew = 10 * 60_000;
+    const serviceNow = T + 5 * 60_000;
+    const local = serviceNow + skew;
+    expect(watch(intent('COMMITTED', { lastCheckedAt: local - 1_000 }), local, tuning, true, serviceNow)).toEqual({
+      action: 'none',
+      wakeAt: T + 11 * 60_000 + skew + 1,
+    });
+    const late = T + 11 * 60_000 + 1;
+    expect(watch(intent('COMMITTED', { lastCheckedAt: late - skew - 1_000 }), late - skew, tuning, true, late)).toEqual({
+      action: 'expire',
+    });
+    // 10 min slow: the stuck warning comes on the service's 15 min, not the user's.
+    const executing = intent('EXECUTING', { receipt: { intentId: 'x', status: 'EXECUTING', createdAt: new Date(T).toISOString() } });
+    const at = T + 16 * 60_000;
+    expect(watch({ ...executing, lastCheckedAt: at - skew }, at - skew, tuning, true, at)).toEqual({ action: 'stuck', minutes: 16 });
+    // 10 min fast, one minute into EXECUTING: the warning is due at the service's T + 15 min, the user's T + 25 min.
+    expect(watch({ ...executing, lastCheckedAt: T + 11 * 60_000 }, T + 11 * 60_000, tuning, true, T + 60_000)).toEqual({
+      action: 'none',
+      wakeAt: T + 25 * 60_000 + 1,
+    });
+  });
 });

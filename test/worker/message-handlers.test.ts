@@ -121,6 +121,20 @@ describe('message handlers', () => {
     expect(await handlers.lookup({ type: 'lookup', operation: 'getIntentHistory', request: {} })).toEqual(notConfigured);
   });
 
+  it("a receipt read answered with another intent's receipt is refused, not kept (issue 20)", async () => {
+    const { handlers, receipts, clients } = await setUp(true);
+    const [intent, other] = [sim.intents()[7]!.intentId, sim.intents()[8]!.intentId];
+    const real = (await clients.current('user'))!;
+    // A caching proxy in between: every receipt read gets the other intent's receipt.
+    clients.current = async () =>
+      Object.assign(Object.create(real), {
+        getIntentReceipt: () => real.getIntentReceipt({ intentId: other }),
+      });
+    const reply = await handlers.receipt({ type: 'receipt', intentId: intent });
+    expect(reply).toMatchObject({ ok: false });
+    expect(await receipts.get(intent)).toBeUndefined();
+  });
+
   it('reads a receipt straight from the service and keeps it in the receipt cache', async () => {
     const { handlers, receipts } = await setUp(true);
     const intent = sim.intents()[7]!;
