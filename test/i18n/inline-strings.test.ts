@@ -91,6 +91,10 @@ const ALLOWED_LIB = new Map<string, string>([
 ]);
 /** lib/ declarations whose English is for logs and exports only: the user reads another text (named here). */
 const LOG_ONLY_NAMES = new Map<string, string>([
+  [
+    'MESSAGES',
+    'the tracker’s English record of an error (lib/tracker/transitions.ts), for logs and exports; the UI shows it by kind (lib/format/tracking-error.ts)',
+  ],
   ['EXPIRED_MESSAGE', 'the tracker’s record of an expiry; the UI shows trackErrExpired by kind (lib/format/tracking-error.ts)'],
   ['describeBody', 'the diagnostic detail of SvcBadBodyError (the user reads connNotService / trackErrBadBody)'],
 ]);

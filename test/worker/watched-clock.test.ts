@@ -30,7 +30,15 @@ describe('watched addresses on the service clock', () => {
           serviceClock.observeDate(Math.floor(service / 1000) * 1000);
           const from = (req.fromTime ?? 0) * 1000;
           const rows = created.filter((c) => c.at >= from && c.at <= service && req.byOwnerAddress === MINE);
-          return { intents: rows.map((r) => ({ intentId: r.intentId, status: 'EXECUTING' })) };
+          // Each row names its owner and creation time, as the service's rows do (the check tracks only its owner's).
+          return {
+            intents: rows.map((r) => ({
+              intentId: r.intentId,
+              status: 'EXECUTING',
+              ownerAddress: MINE,
+              createdAt: new Date(r.at).toISOString(),
+            })),
+          } as HistoryLiteResponse;
         },
       };
       const settings = createSettingsStore();
