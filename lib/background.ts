@@ -26,7 +26,6 @@ import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
-import { DEFAULT_TUNING } from './tracker/types';
 import { createCalmAlarm } from './worker/calm-alarm';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
@@ -119,9 +118,6 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     serviceClock,
     notifier: calm,
     transport: () => clients.current('tracker'),
-    // While something changes (busy), a history page every 0.5 s rather than the engine's default 1 s: the Chromium
-    // 100-intent row went from p99 1.11 s to 0.60 s (README, Benchmarks). Idle pace and every budget unchanged.
-    busySweepGapMs: 500,
     onChange: changed,
     onStateChange: () => changed(''),
   });
