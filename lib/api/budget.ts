@@ -16,17 +16,13 @@
  * - A request aborted (its signal) while it waits, or no longer wanted when its turn comes (`stillWanted`), is not
  *   sent: the call rejects with the signal's reason or {@link NotWantedError}.
  */
+import { type Clock, realClock } from '../tracker/clock';
 
 /** Who is asking: decides the place in line and whether the request waits for the rate. */
 export type Lane = 'user' | 'tracker' | 'background';
 
 /** The time source of the budget (the tracker's `Clock` fits). */
-export interface BudgetClock {
-  /** ms since the epoch. */
-  now(): number;
-  /** Resolves after `ms` ms, or early when `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type BudgetClock = Clock;
 
 /** Tuning of the budget. */
 export interface RequestBudgetOptions {
@@ -74,21 +70,6 @@ interface Waiter {
   start: () => void;
 }
 
-const realBudgetClock: BudgetClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done);
-    }),
-};
-
 /** The budget. One per worker (see `lib/worker/client-cache.ts`); every client built there shares it. */
 export class RequestBudget {
   readonly maxInFlight: number;
@@ -110,7 +91,7 @@ export class RequestBudget {
     this.perMinute = options.perMinute ?? WORKER_REQUESTS_PER_MINUTE;
     this.burst = options.burst ?? 2;
     this.maxBackground = options.maxBackground ?? 1;
-    this.#clock = options.clock ?? realBudgetClock;
+    this.#clock = options.clock ?? realClock;
     this.#tokens = this.burst;
     this.#at = this.#clock.now();
   }
