@@ -7,7 +7,8 @@
  * measured for 1, 100 and 500 intents. The service's scale (part `scale`, each row on its own simulator child):
  * 10 tracked among a busy project's 5 000 others an hour; 100 tracked that GetIntentHistory never lists; idle
  * request rates at server waits of 0 s and 20 s; intents that answer NotFound before they appear. Figures go to
- * bench/results.json (bench/results.quick.json with BENCH_QUICK=1) and are printed as tables.
+ * bench/results.json (bench/results.quick.json with BENCH_QUICK=1) and are printed as tables; `BENCH_TRACE=1` also
+ * writes each browser row's finish and notification times and request log to bench/trace-browser-N.json.
  *
  * Not part of `npm test`. Takes about 32 minutes; `BENCH_QUICK=1` runs a short version (for trying it out).
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
@@ -382,14 +383,21 @@ async function runBrowser(sim: Sim, n: number): Promise<Figures> {
     await looker?.close();
     const to = Date.now();
     const latencies: number[] = [];
+    const traced: Array<{ intentId: string; notification: string; finishedAt: number; shownAt: number }> = [];
     // A summary notification stands for several intents: each one's latency is the summary's time.
     for (const [nid, at] of shown) {
       for (const intentId of intentsOfNotificationId(nid)) {
         const { intentReceipt } = await sim.client.getIntentReceipt({ intentId });
         latencies.push(at - finishedAt(intentReceipt));
+        traced.push({ intentId, notification: nid, finishedAt: finishedAt(intentReceipt), shownAt: at });
       }
     }
     const log = await sim.requestsBetween(from, to);
+    // BENCH_TRACE=1: every intent's finish and notification times and the simulator's request log, for finding the tail.
+    if (process.env.BENCH_TRACE === '1') {
+      mkdirSync('bench', { recursive: true });
+      writeFileSync(`bench/trace-browser-${n}.json`, JSON.stringify({ from, to, ids, intents: traced, log }));
+    }
     return {
       row: `tracker (browser) ${n}`,
       kind: 'tracker (browser)',

@@ -55,6 +55,11 @@ export interface PipelineDeps {
 
 /** The pipeline: the tracker's Notifier, plus what the popup and the worker's events ask of it. */
 export interface NotificationPipeline extends Notifier {
+  /**
+   * Queues the stuck warning of an intent as an outbox job (`stuck:<intentId>`, one per intent: queued again, it is
+   * not shown again) unless switched off, muted, snoozed or in quiet hours; resolves once the job is written (or
+   * skipped), delivery follows; rejects when the outbox cannot be written.
+   */
   showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
   /** Mutes (or unmutes) one intent: no desktop notification for it; its progress notification is removed. */
   mute(intentId: string, muted: boolean): Promise<void>;
@@ -524,10 +529,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         });
         return true;
       });
-      if (!go) return;
-      const done = waitFor(key);
-      void pump();
-      await done;
+      if (go) void pump();
     },
 
     async forget(intentId) {

@@ -343,10 +343,23 @@ export class Tracker {
     await this.#mirror.write(intentId, (c) => expired(c, now));
   }
 
+  /**
+   * The stuck warning: queued with the notifier first, then marked given (`stuckNotifiedAt`). A mark written first
+   * would lose the warning to a worker dying before it was queued; queued first, a worker dying before the mark
+   * queues it again on its next wake-up, and the notifier keeps one warning per intent. A rejected queue leaves the
+   * mark unwritten: the next watchdog turn tries again.
+   */
   async #stuck(intentId: string, minutes: number): Promise<void> {
-    const now = this.#deps.clock.now();
-    const written = await this.#mirror.write(intentId, (c) => stuckWarned(c, now));
-    if (written?.stuckNotifiedAt === now) void this.#deps.notifier.showStuck?.(written, minutes).catch(() => {});
+    const { notifier, clock } = this.#deps;
+    const current = this.#mirror.get(intentId);
+    if (!current || current.stuckNotifiedAt !== undefined || !notifier.showStuck) return;
+    try {
+      await notifier.showStuck(current, minutes);
+    } catch {
+      return;
+    }
+    const now = clock.now();
+    await this.#mirror.write(intentId, (c) => stuckWarned(c, now));
   }
 
   /** Runs one sweeper job; the next paced job (individual check, history page) is due a gap after it. */

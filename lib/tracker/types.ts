@@ -24,7 +24,11 @@ export interface Notifier {
   show(intent: TrackedIntent): Promise<{ title: string; message: string } | undefined>;
   /** True when the notification for this intent was already shown (asked when recovering `pending` records). */
   exists(intentId: string): Promise<boolean>;
-  /** Shows "taking longer than expected" for an intent EXECUTING for `minutes` (optional). */
+  /**
+   * Queues "taking longer than expected" for an intent EXECUTING for `minutes` (optional); resolves once the warning
+   * is queued durably (shown later, retried until shown), rejects when it could not be queued. Queuing the warning of
+   * an intent twice shows it once (the engine queues again after a worker died before its mark).
+   */
   showStuck?(intent: TrackedIntent, minutes: number): Promise<void>;
   /** The intent is no longer tracked: forget that its notification was shown, so a later re-track may notify again. */
   forget?(intentId: string): Promise<void>;

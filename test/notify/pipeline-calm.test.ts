@@ -156,12 +156,15 @@ describe('calm notifications', () => {
     await w.record(1, 'EXECUTING', ['SUCCEEDED', 'PENDING']);
     await w.calm.mute(id(1), true);
     await w.calm.showStuck(w.mirror.get(id(1))!, 20);
+    await w.calm.resume(); // delivery follows the queued job
     await w.calm.snooze();
     await w.record(2, 'EXECUTING', ['SUCCEEDED', 'PENDING']);
     await w.calm.showStuck(w.mirror.get(id(2))!, 20);
+    await w.calm.resume(); // delivery follows the queued job
     expect(Object.keys(w.shown())).toEqual([]);
     await w.calm.endSnooze();
     await w.calm.showStuck(w.mirror.get(id(2))!, 20);
+    await w.calm.resume(); // delivery follows the queued job
     expect(Object.keys(w.shown())).toEqual([`svc-stuck:${id(2)}:${clock.now()}`]);
   });
 

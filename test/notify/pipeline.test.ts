@@ -135,13 +135,16 @@ describe('buttons, settings and the stuck warning', () => {
     const w = worker(shared, desktop, clock, () => settings);
     await w.record(1, 'EXECUTING', []);
     await w.calm.showStuck(w.mirror.get(id(1))!, 17);
+    await w.calm.resume(); // delivery follows the queued job
     await w.calm.showStuck(w.mirror.get(id(1))!, 18);
+    await w.calm.resume(); // delivery follows the queued job
     expect(desktop.log.map((a) => `${a.title} | ${a.message}`)).toEqual([
       'Taking longer than expected · 0x0000…0001 | Arbitrum One → Base: 1.00 USDC\nExecuting for over 17 min. Waiting on the deposit leg (not started).',
     ]);
     settings = { ...DEFAULT_NOTIFY, stuck: false };
     await w.record(2, 'EXECUTING', []);
     await w.calm.showStuck(w.mirror.get(id(2))!, 20);
+    await w.calm.resume(); // delivery follows the queued job
     expect(desktop.log).toHaveLength(1);
   });
 });
