@@ -6,7 +6,6 @@ import type { browser as browserApi } from 'wxt/browser';
 import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
 import { createNotificationAdapter } from './notify/browser';
-import { createInformer } from './notify/info';
 import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
 import { CLIPBOARD_PERMISSION } from './permissions';
 import {
@@ -88,8 +87,6 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     fetch: fetchObservingDate((input, init) => fetch(input, init), serviceClock),
     ...(options.budget ? { budget: options.budget } : {}),
   });
-  const inform = createInformer(browser);
-
   const firefox = import.meta.env?.BROWSER === 'firefox';
   // Every notification about an intent: one decision, one outbox in IndexedDB, one adapter over browser.notifications.
   const calm = createNotificationPipeline({
@@ -101,6 +98,8 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     scheduleRelease: createCalmAlarm(browser),
     onChange: () => changed(''),
   });
+  // What a user's action did (the context menu, the shortcut): an outbox job like every notification (never lost).
+  const inform = (message: string) => calm.inform(message).catch(() => undefined);
   // The badge reads the tracker's own copy: it is current, IndexedDB may lag behind it.
   const badge = createToolbarBadge(browser, async () => ({ intents: await tracker.list(), state: tracker.state }));
   const broadcast = createChangeBroadcast((message) => browser.runtime.sendMessage(message));

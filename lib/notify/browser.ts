@@ -4,8 +4,8 @@
  *
  * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary of intents that
  * finished together, `svc-stuck:<intentId>:<time>` for "taking longer than expected", `svc-progress:<intentId>:<time>`
- * for the optional progress notification and `svc-away:<time>` for the "while you were away" summary. A notification
- * can be traced to its intents (click → receipt).
+ * for the optional progress notification, `svc-away:<time>` for the "while you were away" summary and
+ * `svc-info:<time>:<n>` for plain information. A notification can be traced to its intents (click → receipt).
  *
  * Buttons (Chrome only; Firefox has none): a notification of one intent gets "View receipt", and its final one
  * "Open in explorer" too when the leg that settled or failed has a known explorer. Summaries (grouped, away) get no
@@ -33,6 +33,8 @@ export const STUCK = 'svc-stuck:';
 export const PROGRESS = 'svc-progress:';
 /** Prefix of the "while you were away" summary; a click opens the popup. */
 export const AWAY = 'svc-away:';
+/** Prefix of plain information notifications (`svc-info:<ms>:<n>`, what a user's action did); a click opens nothing. */
+export const INFO = 'svc-info:';
 
 /** The intentIds a notification id made here stands for ([] for any other id, the away summary included). */
 export function intentIdsOfNotification(notificationId: string): string[] {

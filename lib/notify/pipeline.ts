@@ -1,7 +1,8 @@
 /**
  * The notification pipeline: every desktop notification of the extension about an intent — a final outcome (alone,
  * grouped, or as its progress notification turned final), the progress notification, the "while you were away"
- * summary, "taking longer than expected" — goes through here. `./decide` says what to do with each event (show now ·
+ * summary, "taking longer than expected" — and every plain information notification (what a user's action did) goes
+ * through here. `./decide` says what to do with each event (show now ·
  * hold · update in place · skip); the outbox (`lib/store/outbox`, IndexedDB) keeps one job per notification with
  * its state; the adapter (`./browser`) makes the `browser.notifications` calls.
  *
@@ -19,11 +20,13 @@
  * - Held jobs become lines of one away job in one outbox write: a line is in the summary or the intent has its own
  *   notification, never both, never neither.
  */
+
+import { t as words } from '../i18n';
 import type { CalmState, CalmStateStore, NotifySettings, TrackedIntent } from '../store';
 import { DEFAULT_NOTIFY } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import type { Notifier } from '../tracker/types';
-import { AWAY, GROUP, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
+import { AWAY, GROUP, INFO, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
 import { awayContent, isSnoozed, progressContent, releaseAt, SNOOZE_MS } from './calm';
 import { groupContentOf, groupLine, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 import { decide, type GroupWindow, groupFlushAt } from './decide';
@@ -61,6 +64,14 @@ export interface NotificationPipeline extends Notifier {
    * skipped), delivery follows; rejects when the outbox cannot be written.
    */
   showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
+  /**
+   * Shows a plain information notification (`message` under the extension's name; what a user's own action did, e.g.
+   * the context menu's "Track intent"), as an outbox job like the others: retried until shown, shown once. Not held
+   * by a snooze or quiet hours (it answers the user's action), no buttons, a click opens nothing. Resolves with its
+   * notification id (`svc-info:<ms>:<n>`) after the first attempt to show it (shown, or rejected and left to the
+   * retries); rejects when the outbox cannot be written.
+   */
+  inform(message: string): Promise<string>;
   /** Mutes (or unmutes) one intent: no desktop notification for it; its progress notification is removed. */
   mute(intentId: string, muted: boolean): Promise<void>;
   /** Snoozes every notification for `ms` (default one hour) from now. */
@@ -86,6 +97,7 @@ export function retryDelay(attempts: number): number {
 const finalKey = (intentId: string) => `final:${intentId}`;
 const progressKey = (intentId: string) => `progress:${intentId}`;
 const stuckKey = (intentId: string) => `stuck:${intentId}`;
+const infoKey = (at: number, n: number) => `info:${at}:${n}`;
 const active = (j: NotificationJob | undefined) => j !== undefined && j.state !== 'done';
 const contentOf = (j: NotificationJob): NotificationContent => ({ title: j.title ?? '', message: j.message ?? '' });
 
@@ -124,6 +136,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
   /** Final jobs waiting for the grouping flush (this life only: after a restart they go at once, together). */
   const grouping = new Set<string>();
   let window: GroupWindow = { endsAt: 0, quietSpent: false };
+  let infoSeq = 0;
   let flushToken = 0;
   const waiters = new Map<string, Array<() => void>>();
   const wakeWaiters = (keys: readonly string[]) => {
@@ -246,11 +259,13 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     const id =
       first.kind === 'away'
         ? `${AWAY}${t}`
-        : first.kind === 'stuck'
-          ? `${STUCK}${first.intentIds[0]}:${t}`
-          : batch.length === 1
-            ? `${SINGLE}${first.intentIds[0]}:${t}`
-            : `${GROUP}${t}:${batch.map((j) => j.intentIds[0]).join(',')}`;
+        : first.kind === 'info'
+          ? `${INFO}${first.key.slice('info:'.length)}`
+          : first.kind === 'stuck'
+            ? `${STUCK}${first.intentIds[0]}:${t}`
+            : batch.length === 1
+              ? `${SINGLE}${first.intentIds[0]}:${t}`
+              : `${GROUP}${t}:${batch.map((j) => j.intentIds[0]).join(',')}`;
     const keys = batch.map((j) => j.key);
     await patch(keys, { state: 'showing', notificationId: id });
     await createFor(
@@ -530,6 +545,28 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         return true;
       });
       if (go) void pump();
+    },
+
+    async inform(message) {
+      const key = await locked(async () => {
+        const t = now();
+        let key = '';
+        await outbox.update((all) => {
+          // Unique in this life even once an earlier one was shown and pruned (Chrome would replace a shown id).
+          let n = infoSeq++;
+          while (all[infoKey(t, n)]) n = infoSeq++;
+          key = infoKey(t, n);
+          all[key] = { key, kind: 'info', state: 'queued', intentIds: [], title: words('extName'), message, attempts: 0, nextAt: t, at: t };
+          return all;
+        });
+        return key;
+      });
+      // Waits for the first attempt (shown, or rejected and left to the retries), so that the user's action ends
+      // with its answer on screen.
+      const tried = waitFor(key);
+      void pump();
+      await tried;
+      return `${INFO}${key.slice('info:'.length)}`;
     },
 
     async forget(intentId) {

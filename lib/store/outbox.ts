@@ -19,17 +19,17 @@ import { createStore, get, type UseStore, update } from 'idb-keyval';
 export const OUTBOX_DB = 'svc-outbox';
 
 /** Kinds of notification jobs. */
-export type JobKind = 'final' | 'progress' | 'away' | 'stuck';
+export type JobKind = 'final' | 'progress' | 'away' | 'stuck' | 'info';
 /** See the module's docstring. */
 export type JobState = 'held' | 'queued' | 'clearing' | 'showing' | 'shown' | 'done';
 
 /** One notification job. Times in ms since the epoch. */
 export interface NotificationJob {
-  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>`. */
+  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>`, `info:<ms>:<n>`. */
   key: string;
   kind: JobKind;
   state: JobState;
-  /** The intents it tells of (one; the away summary: every line). */
+  /** The intents it tells of (one; the away summary: every line; information: none). */
   intentIds: string[];
   /** final: the outcome (a TransactionStatus), for the summary's count. */
   status?: string;

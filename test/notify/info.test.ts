@@ -1,24 +1,90 @@
-/** Information notifications (fakeBrowser): the message under the extension's name, with its icon. */
+/**
+ * Information notifications (what a user's action did) go through the pipeline's outbox like every other
+ * notification (issue 19): shown once under the extension's name, retried when the call is rejected, not held by a
+ * snooze, no buttons, and a click opens nothing.
+ */
+import 'fake-indexeddb/auto';
+import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { intentIdsOfNotification } from '@/lib/notify/browser';
-import { createInformer, INFO_PREFIX } from '@/lib/notify/info';
+import { createNotificationAdapter, INFO, intentIdsOfNotification } from '@/lib/notify/browser';
+import { createNotificationPipeline } from '@/lib/notify/pipeline';
+import { createCalmStateStore, DEFAULT_NOTIFY } from '@/lib/store';
+import { createOutbox } from '@/lib/store/outbox';
+import { createNotificationRouting } from '@/lib/worker/notification-routing';
+import { FakeDesktop, type WorkerBrowser } from './fake-desktop';
 
-describe('createInformer', () => {
+let db = 0;
+function pipelineOn(browser: WorkerBrowser, now: () => number) {
+  db++;
+  const firefox = browser.desktop.kind === 'firefox';
+  return createNotificationPipeline({
+    adapter: createNotificationAdapter(browser as never, { iconUrl: '/icon/128.png', firefox }),
+    outbox: createOutbox(createStore(`info-outbox-${db}`, 'jobs')),
+    state: createCalmStateStore(createStore(`info-calm-${db}`, 'calm')),
+    settings: async () => DEFAULT_NOTIFY,
+    intent: async () => undefined,
+    scheduleRelease: async () => {},
+    now,
+    retryTimer: () => {},
+  });
+}
+
+describe('information notifications', () => {
   beforeEach(() => fakeBrowser.reset());
 
-  it('shows a basic notification with the message, whose id names no intent', async () => {
-    const id = await createInformer(fakeBrowser as never)('Tracking intent 0x1234…abcd.');
-    expect(id?.startsWith(INFO_PREFIX)).toBe(true);
-    expect(intentIdsOfNotification(id!)).toEqual([]);
-    const all = (
-      fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, Record<string, string>> }
-    ).getAllCreateOptions();
-    expect(all[id!]).toMatchObject({
-      type: 'basic',
-      title: 'Svc Intent Tracker',
-      message: 'Tracking intent 0x1234…abcd.',
-      iconUrl: fakeBrowser.runtime.getURL('/icon/128.png'),
-    });
+  it('shows the message under the extension name, once, with no button and an id that names no intent', async () => {
+    const desktop = new FakeDesktop('chrome', () => 1_000);
+    const calm = pipelineOn(desktop.worker(), () => 1_000);
+    const id = await calm.inform('Tracking intent 0x1234…abcd.');
+    await calm.resume();
+    expect(id.startsWith(INFO)).toBe(true);
+    expect(intentIdsOfNotification(id)).toEqual([]);
+    expect(desktop.log.map((c) => ({ id: c.id, title: c.title, message: c.message, buttons: c.buttons }))).toEqual([
+      { id, title: 'Svc Intent Tracker', message: 'Tracking intent 0x1234…abcd.', buttons: [] },
+    ]);
+    // Two in the same millisecond are two notifications.
+    const second = await calm.inform('Already tracked.');
+    await calm.resume();
+    expect(second).not.toBe(id);
+    expect(desktop.log).toHaveLength(2);
+  });
+
+  it('a rejected create is tried again, and shown once (N4)', async () => {
+    let t = 1_000;
+    const desktop = new FakeDesktop('chrome', () => t);
+    const browser = desktop.worker();
+    const calm = pipelineOn(browser, () => t);
+    browser.fail('create', 'reject');
+    await calm.inform('Tracking 2 intents.');
+    await calm.resume();
+    expect(desktop.log).toHaveLength(0);
+    t += 2_000;
+    await calm.resume();
+    await calm.resume();
+    expect(desktop.log.map((c) => c.message)).toEqual(['Tracking 2 intents.']);
+  });
+
+  it('is shown during a snooze: it answers the user’s own action', async () => {
+    const desktop = new FakeDesktop('firefox', () => 1_000);
+    const calm = pipelineOn(desktop.worker(), () => 1_000);
+    await calm.snooze();
+    await calm.inform('Tracking intent 0x1234…abcd.');
+    await calm.resume();
+    expect(desktop.log.map((c) => c.message)).toEqual(['Tracking intent 0x1234…abcd.']);
+  });
+
+  it('a click on it opens nothing', async () => {
+    const desktop = new FakeDesktop('chrome', () => 1_000);
+    const calm = pipelineOn(desktop.worker(), () => 1_000);
+    const id = await calm.inform('Tracking intent 0x1234…abcd.');
+    await calm.resume();
+    const opened: string[] = [];
+    fakeBrowser.tabs.create = (async (p: { url?: string }) => {
+      opened.push(p.url ?? '');
+      return {} as never;
+    }) as never;
+    await createNotificationRouting(fakeBrowser as never, { get: async () => undefined }).openNotification(id);
+    expect(opened).toEqual([]);
   });
 });
