@@ -13,6 +13,7 @@ import {
   createCalmStateStore,
   createReceiptCache,
   createRemovedIntents,
+  createServiceOffsetStore,
   createSettingsStore,
   createTrackerStateStore,
   createWatchedCheckpoints,
@@ -37,6 +38,7 @@ import { createMessageHandlers } from './worker/message-handlers';
 import { createNotificationRouting, type NotificationRouting } from './worker/notification-routing';
 import { openReceiptPage, welcomeOnInstall } from './worker/pages';
 import { createSelectionLookup, type SelectionLookup } from './worker/selection';
+import { createServiceOffsetPublisher } from './worker/service-offset';
 import { createToolbarBadge } from './worker/toolbar-badge';
 import { createTrackIntent } from './worker/track';
 import { createWatchedCheck } from './worker/watched';
@@ -82,9 +84,15 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   const settings = createSyncedSettingsStore(createCheckedSettingsStore(createSettingsStore()), browser.storage?.sync);
   // The service's time, from its answers' Date headers: every comparison with a server timestamp uses it.
   const serviceClock = new ServiceClock(() => Date.now());
+  // ... and the popup's: it reads the estimate to show "ago" and ETAs on the service's time.
+  const publishOffset = createServiceOffsetPublisher(serviceClock, createServiceOffsetStore());
   // Every request of the worker takes its place in this one budget (lib/api/budget.ts).
   const clients = createClientCache(settings, {
-    fetch: fetchObservingDate((input, init) => fetch(input, init), serviceClock),
+    fetch: fetchObservingDate(
+      (input, init) => fetch(input, init),
+      serviceClock,
+      () => void publishOffset(),
+    ),
     ...(options.budget ? { budget: options.budget } : {}),
   });
   const firefox = import.meta.env?.BROWSER === 'firefox';

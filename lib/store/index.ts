@@ -56,6 +56,29 @@ export function createTrackerStateStore(db: UseStore = createStore(DB_NAMES.sett
   };
 }
 
+/**
+ * The service's clock minus the local clock (ms; positive: the local clock is behind), as the worker last estimated it
+ * from the service's answers (`lib/tracker/service-clock.ts`). The extension pages read it to compare with server
+ * timestamps ("2 min ago", ETAs, a history look-up's `fromTime`) on the service's time (README "One clock"). Only the
+ * worker writes it.
+ */
+export interface ServiceOffsetStore {
+  /** The offset (ms); 0 when none was saved or what was saved is not a finite number. */
+  get(): Promise<number>;
+  set(offsetMs: number): Promise<void>;
+}
+
+/** Creates the IndexedDB-backed service offset (kept beside the settings, under its own key). */
+export function createServiceOffsetStore(db: UseStore = createStore(DB_NAMES.settings, 'settings')): ServiceOffsetStore {
+  return {
+    async get() {
+      const v = await get<unknown>('service-offset', db);
+      return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+    },
+    set: (offsetMs) => set('service-offset', offsetMs, db),
+  };
+}
+
 /** Read/write access to the calm state (mute, snooze, held and progress notifications). Only the worker writes it. */
 export interface CalmStateStore {
   /** The state; {@link EMPTY_CALM} when none was saved. */

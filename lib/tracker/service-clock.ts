@@ -81,14 +81,17 @@ export class ServiceClock {
 }
 
 /**
- * Wraps a `fetch` so that every answer's `Date` header (when the browser exposes it) feeds `clock`. The response is
- * returned untouched.
+ * Wraps a `fetch` so that every answer's `Date` header (when the browser exposes it) feeds `clock`, then calls
+ * `observed` (e.g. to publish the new estimate). The response is returned untouched.
  */
-export function fetchObservingDate(base: typeof fetch, clock: ServiceClock): typeof fetch {
+export function fetchObservingDate(base: typeof fetch, clock: ServiceClock, observed?: () => void): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     const date = response.headers.get('date');
-    if (date) clock.observeDate(Date.parse(date));
+    if (date) {
+      clock.observeDate(Date.parse(date));
+      observed?.();
+    }
     return response;
   };
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { isInFlight } from '@/lib/eta';
 import { isChangedMessage } from '@/lib/messages';
 import type { TrackedIntent, TrackerState } from '@/lib/store';
+import { loadServiceOffset, serviceNow } from '../service-time';
 import { intentStore, trackerStateStore } from '../stores';
 import { send } from '../worker-messages';
 
@@ -16,7 +17,10 @@ export interface TrackedIntents {
   intents: TrackedIntent[] | undefined;
   /** Rate-limit pause and rejected key. */
   trackerState: TrackerState;
-  /** When the list was last read, or the last tick (ms): the reference for relative times. */
+  /**
+   * When the list was last read, or the last tick (ms, on the service's clock as the worker estimates it): the
+   * reference for relative times and ETAs, which compare it with the service's timestamps.
+   */
   now: number;
   /** Reads the list again now. */
   reload(): Promise<void>;
@@ -30,19 +34,19 @@ export interface TrackedIntents {
 export function useTrackedIntents(): TrackedIntents {
   const [intents, setIntents] = useState<TrackedIntent[] | undefined>();
   const [trackerState, setTrackerState] = useState<TrackerState>({});
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(serviceNow());
 
   // Reloads overlap (one per change message) and may finish out of order: a result is applied only when no later
   // reload has been applied, so an older picture of the store never replaces a newer one.
   const reloads = useRef({ started: 0, applied: 0 });
   const reload = useCallback(async () => {
     const seq = ++reloads.current.started;
-    const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get()]);
+    const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get(), loadServiceOffset()]);
     if (seq < reloads.current.applied) return;
     reloads.current.applied = seq;
     setIntents(list);
     setTrackerState(state ?? {});
-    setNow(Date.now());
+    setNow(serviceNow());
   }, []);
 
   useEffect(() => {
@@ -57,7 +61,7 @@ export function useTrackedIntents(): TrackedIntents {
 
   const live = intents?.some(isInFlight) ?? false;
   useEffect(() => {
-    const tick = setInterval(() => setNow(Date.now()), live ? LIVE_TICK_MS : TICK_MS);
+    const tick = setInterval(() => setNow(serviceNow()), live ? LIVE_TICK_MS : TICK_MS);
     return () => clearInterval(tick);
   }, [live]);
 

@@ -10,6 +10,7 @@ import { t } from '@/lib/i18n';
 import { type HistoryFilters, historyRequest, NO_FILTERS } from '@/lib/query/history-filters';
 import { queryKey } from '@/lib/query/query-key';
 import { useLatestRequest } from '../hooks/useLatestRequest';
+import { serviceNow } from '../service-time';
 import { openSettings } from '../settings';
 
 const priceKey = (chainId: number | null | undefined, address: string | null | undefined) => `${chainId}:${(address ?? '').toLowerCase()}`;
@@ -49,7 +50,7 @@ export function HistoryTab(props: {
   const reset = (query: HistoryFilters) => {
     setError(undefined);
     void request.run({
-      ask: () => props.api.getIntentHistory(historyRequest(query, Date.now())),
+      ask: () => props.api.getIntentHistory(historyRequest(query, serviceNow())),
       apply: (res) => {
         setList({ key: queryKey(query), filters: query, rows: res.intents, next: more(res.nextPage) });
         void loadPrices(res.intents);
@@ -65,7 +66,7 @@ export function HistoryTab(props: {
     setError(undefined);
     void request.run({
       ask: () => {
-        const first = historyRequest(shown.filters, Date.now());
+        const first = historyRequest(shown.filters, serviceNow());
         const cursor = Object.fromEntries(Object.entries(shown.next ?? {}).filter(([, v]) => v !== null));
         return props.api.getIntentHistory({ ...first, page: { ...first.page, ...cursor } });
       },
