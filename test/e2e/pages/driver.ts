@@ -163,8 +163,18 @@ class PuppeteerQuery implements Query {
   first(): Query {
     return new PuppeteerQuery(this.page, [...this.steps, 'first']);
   }
+  /**
+   * Clicks the element once it is enabled, as Playwright's click does (its actionability checks): Puppeteer's own
+   * click goes ahead on a disabled button, and the click is lost. Stress run 8 of 10 (2026-11-24): Firefox's popup
+   * still busy tracking the first intent when the second "Track" was clicked; the second intent was never tracked.
+   */
   click() {
     return this.one(async (el) => {
+      const deadline = Date.now() + WAIT_MS;
+      while (await el.evaluate((e) => (e as HTMLButtonElement).disabled === true || e.getAttribute('aria-disabled') === 'true')) {
+        if (Date.now() >= deadline) throw new Error(`${this.describe()}: still disabled after waiting`);
+        await sleep(50);
+      }
       await el.scrollIntoView();
       await el.click();
     });
