@@ -6,7 +6,9 @@
  * `.output/stress/`. Exits 1 when any test failed in any run.
  *
  * Needs the builds (`npm run test:stress` makes them first). `STRESS_LOCK=/path` runs each suite under
- * `flock /path`, for machines where other browser suites may run at the same time.
+ * `flock /path`, for machines where other browser suites may run at the same time. `STRESS_LOAD=COMMAND` keeps the
+ * core busy with that command (run by `sh -c`; e.g. a long campaign, then a busy loop) instead of the busy loop: the
+ * same load, put to use. It is killed (its whole process group) when the stress campaign ends.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,9 +20,15 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error(`RUNS must be a whole n
 const outDir = '.output/stress';
 mkdirSync(outDir, { recursive: true });
 
-/** One core kept at 100 % by a separate process (a tight loop), for the whole campaign. */
+/** One core kept at 100 % by a separate process (a tight loop, or `STRESS_LOAD`), for the whole campaign. */
 function startBurner(): ChildProcess {
-  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  const load = process.env.STRESS_LOAD;
+  if (!load) return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  const child = spawn('sh', ['-c', load], { stdio: 'inherit', detached: true });
+  child.once('exit', (code) => {
+    if (code !== 0 && code !== null) console.error(`STRESS_LOAD exited with ${code}`);
+  });
+  return child;
 }
 
 /** The subset of vitest's JSON report read here. */
@@ -54,7 +62,14 @@ function runSuite(index: number): Promise<{ report: JsonReport; seconds: number 
 }
 
 const burner = startBurner();
-const stopBurner = () => burner.kill('SIGKILL');
+const stopBurner = () => {
+  try {
+    if (process.env.STRESS_LOAD && burner.pid) process.kill(-burner.pid, 'SIGKILL');
+    else burner.kill('SIGKILL');
+  } catch {
+    // Already gone.
+  }
+};
 process.once('exit', stopBurner);
 
 const table = new Map<string, { runs: number; failures: number; messages: string[] }>();
