@@ -414,14 +414,11 @@ describe('overlapping start-ups', () => {
 });
 
 describe('stuck watchdog', () => {
-  it('queues the warning before marking it given: a queue that fails is tried again, never lost (issue 19)', async () => {
-    const calls: number[] = [];
-    const { tracker, transport, store, clock, notifier } = setup({ minWaitCycleMs: 60_000 });
-    (notifier as unknown as { showStuck: (i: { intentId: string }, m: number) => Promise<void> }).showStuck = async (_i, m) => {
-      calls.push(m);
-      // The outbox refuses the first write (IndexedDB full, or the worker dying inside it).
-      if (calls.length === 1) throw new Error('QuotaExceededError');
-    };
+  /** An intent EXECUTING from now on (estimated 10 min), tracked with `showStuck` as the notifier's stuck warning. */
+  async function executingFor(showStuck: (i: { intentId: string }, minutes: number) => Promise<void>) {
+    const harness = setup({ minWaitCycleMs: 60_000 });
+    const { tracker, transport, store, clock, notifier } = harness;
+    (notifier as unknown as { showStuck: typeof showStuck }).showStuck = showStuck;
     const executing = {
       ...receipt(ID, 'EXECUTING'),
       summary: { ...receipt(ID, 'EXECUTING').summary, startedAt: new Date(clock.now()).toISOString() },
@@ -429,6 +426,16 @@ describe('stuck watchdog', () => {
     for (let i = 0; i < 100; i++) transport.script(ID, { intentReceipt: executing, receiptStates: ['PENDING'], done: false });
     await tracker.track(ID, { estimatedDuration: 600 });
     await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('EXECUTING'));
+    return harness;
+  }
+
+  it('queues the warning before marking it given: a queue that fails is tried again, never lost (issue 19)', async () => {
+    const calls: number[] = [];
+    const { tracker, store, clock } = await executingFor(async (_i, m) => {
+      calls.push(m);
+      // The outbox refuses the first write (IndexedDB full, or the worker dying inside it).
+      if (calls.length === 1) throw new Error('QuotaExceededError');
+    });
     await clock.advance(23 * 60_000);
     // The failed queue left the warning unmarked, so a later watchdog turn queued it again.
     await vi.waitFor(() => expect(calls).toHaveLength(2));
@@ -440,17 +447,9 @@ describe('stuck watchdog', () => {
 
   it('warns once for an intent EXECUTING past max(15 min, 2 × estimated duration)', async () => {
     const stuck: Array<[string, number]> = [];
-    const { tracker, transport, store, clock, notifier } = setup({ minWaitCycleMs: 60_000 });
-    (notifier as unknown as { showStuck: (i: { intentId: string }, m: number) => Promise<void> }).showStuck = async (i, m) => {
+    const { tracker, store, clock } = await executingFor(async (i, m) => {
       stuck.push([i.intentId, m]);
-    };
-    const executing = {
-      ...receipt(ID, 'EXECUTING'),
-      summary: { ...receipt(ID, 'EXECUTING').summary, startedAt: new Date(clock.now()).toISOString() },
-    };
-    for (let i = 0; i < 100; i++) transport.script(ID, { intentReceipt: executing, receiptStates: ['PENDING'], done: false });
-    await tracker.track(ID, { estimatedDuration: 600 });
-    await vi.waitFor(async () => expect((await store.get(ID))?.status).toBe('EXECUTING'));
+    });
     await clock.advance(19 * 60_000);
     expect(stuck).toEqual([]);
     await clock.advance(2 * 60_000);
