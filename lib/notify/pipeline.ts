@@ -46,7 +46,10 @@ export interface PipelineDeps {
   /** The calm state changed (to tell an open popup). */
   onChange?: () => void;
   now?: () => number;
-  /** Window (ms) during which further final notifications are grouped (default 500). */
+  /**
+   * Window (ms) during which further final notifications are grouped (default 300: what a history page reveals
+   * arrives within it; a longer window only delays the grouped ones, which go at its end).
+   */
   groupWindowMs?: number;
   /** Grouped ones go once none has come for this long (ms), once per window (default 100). */
   groupQuietMs?: number;
@@ -105,7 +108,7 @@ const contentOf = (j: NotificationJob): NotificationContent => ({ title: j.title
 export function createNotificationPipeline(deps: PipelineDeps): NotificationPipeline {
   const now = deps.now ?? Date.now;
   const { adapter, outbox } = deps;
-  const windowMs = deps.groupWindowMs ?? 500;
+  const windowMs = deps.groupWindowMs ?? 300;
   const quietMs = deps.groupQuietMs ?? 100;
   const groupTimer = deps.groupTimer ?? ((fn, ms) => void setTimeout(fn, ms));
   const retryTimer = deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms));

@@ -49,7 +49,10 @@ export interface TrackerTuning {
   longPollsPerMinute: number;
   /** Gap after a sweeper request that learnt nothing, while idle (default 2 500: 24 a minute). */
   sweepGapMs: number;
-  /** Gap after a sweeper request that learnt nothing, while busy (default 1 000). */
+  /**
+   * Gap after a sweeper request that learnt nothing, while busy (default 500: a history page every half second for the
+   * 10 s after news, when further intents are most likely to end; the bench's notification tail came from this pace).
+   */
   busySweepGapMs: number;
   /** The tracker is busy for this long after any answer that changed something (default 10 000). */
   busyForMs: number;
@@ -79,7 +82,7 @@ export const DEFAULT_TUNING: TrackerTuning = {
   minWaitCycleMs: 5_000,
   longPollsPerMinute: 18,
   sweepGapMs: 2_500,
-  busySweepGapMs: 1_000,
+  busySweepGapMs: 500,
   busyForMs: 10_000,
   individualEveryMs: 5_000,
   recheckAfterMs: 40_000,

@@ -12,9 +12,9 @@ describe('DEFAULT_TUNING', () => {
     expect(DEFAULT_TUNING.longPollsPerMinute).toBe(18);
   });
 
-  it('the sweeper: 24 requests a minute when idle, 1 s apart when busy for 10 s, B = 12 individual checks a minute at 40 s', () => {
+  it('the sweeper: 24 requests a minute when idle, 0.5 s apart when busy for 10 s, B = 12 individual checks a minute at 40 s', () => {
     expect(MINUTE / DEFAULT_TUNING.sweepGapMs).toBe(24);
-    expect(DEFAULT_TUNING.busySweepGapMs).toBe(SECOND);
+    expect(DEFAULT_TUNING.busySweepGapMs).toBe(SECOND / 2);
     expect(DEFAULT_TUNING.busyForMs).toBe(10 * SECOND);
     expect(MINUTE / DEFAULT_TUNING.individualEveryMs).toBe(12);
     expect(DEFAULT_TUNING.recheckAfterMs).toBe(40 * SECOND);
