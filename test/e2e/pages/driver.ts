@@ -165,8 +165,8 @@ class PuppeteerQuery implements Query {
   }
   /**
    * Clicks the element once it is enabled, as Playwright's click does (its actionability checks): Puppeteer's own
-   * click goes ahead on a disabled button, and the click is lost. Stress run 8 of 10 (2026-11-24): Firefox's popup
-   * still busy tracking the first intent when the second "Track" was clicked; the second intent was never tracked.
+   * click goes ahead on a disabled button, and the click is lost (the popup's "Track" is disabled while a track is
+   * under way). Added for stress run 8 of 10 (2026-11-24); that run's lost track came from `fill` (below).
    */
   click() {
     return this.one(async (el) => {
@@ -179,8 +179,16 @@ class PuppeteerQuery implements Query {
       await el.click();
     });
   }
+  /**
+   * Sets the value in one step and fires `input` and `change`, as Playwright's fill does. Puppeteer's default fill of
+   * a value under 100 characters first empties the field by assignment, without an `input` event, then types key by
+   * key: a render of the popup in between (the tracker's change broadcast after the previous "Track") puts the
+   * previous value back (the field is controlled), and the keys are typed after it — two intentIds in one field, an
+   * invalid id, a lost track. Stress runs (2026-11-24, run 8; 2026-11-24 evening, run 3): `firefox/calm.firefox.ts`'s
+   * second intent was never tracked; reproduced by emptying the field that way and tracking another intent.
+   */
   fill(value: string) {
-    return this.one((el) => el.asLocator().fill(value));
+    return this.one((el) => el.asLocator().fill(value, { typingThreshold: 0 }));
   }
   async waitFor(options: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number } = {}) {
     const gone = options.state === 'detached' || options.state === 'hidden';
