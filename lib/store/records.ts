@@ -32,6 +32,7 @@ export const TrackedIntentShape = z.looseObject({
   notifiedAt: num(),
   notified: z.optional(z.looseObject({ title: z.string(), message: z.string() })),
   lastCheckedAt: num(),
+  resumedAt: num(),
   lastError: z.optional(TrackingErrorShape),
   retry: z.optional(z.looseObject({ attempt: z.number(), nextAt: z.number() })),
   nextCheckAt: num(),

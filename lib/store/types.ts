@@ -121,6 +121,11 @@ export interface TrackedIntent {
   notified?: { title: string; message: string };
   /** When the service last answered for this intent (ms). */
   lastCheckedAt?: number;
+  /**
+   * When a retry brought it back to tracking from `expired` or `not-found` (ms, the user's clock): from then on it
+   * is owed a check within S(N) (I1), whatever its last answer's age. The scheduler's order only; never "heard".
+   */
+  resumedAt?: number;
   lastError?: TrackingError;
   /** Back-off after errors: consecutive failures and when the next attempt may start (ms). */
   retry?: { attempt: number; nextAt: number };

@@ -103,9 +103,14 @@ export function planChecks(input: PlanInput): Plan {
     } else {
       // Without history, individual checks are the sweeper's only means: every paced turn goes to the stalest.
       const threshold = input.history ? input.tuning.recheckAfterMs : 0;
-      const stalest = [...cold].sort(
-        (a, b) => Number(input.verify.has(b.intentId)) - Number(input.verify.has(a.intentId)) || lastHeardAt(a) - lastHeardAt(b),
-      )[0];
+      // A watchdog's verification goes first, unless the latest start that keeps every cold intent within S(N) has
+      // come: then the one owed a check longest (I1). Found by the campaign (2026-11-24): a retry cut a long-poll and
+      // brought back two expired intents, whose verifications went first, and the cut intent went 63 s unread.
+      const byOwed = [...cold].sort((a, b) => owedSince(a) - owedSince(b));
+      const tight = byOwed.length > 0 && latestFirstCheck(cold, input.tuning) <= now;
+      const stalest = tight
+        ? byOwed[0]
+        : [...byOwed].sort((a, b) => Number(input.verify.has(b.intentId)) - Number(input.verify.has(a.intentId)))[0];
       const staleAt = stalest
         ? input.verify.has(stalest.intentId)
           ? now
@@ -124,6 +129,15 @@ export function planChecks(input: PlanInput): Plan {
 }
 
 /**
+ * Since when (ms) an intent is owed its next individual check: its last answer, or the retry that brought it back to
+ * tracking when that came later (an intent unread while expired is owed a check within S(N) of the retry, not at
+ * once before every other).
+ */
+function owedSince(t: TrackedIntent): number {
+  return Math.max(lastHeardAt(t), t.resumedAt ?? 0);
+}
+
+/**
  * The latest time (ms) the first of the next individual checks may start so that, one check per `individualEveryMs`
  * in order of last answer, every one of `cold` is read within S(N) of its last answer, with one pace of margin for
  * a history page or a late turn (I1).
@@ -131,7 +145,7 @@ export function planChecks(input: PlanInput): Plan {
 function latestFirstCheck(cold: readonly TrackedIntent[], tuning: Pick<TrackerTuning, 'individualEveryMs'>): number {
   const pace = tuning.individualEveryMs;
   const bound = stalenessBound(cold.length, tuning) - pace;
-  const heard = cold.map(lastHeardAt).sort((a, b) => a - b);
+  const heard = cold.map(owedSince).sort((a, b) => a - b);
   return Math.min(...heard.map((at, k) => at + bound - k * pace));
 }
 

@@ -102,6 +102,7 @@ export function retried(t: TrackedIntent | undefined, now: number): TrackedInten
     retry: undefined,
     nextCheckAt: undefined,
     addedAt: t.phase === 'not-found' ? now : t.addedAt,
+    ...(t.phase !== 'tracking' ? { resumedAt: now } : {}),
   });
 }
 

@@ -138,18 +138,65 @@ describe('planChecks', () => {
     expect(individual.length).toBeLessThanOrEqual(cold.length * Math.ceil(200_000 / 40_000) + cold.length);
   });
 
-  it('a watchdog verification goes before staleness', () => {
+  it('a watchdog verification goes before staleness while the stalest can still be read within S(N)', () => {
     const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
       ['p1', 'wait'],
       ['p2', 'wait'],
       ['p3', 'wait'],
     ]);
-    const stale = t('stale', { lastCheckedAt: NOW - 100_000 });
+    // Two cold intents, S(2) = 60 s, one check every 5 s: the stalest (heard 45 s ago) must start by 55 s.
+    const stale = t('stale', { lastCheckedAt: NOW - 45_000 });
     const verify = t('verify', { lastCheckedAt: NOW - 31_000 });
     expect(planChecks(input([stale, verify], { inFlight: polled, verify: new Set(['verify']) })).sweep).toEqual({
       kind: 'receipt',
       intentId: 'verify',
       reason: 'verify',
+    });
+  });
+
+  it('staleness goes before a verification once the stalest can wait no longer (I1)', () => {
+    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
+      ['p1', 'wait'],
+      ['p2', 'wait'],
+      ['p3', 'wait'],
+    ]);
+    // Heard 56 s ago: past the latest start (60 s − one 5 s pace), so it is read now; the verification comes next.
+    const stale = t('stale', { lastCheckedAt: NOW - 56_000 });
+    const verify = t('verify', { lastCheckedAt: NOW - 31_000 });
+    expect(planChecks(input([stale, verify], { inFlight: polled, verify: new Set(['verify']) })).sweep).toEqual({
+      kind: 'receipt',
+      intentId: 'stale',
+      reason: 'stale',
+    });
+    const later = t('stale', { lastCheckedAt: NOW });
+    expect(planChecks(input([later, verify], { inFlight: polled, verify: new Set(['verify']) })).sweep).toMatchObject({
+      intentId: 'verify',
+    });
+  });
+
+  it('a retry brings back expired intents: their verifications wait while a cut long-poll can wait no longer (I1)', () => {
+    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
+      ['p1', 'wait'],
+      ['p2', 'wait'],
+      ['p3', 'wait'],
+    ]);
+    // 3 s ago a retry brought back two expired intents (unread for 200 s and 70 s, each to be verified) and cut the
+    // long-poll of a third: three cold intents, S(3) = 60 s, one check every 5 s.
+    const at = (now: number, cutHeard: number) => [
+      t('gone', { lastCheckedAt: now - 200_000, resumedAt: NOW - 3_000 }),
+      t('older', { lastCheckedAt: now - 70_000, resumedAt: NOW - 3_000 }),
+      t('cut', { lastCheckedAt: now - cutHeard }),
+    ];
+    // The cut one, read 52 s ago, can still wait a turn: a verification goes first...
+    expect(planChecks(input(at(NOW, 52_000), { inFlight: polled, verify: new Set(['gone', 'older']) })).sweep).toMatchObject({
+      intentId: 'gone',
+      reason: 'verify',
+    });
+    // ...5 s later the next turn is its last chance to be read within 60 s: it goes before the other verification.
+    expect(planChecks(input(at(NOW + 5_000, 57_000), { now: NOW + 5_000, inFlight: polled, verify: new Set(['older']) })).sweep).toEqual({
+      kind: 'receipt',
+      intentId: 'cut',
+      reason: 'stale',
     });
   });
 

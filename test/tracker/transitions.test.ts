@@ -128,7 +128,14 @@ describe('transitions', () => {
   });
 
   it('retried: back-off cleared, a not-found intent given a new grace period; a final one untouched', () => {
-    expect(retried(rec({ phase: 'not-found', retry: { attempt: 3, nextAt: 1 } }), NOW)).toMatchObject({ phase: 'tracking', addedAt: NOW });
+    expect(retried(rec({ phase: 'not-found', retry: { attempt: 3, nextAt: 1 } }), NOW)).toMatchObject({
+      phase: 'tracking',
+      addedAt: NOW,
+      resumedAt: NOW,
+    });
+    // Back from expired: owed a check within S(N) from now (the scheduler's order); one still tracking is not "resumed".
+    expect(retried(rec({ phase: 'expired' }), NOW)).toMatchObject({ phase: 'tracking', resumedAt: NOW });
+    expect(retried(rec({ phase: 'tracking' }), NOW)?.resumedAt).toBeUndefined();
     expect(retried(rec({ phase: 'final' }), NOW)).toBeUndefined();
     expect(removable(rec({ phase: 'final' }))).toBe(true);
     expect(removable(undefined)).toBe(false);
