@@ -16,6 +16,13 @@ const t = (intentId: string, extra: Partial<TrackedIntent> = {}): TrackedIntent 
   lastCheckedAt: NOW - 1_000,
   ...extra,
 });
+/** The three long-poll slots busy with other intents: the sweeper's turn is what is planned. */
+const slotsFull = () =>
+  new Map<string, 'wait' | 'receipt' | 'batch'>([
+    ['p1', 'wait'],
+    ['p2', 'wait'],
+    ['p3', 'wait'],
+  ]);
 const input = (tracking: TrackedIntent[], extra: Partial<PlanInput> = {}): PlanInput => ({
   now: NOW,
   tracking,
@@ -79,11 +86,7 @@ describe('planChecks', () => {
   });
 
   it('an individual check for the intent heard of longest ago once it is 40 s old, else a history page', () => {
-    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
-      ['p1', 'wait'],
-      ['p2', 'wait'],
-      ['p3', 'wait'],
-    ]);
+    const polled = slotsFull();
     const old = t('old', { lastCheckedAt: NOW - 45_000 });
     const older = t('older', { lastCheckedAt: NOW - 50_000, lastError: { kind: 'timeout', message: '', at: NOW - 10_000 } });
     const recent = t('recent', { lastCheckedAt: NOW - 39_000 });
@@ -139,11 +142,7 @@ describe('planChecks', () => {
   });
 
   it('a watchdog verification goes before staleness while the stalest can still be read within S(N)', () => {
-    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
-      ['p1', 'wait'],
-      ['p2', 'wait'],
-      ['p3', 'wait'],
-    ]);
+    const polled = slotsFull();
     // Two cold intents, S(2) = 60 s, one check every 5 s: the stalest (heard 45 s ago) must start by 55 s.
     const stale = t('stale', { lastCheckedAt: NOW - 45_000 });
     const verify = t('verify', { lastCheckedAt: NOW - 31_000 });
@@ -155,11 +154,7 @@ describe('planChecks', () => {
   });
 
   it('staleness goes before a verification once the stalest can wait no longer (I1)', () => {
-    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
-      ['p1', 'wait'],
-      ['p2', 'wait'],
-      ['p3', 'wait'],
-    ]);
+    const polled = slotsFull();
     // Heard 56 s ago: past the latest start (60 s − one 5 s pace), so it is read now; the verification comes next.
     const stale = t('stale', { lastCheckedAt: NOW - 56_000 });
     const verify = t('verify', { lastCheckedAt: NOW - 31_000 });
@@ -175,11 +170,7 @@ describe('planChecks', () => {
   });
 
   it('a retry brings back expired intents: their verifications wait while a cut long-poll can wait no longer (I1)', () => {
-    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
-      ['p1', 'wait'],
-      ['p2', 'wait'],
-      ['p3', 'wait'],
-    ]);
+    const polled = slotsFull();
     // 3 s ago a retry brought back two expired intents (unread for 200 s and 70 s, each to be verified) and cut the
     // long-poll of a third: three cold intents, S(3) = 60 s, one check every 5 s.
     const at = (now: number, cutHeard: number) => [
@@ -201,11 +192,7 @@ describe('planChecks', () => {
   });
 
   it('without history every sweeper turn reads the stalest intent', () => {
-    const polled = new Map<string, 'wait' | 'receipt' | 'batch'>([
-      ['p1', 'wait'],
-      ['p2', 'wait'],
-      ['p3', 'wait'],
-    ]);
+    const polled = slotsFull();
     const plan = planChecks(
       input([t('a', { lastCheckedAt: NOW - 1_000 })], { inFlight: polled, history: false, nextIndividualAt: NOW + 4_000 }),
     );
