@@ -6,6 +6,7 @@ import type { LegKind } from '../api/legs';
 import { legOf } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { t } from '../i18n';
+import { outcomeOf } from '../notify/outcomes';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName } from './chains';
 
@@ -53,7 +54,10 @@ export function failureReason(receipt: IntentReceipt): string | undefined {
   return (failed ?? legs.find((l) => l?.statusReason))?.statusReason ?? undefined;
 }
 
-/** Human word for an intent status ("Succeeded", "Failed", …); unknown statuses are shown as they came. */
+/**
+ * Human word for an intent status ("Succeeded", "Failed", …): the final ones from the table of outcomes
+ * (`lib/notify/outcomes.ts`); unknown statuses are shown as they came.
+ */
 export function statusLabel(status: string | undefined): string {
   switch (status) {
     case undefined:
@@ -64,18 +68,11 @@ export function statusLabel(status: string | undefined): string {
       return t('statusCommitted');
     case 'EXECUTING':
       return t('statusExecuting');
-    case 'SUCCEEDED':
-      return t('statusSucceeded');
-    case 'FAILED':
-      return t('statusFailed');
-    case 'ABORTED':
-      return t('statusAborted');
-    case 'REFUNDED':
-      return t('statusRefunded');
-    case 'INVALID':
-      return t('statusInvalid');
-    default:
-      return status;
+    default: {
+      // Final outcomes: their words are in the one table of outcomes.
+      const outcome = outcomeOf(status);
+      return outcome ? t(outcome.words) : status;
+    }
   }
 }
 
