@@ -1,7 +1,8 @@
 /**
- * Mutation testing of the tracker (`npm run mutation`): Stryker changes lib/tracker one mutant at a time and runs
- * the tracker's tests (vitest.mutation.config.ts); the score is the share of mutants some test kills.
- * `STRYKER_MUTATE=lib/tracker/engine.ts STRYKER_NAME=engine` runs a part alone (its own sandbox and report).
+ * Mutation testing (`npm run mutation`: the tracker; `npm run mutation:notify`: the notification pipeline): Stryker
+ * changes lib/tracker (or lib/notify) one mutant at a time and runs its tests (vitest.mutation.config.ts); the score is
+ * the share of mutants some test kills. `STRYKER_MUTATE=lib/tracker/engine.ts STRYKER_NAME=engine` runs a part alone
+ * (its own sandbox and report).
  */
 const name = process.env.STRYKER_NAME ?? 'tracker';
 export default {

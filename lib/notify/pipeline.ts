@@ -502,16 +502,25 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
           nextAt: t,
           at: t,
         };
-        // Grouping is decided before the job is visible to a run of the outbox.
+        // Grouping is decided before the job is visible to a run of the outbox, and undone when the job could not be
+        // written: nothing was shown, and a key left in `grouping` would keep the job written by a later try out of
+        // every run of this life (desktop campaign, 2026-11-24: two rejected writes, the job queued to the end).
+        const windowBefore = window;
         const flush = action === 'show' ? holdForGroup(key, t) : undefined;
-        await outbox.update((all) => {
-          all[key] = job;
-          const p = all[progressKey(intent.intentId)];
-          // Turned final in place: the progress job ends here; otherwise its notification is removed.
-          if (p && active(p))
-            all[p.key] = action === 'update' ? { ...p, state: 'done', reason: 'final' } : { ...p, state: 'clearing', nextAt: t };
-          return all;
-        });
+        await outbox
+          .update((all) => {
+            all[key] = job;
+            const p = all[progressKey(intent.intentId)];
+            // Turned final in place: the progress job ends here; otherwise its notification is removed.
+            if (p && active(p))
+              all[p.key] = action === 'update' ? { ...p, state: 'done', reason: 'final' } : { ...p, state: 'clearing', nextAt: t };
+            return all;
+          })
+          .catch((err: unknown) => {
+            grouping.delete(key);
+            window = windowBefore;
+            throw err;
+          });
         if (action === 'hold') await schedule(state, s, true).catch(() => {});
         return { action, job, content, flush };
       });

@@ -150,4 +150,33 @@ export const DESKTOP_EXAMPLES: DesktopSchedule[] = [
       { call: 3, on: 'outbox.update', kind: 'kill' },
     ],
   },
+  // Seed 1795550862, run 45268 of `npm run campaign:desktop` (2026-11-24): the outbox write of a final job refused
+  // twice; the second try had put the job in this life's grouping before the write, nothing took it out, and the job
+  // written by the next try stayed queued to the end (N4). Fixed: a refused write undoes the grouping it started.
+  {
+    browser: 'chrome',
+    scenario: 'dst-spring',
+    quiet: { from: 17, length: 67 },
+    progress: false,
+    off: 'succeeded',
+    intents: [
+      { finishAt: 802966, end: 'ABORTED', steps: 0, muted: 'after' },
+      { finishAt: 288729, end: 'SUCCEEDED', steps: 3, muted: 'no' },
+      { finishAt: 421926, end: 'REFUNDED', steps: 0, muted: 'no' },
+      { finishAt: 878504, end: 'REFUNDED', steps: 1, muted: 'no' },
+      { finishAt: 807890, end: 'ABORTED', steps: 3, muted: 'after' },
+      { finishAt: 531032, end: 'ABORTED', steps: 0, muted: 'before' },
+    ],
+    ops: [
+      { at: 707601, kind: 'endSnooze', amount: 6, target: 314077911 },
+      { at: 208268, kind: 'dismissAll', amount: 11, target: 73292470 },
+      { at: 521080, kind: 'dismissAll', amount: 12, target: 227340386 },
+    ],
+    faults: [
+      { call: 3, on: 'outbox.update', kind: 'reject' },
+      { call: 99, on: 'any', kind: 'kill' },
+      { call: 2, on: 'outbox.update', kind: 'reject' },
+      { call: 1, on: 'intents.update', kind: 'reject' },
+    ],
+  },
 ];

@@ -73,14 +73,24 @@ export function worker(
   desktop: FakeDesktop,
   clock: VirtualClock,
   settings: () => NotifySettings,
-  options: { groupWindowMs?: number; groupTimer?: (fn: () => void, ms: number) => void; settingsFail?: () => boolean } = {},
+  options: {
+    groupWindowMs?: number;
+    groupTimer?: (fn: () => void, ms: number) => void;
+    settingsFail?: () => boolean;
+    /** IndexedDB refuses this outbox write (asked before each `update`). */
+    outboxWriteFails?: () => boolean;
+  } = {},
 ) {
   const browser = desktop.worker();
   const firefox = desktop.kind === 'firefox';
   const mirror = new IntentMirror(shared.intents);
   const calm = createNotificationPipeline({
     adapter: createNotificationAdapter(browser as never, { iconUrl: '/icon/128.png', firefox }),
-    outbox: createOutbox(createStore(shared.outboxDb, 'jobs')),
+    outbox: ((real) => ({
+      all: () => real.all(),
+      update: (fn: Parameters<typeof real.update>[0]) =>
+        options.outboxWriteFails?.() ? Promise.reject(new DOMException('outbox write refused', 'QuotaExceededError')) : real.update(fn),
+    }))(createOutbox(createStore(shared.outboxDb, 'jobs'))),
     state: createCalmStateStore(createStore(shared.calmDb, 'settings')),
     settings: async () => {
       if (options.settingsFail?.()) throw new Error('IndexedDB closed');

@@ -47,6 +47,31 @@ describe('grouping in time', () => {
     };
   }
 
+  it('a final notification whose outbox writes were refused is shown when the tracker tries again later (the grouping it started is undone)', async () => {
+    const desktop = desktopOf('chrome');
+    const timers = manualTimers();
+    let refused = 0;
+    const w = worker(shared, desktop, clock, () => settings, {
+      groupWindowMs: 500,
+      groupTimer: timers.groupTimer,
+      outboxWriteFails: () => refused++ < 2,
+    });
+    await w.record(1, 'SUCCEEDED');
+    const intent = w.mirror.get(id(1))!;
+    // Refused: nothing shown, so nothing opens a grouping window; then refused again.
+    await expect(w.calm.show(intent)).rejects.toThrow(/refused/);
+    await expect(w.calm.show(intent)).rejects.toThrow(/refused/);
+    expect(desktop.log).toEqual([]);
+    // The tracker's next try (its next wake-up), the window long over: shown, once.
+    await timers.tick(30_000);
+    const told = await Promise.race([
+      w.calm.show(intent).then(() => 'shown'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2_000)),
+    ]);
+    expect(told).toBe('shown');
+    expect(desktop.log.map((a) => a.title)).toEqual([finalTitle(1)]);
+  });
+
   it('shows the first at once; what follows within 100 ms quiet goes together, once per window; later ones when the 500 ms window closes', async () => {
     const desktop = desktopOf('chrome');
     const timers = manualTimers();
