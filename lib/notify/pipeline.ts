@@ -232,6 +232,13 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
           await setShown(batch.map((j) => j.key));
           return;
         }
+        // Its create was rejected in this life: nothing is on screen, whatever the record says (the write that would
+        // have queued it again was refused). Created again, rather than taken for shown (Firefox) — desktop campaign,
+        // 2026-11-24: the away summary lost after a rejected create and a refused write.
+        if (createRejected.has(id)) {
+          await createFor(id, batch, s);
+          return;
+        }
         const screen = await adapter.onScreen();
         // Firefox cannot tell: the call may have shown it, so it counts as shown (at most once).
         if (screen === undefined) {

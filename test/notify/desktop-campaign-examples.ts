@@ -179,4 +179,26 @@ export const DESKTOP_EXAMPLES: DesktopSchedule[] = [
       { call: 1, on: 'intents.update', kind: 'reject' },
     ],
   },
+  // Seed 1795551968, run 13770 of `npm run campaign:desktop` (2026-11-24), Firefox: the away summary's create was
+  // rejected and the write that would have queued it again refused; the next run took the `showing` job for shown
+  // (Firefox cannot tell) and the summary was lost (N1). Fixed: a create rejected in this life is made again.
+  {
+    browser: 'firefox',
+    scenario: 'dst-autumn',
+    quiet: { from: 0, length: 5 },
+    progress: true,
+    off: null,
+    intents: [
+      { finishAt: 561740, end: 'EXECUTING', steps: 0, muted: 'before' },
+      { finishAt: 817034, end: 'REFUNDED', steps: 1, muted: 'no' },
+      { finishAt: 417666, end: 'REFUNDED', steps: 2, muted: 'before' },
+      { finishAt: 138987, end: 'REFUNDED', steps: 0, muted: 'no' },
+    ],
+    ops: [],
+    faults: [
+      { call: 1, on: 'create', kind: 'reject' },
+      { call: 164, on: 'update', kind: 'reject' },
+      { call: 4, on: 'outbox.update', kind: 'reject' },
+    ],
+  },
 ];

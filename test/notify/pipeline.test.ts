@@ -226,6 +226,22 @@ describe('rejected calls are retried with back-off, never dropped, never repeate
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 
+  it('Firefox: a rejected create whose back-off write was refused is created again at the next wake-up, not taken for shown', async () => {
+    const desktop = desktopOf('firefox');
+    let writes = 0;
+    // The third outbox write is the back-off after the rejected create (job written, `showing`, back-off).
+    const w = worker(shared, desktop, clock, () => settings, { outboxWriteFails: () => ++writes === 3 });
+    w.browser.fail('create');
+    await w.finish(1);
+    expect(desktop.log).toEqual([]);
+    clock.t += 30_000;
+    await w.wake();
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    clock.t += 120_000;
+    await w.wake();
+    expect(desktop.log).toHaveLength(1);
+  });
+
   it('the outbox refusing writes delays the notification (the record stays pending), never loses it', async () => {
     const desktop = desktopOf('chrome');
     let full = true;
