@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * Keyboard use of the receipt view: Escape goes back to the tabs (left alone when something already handled the key,
@@ -10,16 +10,19 @@ import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 export function useEscapeBack(openedId: string | undefined, back: () => void): void {
   const backRef = useRef(back);
   backRef.current = back;
-  useEffect(() => {
-    if (openedId === undefined) return;
+  const openRef = useRef(openedId);
+  openRef.current = openedId;
+  // One listener for the page's life, reading the open intent at the key press: a listener added when a receipt
+  // opens (a passive effect, after the next frame) missed an Escape pressed as soon as the focus was on Back.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (e.key !== 'Escape' || e.defaultPrevented || openRef.current === undefined) return;
       e.preventDefault();
       backRef.current();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [openedId]);
+  }, []);
 
   const previous = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {

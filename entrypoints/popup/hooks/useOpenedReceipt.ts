@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { ErrorMessage } from '@/lib/format/errors';
 import type { TrackedIntent } from '@/lib/store';
@@ -48,8 +48,12 @@ export function useOpenedReceipt(intents: TrackedIntent[] | undefined): OpenedRe
   }, []);
 
   const openedId = opened?.intentId;
-  useEffect(() => {
+  // The URL follows in the same commit as the view (a layout effect, as the focus move to Back): a passive effect
+  // waits for the next frame, which a loaded or hidden page may not paint for a while, and the URL lagged the view.
+  useLayoutEffect(() => {
     history.replaceState(null, '', openedId ? `#intent=${encodeURIComponent(openedId)}` : '#');
+  }, [openedId]);
+  useEffect(() => {
     if (!openedId || intents === undefined) return;
     if (intents.some((i) => i.intentId === openedId)) {
       void send({ type: 'refresh', intentId: openedId });
