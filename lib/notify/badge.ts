@@ -14,17 +14,20 @@ export interface BadgeView {
   title: string;
 }
 
+/** A count as badge text: '' for none, '999+' above 999 (the badge holds about four characters). */
+const countText = (n: number): string => (n === 0 ? '' : n > 999 ? '999+' : String(n));
+
 /** The badge for the tracked intents and the tracker state. */
 export function badgeFor(intents: readonly TrackedIntent[], state: TrackerState): BadgeView {
   if (state.keyRejected) return { text: '!', color: '#b42318', title: t('badgePaused', trackingErrorText(state.keyRejected)) };
   const failed = intents.filter((i) => i.phase === 'final' && i.status === 'FAILED' && !i.seen).length;
   if (failed > 0)
     return {
-      text: String(Math.min(failed, 999)),
+      text: countText(failed),
       color: '#b42318',
       title: failed === 1 ? t('badgeOneFailed') : t('badgeFailed', failed),
     };
   const inFlight = intents.filter((i) => i.phase === 'tracking').length;
   const title = inFlight === 0 ? t('extName') : inFlight === 1 ? t('badgeOneInFlight') : t('badgeInFlight', inFlight);
-  return { text: inFlight === 0 ? '' : inFlight > 999 ? '999+' : String(inFlight), color: '#3b5bdb', title };
+  return { text: countText(inFlight), color: '#3b5bdb', title };
 }
