@@ -38,7 +38,7 @@ describe('removing an intent', () => {
     await w.calm.progress(id(1));
     await w.calm.progress(id(2));
     expect(onScreenFor(1)).toHaveLength(1);
-    await w.calm.forget(id(1));
+    await w.calm.forget!(id(1));
     expect(onScreenFor(1)).toEqual([]);
     expect(onScreenFor(2)).toHaveLength(1);
   });
@@ -47,7 +47,7 @@ describe('removing an intent', () => {
     const w = start();
     await w.record(1, 'EXECUTING', ['PENDING']);
     await w.calm.mute(id(1), true);
-    await w.calm.forget(id(1));
+    await w.calm.forget!(id(1));
     await shared.intents.remove(id(1));
     await w.load();
     // The user tracks it again; it succeeds.
@@ -60,7 +60,7 @@ describe('removing an intent', () => {
     w.browser.fail('create');
     await w.finish(1, 'SUCCEEDED');
     expect(desktop.log).toEqual([]);
-    await w.calm.forget(id(1));
+    await w.calm.forget!(id(1));
     await clock.advance(120_000);
     await w.calm.resume();
     expect(desktop.log).toEqual([]);
