@@ -4,7 +4,8 @@
  *
  * - Chrome: `getAll()` lists what is on screen or in the notification centre (until the user dismisses it or the
  *   extension clears it); `update()` changes a notification in place and answers false when it is no longer shown;
- *   `create()` with the id of a notification still shown replaces it (no new toast); buttons are kept.
+ *   `create()` with the id of a notification still shown clears it and shows the new one: a new toast, as Chrome
+ *   documents; buttons are kept.
  * - Firefox: no `update`, no buttons (they are dropped), and `getAll()` forgets a notification once it left the
  *   screen — on a system without a notification server at once (`firefoxForgets`, the default).
  *
@@ -157,8 +158,9 @@ function makeNotifications(self: WorkerBrowser) {
   const api = {
     create: (id: string, o: Options) =>
       self.call('create', id, () => {
-        // Chrome: creating an id still shown replaces it without a new toast; we log it as a change in place.
-        self.show(self.desktop.screen.has(id) ? 'update' : 'create', id, o);
+        // Chrome: "If it matches an existing notification, this method first clears that notification before
+        // proceeding with the create operation" (chrome.notifications.create): a new toast, seen again.
+        self.show('create', id, o);
         return id;
       }),
     clear: (id: string) =>

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
-import { VirtualClock } from '../tracker/fakes';
+import { settle, VirtualClock } from '../tracker/fakes';
 import { at, finalTitle, id, type Shared, sharedStores, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
@@ -240,4 +240,38 @@ describe('the progress notification', () => {
     await w.finish(1, 'SUCCEEDED');
     expect(desktop.screen.get(onScreenFor(1)[0]!)).toMatchObject({ silent: true, title: finalTitle(1) });
   });
+});
+
+describe('a worker that dies while it shows a grouped notification', () => {
+  const cases = [
+    ['chrome', 'kill'],
+    ['chrome', 'kill-after'],
+    ['firefox', 'kill-after'],
+  ] as const;
+  for (const [kind, fault] of cases) {
+    it(`${kind}, ${fault === 'kill' ? 'dying inside create' : 'dying right after create'}: the group appears once, naming each of its intents`, async () => {
+      desktop = new FakeDesktop(kind, () => clock.now());
+      const w = start();
+      await w.finish(1, 'SUCCEEDED');
+      w.browser.fail('create', fault);
+      void Promise.all([2, 3, 4].map((n) => w.finish(n, 'SUCCEEDED')));
+      // The grouping window (100 ms here, on real time) closes, and the worker dies in the group's create.
+      await new Promise((r) => setTimeout(r, 300));
+      await settle();
+      const again = start();
+      for (let i = 0; i < 3; i++) {
+        clock.t += 30_000;
+        await again.wake();
+      }
+      const groups = desktop.log.filter((a) => a.id.startsWith('svc-group:'));
+      expect(groups).toHaveLength(1);
+      expect(intentIdsOfNotification(groups[0]!.id)).toEqual([id(2), id(3), id(4)]);
+      expect(groups[0]).toMatchObject({
+        title: '3 intents finished: 3 succeeded',
+        message: '0x0000…0002: Arbitrum One → Base\n0x0000…0003: Arbitrum One → Base\n0x0000…0004: Arbitrum One → Base',
+      });
+      expect(desktop.log).toHaveLength(2);
+      for (const n of [2, 3, 4]) expect((await shared.intents.get(id(n)))?.notification).toBe('shown');
+    });
+  }
 });
