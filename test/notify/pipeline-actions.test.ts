@@ -275,3 +275,28 @@ describe('a worker that dies while it shows a grouped notification', () => {
     });
   }
 });
+
+describe('the release alarm', () => {
+  it('is set again by the next start when the browser lost it (Firefox keeps no alarm across a restart) while notifications are held', async () => {
+    settings = { ...DEFAULT_NOTIFY, quietHours: { start: '22:00', end: '07:00' } };
+    clock.t = at(22, 23);
+    const first = start();
+    await first.finish(1, 'SUCCEEDED');
+    expect(desktop.alarms.get(CALM_ALARM)?.scheduledTime).toBe(at(23, 7));
+    // The browser restarts: its alarms are gone.
+    desktop.alarms.clear();
+    clock.t = at(23, 2);
+    const second = start();
+    await second.wake();
+    expect(desktop.alarms.get(CALM_ALARM)?.scheduledTime).toBe(at(23, 7));
+    expect(desktop.log).toEqual([]);
+  });
+
+  it('is not set when nothing is held and no snooze runs', async () => {
+    settings = { ...DEFAULT_NOTIFY, quietHours: { start: '22:00', end: '07:00' } };
+    clock.t = at(22, 23);
+    const w = start();
+    await w.wake();
+    expect(desktop.alarms.get(CALM_ALARM)).toBeUndefined();
+  });
+});
