@@ -7,13 +7,13 @@ import { createStore } from 'idb-keyval';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { createNotificationAdapter } from '@/lib/notify/browser';
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
-import { createCalmStateStore, type IntentStore, type NotifySettings, type TrackedIntent } from '@/lib/store';
+import { createCalmStateStore, DEFAULT_NOTIFY, type IntentStore, type NotifySettings, type TrackedIntent } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
 import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
 import { createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createNotificationRouting } from '@/lib/worker/notification-routing';
-import { freshStore, settle, type VirtualClock } from '../tracker/fakes';
+import { freshStore, settle, VirtualClock } from '../tracker/fakes';
 import type { FakeDesktop } from './fake-desktop';
 
 export const id = (n: number) => `0x${String(n).padStart(64, '0')}`;
@@ -65,6 +65,16 @@ export function sharedStores(): Shared {
 }
 
 /** Words of an intent's final notification, as the user reads them. */
+/**
+ * A fresh start for one test of the pipeline: a virtual clock at 22 Nov 2026 12:00 (local time), every notification
+ * setting at its default, empty stores. `beforeEach(() => ({ clock, settings, shared } = freshStart()))`.
+ */
+export function freshStart(): { clock: VirtualClock; settings: NotifySettings; shared: Shared } {
+  const clock = new VirtualClock();
+  clock.t = at(22, 12);
+  return { clock, settings: { ...DEFAULT_NOTIFY }, shared: sharedStores() };
+}
+
 export const finalTitle = (n: number, outcome = 'succeeded') => `Intent ${outcome} · 0x0000…${String(n).padStart(4, '0')}`;
 
 /** Builds one worker life on `desktop`. */

@@ -4,8 +4,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
-import { settle, VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, id, type Shared, sharedStores, worker } from './desktop-harness';
+import { settle, type VirtualClock } from '../tracker/fakes';
+import { at, finalTitle, freshStart, id, type Shared, sharedStores, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 /** Each failed on the code before the pipeline (commit "Tests: a fake desktop …", where they were `it.fails`). */
@@ -15,10 +15,7 @@ let clock: VirtualClock;
 let settings: NotifySettings;
 let shared: Shared;
 beforeEach(() => {
-  clock = new VirtualClock();
-  clock.t = at(22, 12);
-  settings = { ...DEFAULT_NOTIFY };
-  shared = sharedStores();
+  ({ clock, settings, shared } = freshStart());
 });
 const start = (desktop: FakeDesktop) => worker(shared, desktop, clock, () => settings);
 const desktopOf = (kind: 'chrome' | 'firefox') => new FakeDesktop(kind, () => clock.now());

@@ -9,8 +9,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
-import { settle, VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, id, type Shared, sharedStores, worker } from './desktop-harness';
+import { settle, type VirtualClock } from '../tracker/fakes';
+import { at, finalTitle, freshStart, id, type Shared, sharedStores, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -18,10 +18,7 @@ let settings: NotifySettings;
 let shared: Shared;
 let desktop: FakeDesktop;
 beforeEach(() => {
-  clock = new VirtualClock();
-  clock.t = at(22, 12);
-  settings = { ...DEFAULT_NOTIFY };
-  shared = sharedStores();
+  ({ clock, settings, shared } = freshStart());
   desktop = new FakeDesktop('chrome', () => clock.now());
 });
 const start = () => worker(shared, desktop, clock, () => settings);

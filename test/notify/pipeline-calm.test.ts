@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
-import { settle, VirtualClock } from '../tracker/fakes';
-import { at, worker as desktopWorker, id, type Shared, sharedStores } from './desktop-harness';
+import { settle, type VirtualClock } from '../tracker/fakes';
+import { at, worker as desktopWorker, freshStart, id, type Shared, sharedStores } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 type Op = [string, string];
@@ -29,10 +29,7 @@ describe('calm notifications', () => {
   let shared: Shared;
   let desktop: FakeDesktop;
   beforeEach(() => {
-    clock = new VirtualClock();
-    clock.t = at(22, 12);
-    settings = { ...DEFAULT_NOTIFY };
-    shared = sharedStores();
+    ({ clock, settings, shared } = freshStart());
     desktop = new FakeDesktop('chrome', () => clock.now());
   });
   const start = (firefox = false) => {

@@ -9,18 +9,15 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { retryDelay } from '@/lib/notify/pipeline';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { createOutbox, KEEP_TOLD, type NotificationJob, pruneJobs } from '@/lib/store/outbox';
-import { settle, VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, id, type Shared, sharedStores, worker } from './desktop-harness';
+import { settle, type VirtualClock } from '../tracker/fakes';
+import { at, finalTitle, freshStart, id, type Shared, sharedStores, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
 let settings: NotifySettings;
 let shared: Shared;
 beforeEach(() => {
-  clock = new VirtualClock();
-  clock.t = at(22, 12);
-  settings = { ...DEFAULT_NOTIFY };
-  shared = sharedStores();
+  ({ clock, settings, shared } = freshStart());
 });
 const desktopOf = (kind: 'chrome' | 'firefox') => new FakeDesktop(kind, () => clock.now());
 
