@@ -118,6 +118,8 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     if (intentId) void findBaseline(intentId);
     if (intentId) void calm.progress(intentId).catch(() => {});
   };
+  // A 429 to any request holds the whole worker; the tracker's state keeps the hold for a restarted worker.
+  clients.budget.onHoldOff = (ms) => void tracker.holdOff(ms).catch(() => {});
   const tracker = new Tracker({
     store: intents,
     stateStore: createTrackerStateStore(),
@@ -126,7 +128,11 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     notifier: calm,
     transport: () => clients.current('tracker'),
     onChange: changed,
-    onStateChange: () => changed(''),
+    onStateChange: (state) => {
+      // The service's Retry-After holds every request of the worker, also after a restart (I5).
+      if (state.pausedUntil !== undefined) clients.budget.holdOff(state.pausedUntil - realClock.now());
+      changed('');
+    },
   });
 
   const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });

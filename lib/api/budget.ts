@@ -15,6 +15,8 @@
  *   maxInFlight` in any minute, whatever the number of watched addresses or intents and whatever the server's wait.
  * - A request aborted (its signal) while it waits, or no longer wanted when its turn comes (`stillWanted`), is not
  *   sent: the call rejects with the signal's reason or {@link NotWantedError}.
+ * - **`Retry-After` holds for the whole worker**: once the service answers 429 with a `Retry-After`
+ *   ({@link RequestBudget.holdOff}), no request of any lane is sent before that time; they wait in line.
  */
 import { type Clock, realClock } from '../tracker/clock';
 
@@ -85,6 +87,8 @@ export class RequestBudget {
   #waiting: Waiter[] = [];
   #timer: AbortController | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** No request is sent before this time (ms): the service's `Retry-After`. */
+  #heldUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: RequestBudgetOptions = {}) {
     this.maxInFlight = options.maxInFlight ?? 4;
@@ -105,6 +109,25 @@ export class RequestBudget {
   get waiting(): number {
     return this.#waiting.length;
   }
+
+  /**
+   * The service answered 429 with `Retry-After: ms / 1000` s: no request of any lane is sent for `ms` from now (those
+   * asked meanwhile wait in line, the user's first). A shorter hold than one in force changes nothing.
+   */
+  holdOff(ms: number): void {
+    if (!(ms > 0)) return;
+    const until = this.#clock.now() + ms;
+    if (until <= this.#heldUntil) return;
+    this.#heldUntil = until;
+    this.onHoldOff?.(ms);
+    this.#dispatch();
+  }
+
+  /**
+   * Told of each new hold (ms from now), so that it can be kept where a restarted worker finds it: the worker hands
+   * it to the tracker, whose state (IndexedDB) keeps the pause and gives it back to the next worker's budget.
+   */
+  onHoldOff?: (ms: number) => void;
 
   /**
    * Runs `send` when the request's turn comes and holds its place until `send` settles. `send` is called at most
@@ -150,6 +173,10 @@ export class RequestBudget {
 
   /** Starts whoever may start now, first in line first. */
   #dispatch(): void {
+    if (this.#waiting.length > 0 && this.#clock.now() < this.#heldUntil) {
+      this.#wakeAt(this.#heldUntil);
+      return;
+    }
     while (this.#inFlight < this.maxInFlight && this.#waiting.length > 0) {
       const i = this.#waiting.findIndex((w) => w.lane !== 'background' || this.#backgroundMayStart());
       if (i < 0) break;

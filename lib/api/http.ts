@@ -190,6 +190,10 @@ export class SvcHttp {
           if (signal.aborted) throw cancelled();
           throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
         }
+        // A 429's Retry-After holds every request of the worker, not only this caller's (I5): said before this
+        // request's place is given up, so that none waiting in line is sent in between.
+        const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+        if (retryAfter !== undefined) this.#budget?.holdOff(retryAfter * 1000);
         try {
           text = await response.text();
         } catch (err) {

@@ -211,7 +211,11 @@ export class Tracker {
   #load(): Promise<void> {
     this.#stateLoaded ??= (async () => {
       const [, state] = await Promise.all([this.#mirror.load(), this.#deps.stateStore?.get()]);
-      if (state) this.#state = state;
+      if (state) {
+        this.#state = state;
+        // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
+        if (state.pausedUntil !== undefined || state.keyRejected !== undefined) this.#deps.onStateChange?.(state);
+      }
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
@@ -560,9 +564,21 @@ export class Tracker {
     await this.#mirror.write(intentId, (t) => failed(t, failure, now, this.#tuning));
   }
 
+  /**
+   * The service answered another request of the worker with 429 and `Retry-After` (`ms`): the tracker sends nothing
+   * before then either, and keeps the pause in its state, so that a restarted worker holds it too.
+   */
+  async holdOff(ms: number): Promise<void> {
+    await this.#load();
+    await this.#pauseUntil(this.#deps.clock.now() + ms);
+  }
+
   /** 429: no new request anywhere before Retry-After (at least one back-off step). */
   async #rateLimited(err: unknown): Promise<void> {
-    const until = this.#deps.clock.now() + Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err));
+    await this.#pauseUntil(this.#deps.clock.now() + Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err)));
+  }
+
+  async #pauseUntil(until: number): Promise<void> {
     if ((this.#state.pausedUntil ?? 0) >= until) return;
     await this.#setState({
       ...this.#state,
