@@ -13,7 +13,7 @@
  * starts, when an intent ends and on every start.
  */
 import fc from 'fast-check';
-import { AWAY, createNotificationAdapter, GROUP, intentIdsOfNotification, PROGRESS, SINGLE } from '@/lib/notify/browser';
+import { AWAY, createNotificationAdapter } from '@/lib/notify/browser';
 import { createNotificationPipeline, type NotificationPipeline } from '@/lib/notify/pipeline';
 import { type CalmState, type CalmStateStore, DEFAULT_NOTIFY, EMPTY_CALM, type NotifySettings, type TrackedIntent } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
@@ -21,8 +21,8 @@ import { type NotificationJob, type Outbox, pruneJobs } from '@/lib/store/outbox
 import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
 import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
-import { createNotificationRouting } from '@/lib/worker/notification-routing';
 import { id, receiptOf } from './desktop-harness';
+import { checkClicks, chromeRepeatAllowed, chromeRepeats, firefoxLossPossible, tellings } from './desktop-oracle';
 import { FakeDesktop, type Fault, type WorkerBrowser } from './fake-desktop';
 
 const MIN = 60_000;
@@ -425,37 +425,8 @@ async function check(
   settings: NotifySettings,
 ): Promise<string[]> {
   const v: string[] = [];
-  const finalWords = /^Intent (succeeded|failed|refunded|aborted) · /;
-  // Own tellings: a final notification created (alone or grouped) or a progress notification turned final in place.
-  const own = new Map<string, number>();
-  const progressTitle = new Map<string, string>();
-  let away = 0;
-  for (const a of desktop.log) {
-    if (a.id.startsWith(AWAY)) {
-      if (a.how === 'create') {
-        const m = /While you were away: (\d+) intents? finished/.exec(a.title);
-        away += m ? Number(m[1]) : 0;
-      }
-      continue;
-    }
-    const told = a.id.startsWith(PROGRESS)
-      ? finalWords.test(a.title) && !finalWords.test(progressTitle.get(a.id) ?? '')
-      : (a.id.startsWith(SINGLE) || a.id.startsWith(GROUP)) && a.how === 'create';
-    if (a.id.startsWith(PROGRESS)) progressTitle.set(a.id, a.title);
-    if (told) for (const i of intentIdsOfNotification(a.id)) own.set(i, (own.get(i) ?? 0) + 1);
-  }
-  // Where the browser's own semantics allow a loss (Firefox: a death inside create) or a repeat (a death just after
-  // a create or update took effect, before the outbox recorded it, and the notification closed before the restart).
-  const killedIn = (i: string, after: boolean) =>
-    desktop.kills.some(
-      (k) =>
-        k.after === after &&
-        (k.method === 'create' || k.method === 'update') &&
-        (intentIdsOfNotification(k.detail).includes(i) || k.detail.startsWith(AWAY)),
-    );
-  // Firefox counts a job written `showing` as shown: a death between that write and the write that records the
-  // create's outcome (shown, or queued again after a rejection) loses it.
-  const firefoxWindow = s.browser === 'firefox' && desktop.kills.some((k) => k.method === 'create' || k.method === 'outbox.update');
+  const { own, awayLines: away } = tellings(desktop);
+  const firefoxWindow = firefoxLossPossible(desktop);
   let mustTell = 0;
   let mayTell = 0;
   s.intents.forEach((it, n) => {
@@ -468,16 +439,16 @@ async function check(
     }
     // Chrome's window (README): a death after the create resolved and before `shown` was written, the notification
     // closed before the restart.
-    const repeatAllowed = s.browser === 'chrome' && (killedIn(i, true) || desktop.kills.some((k) => k.method === 'outbox.update'));
+    const repeatAllowed = chromeRepeatAllowed(desktop, i);
     if (o > (repeatAllowed ? 2 : 1)) v.push(`N1 ${i} told ${o} times on its own`);
     if (it.muted === 'after' || firefoxWindow) mayTell++;
     else mustTell++;
   });
   const ownTotal = [...own.values()].reduce((a, b) => a + b, 0);
   const total = ownTotal + away;
-  const chromeRepeats = s.browser === 'chrome' ? desktop.kills.filter((k) => k.after || k.method === 'outbox.update').length : 0;
+  const repeats = chromeRepeats(desktop);
   if (total < mustTell) v.push(`N1 told ${total} (own ${ownTotal} + summary lines ${away}); at least ${mustTell} expected`);
-  if (total > mustTell + mayTell + chromeRepeats)
+  if (total > mustTell + mayTell + repeats)
     v.push(`N1/N2 told ${total} (own ${ownTotal} + summary lines ${away}); at most ${mustTell + mayTell} expected`);
   // Nothing left unfinished at the end but what quiet hours still hold.
   for (const j of Object.values(jobs)) {
@@ -485,38 +456,6 @@ async function check(
       v.push(`N4 job ${j.key} still ${j.state} at the end`);
   }
   // N5: every button and the body of every notification shown does what it says.
-  const clicker = new FakeDesktop(s.browser, desktop.now);
-  const browser = clicker.worker();
-  const routing = createNotificationRouting(browser as never, {
-    get: async (intentId: string) => ({
-      intentId,
-      addedAt: 0,
-      lastStates: [],
-      phase: 'final',
-      notification: 'shown',
-      status: 'SUCCEEDED',
-      receipt: receiptOf(Number.parseInt(intentId, 16), 'SUCCEEDED', ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']),
-    }),
-  });
-  for (const a of desktop.log) {
-    for (let b = -1; b < a.buttons.length; b++) {
-      const before = clicker.tabs.length;
-      if (b < 0) await routing.openNotification(a.id);
-      else await routing.notificationButton(a.id, b);
-      const url = clicker.tabs[before];
-      if (clicker.tabs.length !== before + 1 || url === undefined) {
-        v.push(`N5 ${b < 0 ? 'a click on' : `button ${b} of`} ${a.id} opened nothing`);
-        continue;
-      }
-      const ids = intentIdsOfNotification(a.id);
-      const ok =
-        b === 1
-          ? url.startsWith('https://')
-          : ids.length === 1
-            ? url.endsWith(`#intent=${encodeURIComponent(ids[0]!)}`)
-            : url.endsWith('/popup.html');
-      if (!ok) v.push(`N5 ${b < 0 ? 'a click on' : `button ${b} (${a.buttons[b]}) of`} ${a.id} opened ${url}`);
-    }
-  }
+  v.push(...(await checkClicks(desktop)));
   return v;
 }

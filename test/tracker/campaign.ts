@@ -1,17 +1,46 @@
 /**
- * The campaign: random schedules of the tracker on virtual time against the fake service (every method the engine
- * uses, history included and adversarial), with user operations, settings changes, worker kills at any await, clock
- * jumps and server waits from 0 s to minutes. An oracle checks the README's invariants I1–I6 on every run.
- * `campaign.test.ts` runs it in `npm test`; `scripts/campaign.ts` runs it at length.
+ * The campaign of the whole worker: random schedules on virtual time of what `lib/background.ts` composes — the
+ * tracker, the notification pipeline on a fake desktop with Chrome's or Firefox's semantics (`test/notify/
+ * fake-desktop.ts`), the calm state and its release alarm, the watched-address check, the ETA baselines and the
+ * user's look-ups and actions through the message handlers, every request through one request budget — against the
+ * fake service (every method the worker uses, history included and adversarial), with user operations, settings
+ * changes, worker kills at any await (a store, a request, a notification call), refused IndexedDB writes and rejected
+ * notification calls, user dismissals, mute, snooze and quiet hours, clock jumps, a skewed user clock and server
+ * waits from 0 s to minutes. An oracle checks the README's invariants I1–I6 on every request the service received
+ * and N1, N2, N5 on what the desktop showed. `campaign.test.ts` runs it in `npm test`; `npm run campaign` at length.
  */
 import fc from 'fast-check';
-import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '@/lib/store';
+import { type Lane, RequestBudget } from '@/lib/api/budget';
+import { createNotificationAdapter } from '@/lib/notify/browser';
+import { createNotificationPipeline } from '@/lib/notify/pipeline';
+import {
+  type CalmState,
+  type CalmStateStore,
+  DEFAULT_NOTIFY,
+  EMPTY_CALM,
+  type IntentStore,
+  type NotifySettings,
+  type Settings,
+  type TrackedIntent,
+  type TrackerState,
+  type TrackerStateStore,
+  type WatchedCheckpoint,
+} from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
+import { type NotificationJob, type Outbox, pruneJobs } from '@/lib/store/outbox';
 import type { Clock } from '@/lib/tracker/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import { isFinalStatus, NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
 import { ServiceClock } from '@/lib/tracker/service-clock';
-import { DEFAULT_TUNING, type Notifier } from '@/lib/tracker/types';
+import { DEFAULT_TUNING, type ReceiptTransport } from '@/lib/tracker/types';
+import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
+import type { ClientCache } from '@/lib/worker/client-cache';
+import { createBaselineFinder } from '@/lib/worker/eta-baseline';
+import { createMessageHandlers } from '@/lib/worker/message-handlers';
+import { createTrackIntent } from '@/lib/worker/track';
+import { createWatchedCheck } from '@/lib/worker/watched';
+import { checkClicks, chromeRepeatAllowed, chromeRepeats, firefoxLossPossible, tellings } from '../notify/desktop-oracle';
+import { FakeDesktop } from '../notify/fake-desktop';
 import { FakeService, type Fault, type HistoryMode, type Step } from './fake-service';
 import { EventClock } from './fakes';
 
@@ -20,10 +49,13 @@ const OWNERS = [
   '0x00000000000000000000000000000000000000a1',
   '0x00000000000000000000000000000000000000b2',
   '0x00000000000000000000000000000000000000c3',
+  // The watched address, when the schedule watches one: its intents are tracked by the check, not by hand.
+  '0x00000000000000000000000000000000000000d4',
 ];
+const WATCHED = OWNERS[3]!;
 
 const intentArb = fc.record({
-  owner: fc.integer({ min: 0, max: 2 }),
+  owner: fc.integer({ min: 0, max: 3 }),
   addAt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 120_000 })),
   createdBefore: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 600_000 })),
   /** NotFound for this long after creation; -1: never known. */
@@ -72,8 +104,63 @@ const adversaryArb = fc.record({
 /** The adversary's behaviours (absent: an honest service and a right clock). */
 export type Adversary = typeof adversaryArb extends fc.Arbitrary<infer T> ? T : never;
 
+/**
+ * The rest of the worker around the tracker: which browser's desktop, the notification settings, a watched address,
+ * what the user does on the desktop and in the popup, and which writes and notification calls fail.
+ */
+const workerArb = fc.record({
+  browser: fc.constantFrom<'chrome' | 'firefox'>('chrome', 'firefox'),
+  progress: fc.boolean(),
+  /** Quiet hours from `from` minutes after the start (the user's local time) for `length` minutes. */
+  quiet: fc.option(fc.record({ from: fc.integer({ min: 0, max: 10 }), length: fc.integer({ min: 1, max: 20 }) }), {
+    nil: undefined,
+    freq: 3,
+  }),
+  /** An outcome switched off in the options. */
+  off: fc.option(fc.constantFrom<'succeeded' | 'failed' | 'refunded'>('succeeded', 'failed', 'refunded'), { nil: undefined, freq: 4 }),
+  /** OWNERS[3] is watched: its intents are tracked by the watched-address check, not by hand. */
+  watched: fc.boolean(),
+  ops: fc.array(
+    fc.record({
+      at: fc.integer({ min: 0, max: 600_000 }),
+      kind: fc.constantFrom('dismiss', 'dismissAll', 'mute', 'unmute', 'snooze', 'endSnooze', 'lookup', 'lookup'),
+      target: fc.nat(),
+      /** Minutes of a snooze. */
+      minutes: fc.integer({ min: 1, max: 10 }),
+    }),
+    { maxLength: 5 },
+  ),
+  /** The n-th write to IndexedDB or call of the notifications/alarms API (counted together) is refused / rejected. */
+  refuseAt: fc.array(fc.integer({ min: 1, max: 300 }), { maxLength: 3 }),
+});
+
+/** The worker around the tracker (absent in schedules found before the campaign drove the whole worker: a plain Chrome). */
+export type WorkerPart = typeof workerArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** The setting that switches each final outcome's notification (the options page's checkboxes). */
+const SETTING_OF: Record<string, 'succeeded' | 'failed' | 'refunded'> = {
+  SUCCEEDED: 'succeeded',
+  FAILED: 'failed',
+  REFUNDED: 'refunded',
+  ABORTED: 'refunded',
+};
+
+/** A watched address's new intent is tracked within this long of the history listing it (checks every minute). */
+const WATCHED_WITHIN_MS = 3 * 60_000;
+
+const PLAIN_WORKER: WorkerPart = {
+  browser: 'chrome',
+  progress: false,
+  quiet: undefined,
+  off: undefined,
+  watched: false,
+  ops: [],
+  refuseAt: [],
+};
+
 /** One random schedule. */
 export const scheduleArb = fc.record({
+  worker: workerArb,
   adversary: fc.option(adversaryArb, { nil: undefined, freq: 2 }),
   intents: fc.array(intentArb, { minLength: 1, maxLength: 8 }),
   serverWaitMs: fc.constantFrom(0, 1_000, 20_000, 90_000, 300_000),
@@ -85,20 +172,31 @@ export const scheduleArb = fc.record({
   killAtCalls: fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 3 }),
 });
 
-export type Schedule = Omit<typeof scheduleArb extends fc.Arbitrary<infer T> ? T : never, 'adversary'> & { adversary?: Adversary };
+export type Schedule = Omit<typeof scheduleArb extends fc.Arbitrary<infer T> ? T : never, 'adversary' | 'worker'> & {
+  adversary?: Adversary;
+  worker?: WorkerPart;
+};
 
 /** What the last run saw (for debugging a failing seed). */
 export let lastRun:
   | {
       service: FakeService;
+      desktop: FakeDesktop;
       phaseAt: Map<string, Map<string, number>>;
       tracked: Map<string, { from: number; removedAt?: number }>;
       finalList: TrackedIntent[];
+      jobs: Record<string, NotificationJob>;
     }
   | undefined;
 
-/** Runs one schedule and returns the oracle's violations (empty when I1–I6 held). */
+const hhmm = (ms: number) => {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+};
+
+/** Runs one schedule and returns the oracle's violations (empty when I1–I6 and N1, N2, N5 held). */
 export async function runSchedule(s: Schedule): Promise<string[]> {
+  const w = s.worker ?? PLAIN_WORKER;
   const clock = new EventClock();
   const service = new FakeService(clock, s.serverWaitMs, s.history ?? undefined);
   service.faults = [...s.faults];
@@ -113,6 +211,8 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     service.answerAbout = (_op, id, n) =>
       n % k === k - 1 ? (n % 2 ? ids[(ids.indexOf(id) + 1) % ids.length] : `0x${'f'.repeat(64)}`) : undefined;
   }
+  /** Intents of the watched address: the check tracks them, the user does not. */
+  const watchedIds = new Set(w.watched ? ids.filter((_, i) => OWNERS[s.intents[i]!.owner] === WATCHED) : []);
   s.intents.forEach((spec, i) => {
     const added = T0 + spec.addAt;
     const created = added - spec.createdBefore;
@@ -152,22 +252,56 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       inHistory: spec.inHistory,
     });
   });
-  service.seedOthers(s.historySeed, OWNERS);
+  // Strangers' rows never name the watched address: the service's history has no intent of it but the schedule's.
+  service.seedOthers(s.historySeed, OWNERS.slice(0, 3));
 
+  // The user's clock, off the service's by the adversary's skew; the worker's service clock is fed by Date headers.
+  const skew = adversary?.skewMs ?? 0;
+  const userClock: Clock = { now: () => clock.now() + skew, sleep: (ms, signal) => clock.sleep(ms, signal) };
+  // The desktop logs what appeared at the service's (true) time, for the oracle.
+  const desktop = new FakeDesktop(w.browser, () => clock.now());
+  const notify: NotifySettings = {
+    ...DEFAULT_NOTIFY,
+    progress: w.progress,
+    ...(w.off ? { [w.off]: false } : {}),
+    ...(w.quiet
+      ? { quietHours: { start: hhmm(T0 + skew + w.quiet.from * 60_000), end: hhmm(T0 + skew + (w.quiet.from + w.quiet.length) * 60_000) } }
+      : {}),
+  };
+
+  // What outlives a worker: the stores (records, tracker state, outbox, calm state, watched checkpoints, removal
+  // marks), the desktop and its alarms.
   const store = new SerialStore(clock);
   const state = new MemoryStateStore();
+  let jobs: Record<string, NotificationJob> = {};
+  let calmState: CalmState = structuredClone(EMPTY_CALM);
+  let checkpoints: Record<string, WatchedCheckpoint> = {};
+  const removedMarks = new Set<string>();
+  const settingsValue: Settings = {
+    baseUrl: 'https://svc.example',
+    accessKey: 'k',
+    notify,
+    autoTrackAddresses: w.watched ? [WATCHED] : [],
+  };
+
   const violations: string[] = [];
-  const shown = new Map<string, number[]>();
-  const onScreen = new Set<string>();
   const phaseAt = new Map<string, Map<string, number>>();
   const stuckAt = new Map<string, number>();
   const tracked = new Map<string, { from: number; removedAt?: number }>();
   /** Removals asked for; one whose worker died before it answered may or may not have happened. */
   const removeAsked = new Set<string>();
+  /** Mutes (true) and unmutes (false) asked for, with when. */
+  const muteAsked: Array<{ id: string; muted: boolean; at: number; done?: number }> = [];
+  /** When the user asked for a look-up (popup History). */
+  const lookupsAsked: number[] = [];
+  /** Snoozes asked for (they hold notifications, so their times are excused from "at once"). */
+  const snoozes: Array<{ from: number; until: number }> = [];
   const disturbances: Array<{ from: number; to: number }> = [];
   let configured = true;
   let calls = 0;
+  let faultable = 0;
   const killCalls = new Set(s.killAtCalls);
+  const refuse = new Set(w.refuseAt);
   const events: Array<{ at: number; run: () => Promise<void> }> = [];
   const schedule = (at: number, run: () => Promise<void>) => {
     events.push({ at, run });
@@ -182,17 +316,21 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       if (!m.has(next)) m.set(next, clock.now());
       phaseAt.set(id, m);
     }
+    if (after?.stuckNotifiedAt !== undefined && !stuckAt.has(id)) stuckAt.set(id, clock.now());
   };
 
-  /** One engine instance; `kill` makes it inert, as a stopped worker is. */
+  /** One worker life; `kill` makes it inert, as a stopped worker is: its requests are cut, its calls never settle. */
   const generation = () => {
     let dead = false;
+    const life = new AbortController();
     const hang = <T>(): Promise<T> => new Promise<T>(() => {});
-    const after = <R>(p: Promise<R>): Promise<R> =>
+    /** Resolves as `p`, unless the worker died meanwhile or dies right after this call (the schedule's n-th). */
+    const after = <R>(p: Promise<R>, what?: string): Promise<R> =>
       p.then(
         (r) => {
           if (dead) return hang<R>();
           if (killCalls.has(++calls)) {
+            if (what) desktop.kills.push({ method: what, detail: '', after: true });
             kill();
             return hang<R>();
           }
@@ -204,68 +342,186 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
       (...a: A): Promise<R> =>
         dead ? hang<R>() : after(f(...a));
-    const transport = service.transport();
-    const guarded = {
-      waitIntentReceipt: guard(transport.waitIntentReceipt.bind(transport)),
-      getIntentReceipt: guard(transport.getIntentReceipt.bind(transport)),
-      ...(transport.getIntentHistoryLite ? { getIntentHistoryLite: guard(transport.getIntentHistoryLite.bind(transport)) } : {}),
+    /** A write to IndexedDB: refused when the schedule says so (disk full), else as {@link guard}. */
+    const write =
+      <A extends unknown[], R>(f: (...a: A) => Promise<R>, what?: string) =>
+      (...a: A): Promise<R> =>
+        dead ? hang<R>() : refuse.has(++faultable) ? refused<R>() : after(f(...a), what);
+    /** IndexedDB refuses a write: a fault, whose back-off may last up to its cap. */
+    const refused = <R>(): Promise<R> => {
+      disturbances.push({ from: clock.now(), to: clock.now() + DEFAULT_TUNING.backoffCapMs + 5_000 });
+      return Promise.reject(new DOMException('refused', 'QuotaExceededError'));
     };
-    const notifier: Notifier = {
-      show: guard(async (intent: TrackedIntent) => {
-        const truth = service.stepAt(intent.intentId, clock.now()).status;
-        if (!isFinalStatus(truth)) violations.push(`I3 ${intent.intentId} notified while ${truth}`);
-        if (tracked.get(intent.intentId)?.removedAt !== undefined) violations.push(`I4 ${intent.intentId} notified after removal`);
-        const times = shown.get(intent.intentId) ?? [];
-        times.push(clock.now());
-        shown.set(intent.intentId, times);
-        onScreen.add(intent.intentId);
-        return { title: 't', message: 'm' };
-      }),
-      exists: guard(async (id: string) => onScreen.has(id)),
-      showStuck: guard(async (intent: TrackedIntent) => {
-        stuckAt.set(intent.intentId, clock.now());
-      }),
+    const browser = desktop.worker();
+    browser.hook = () => {
+      if (killCalls.has(++calls)) {
+        kill();
+        return 'kill-after';
+      }
+      return refuse.has(++faultable) ? 'reject' : undefined;
+    };
+    const budget = new RequestBudget({ clock: userClock });
+    const clientOf = (lane: Lane) => {
+      const c = service.client(lane, budget, life.signal);
+      return {
+        waitIntentReceipt: guard(c.waitIntentReceipt),
+        getIntentReceipt: guard(c.getIntentReceipt),
+        getIntentHistoryLite: guard(c.getIntentHistoryLite),
+        getIntentHistory: guard(c.getIntentHistory),
+        getIntent: guard(c.getIntent),
+      };
+    };
+    // The tracker reads history only where the service has it (without, it checks every intent alone).
+    const trackerTransport = (): ReceiptTransport => {
+      const { getIntentHistoryLite, ...rest } = clientOf('tracker');
+      return s.history ? { ...rest, getIntentHistoryLite } : rest;
     };
     const intentStore: IntentStore = {
       get: guard((id: string) => store.get(id)),
       list: guard(() => store.list()),
-      put: guard((t: TrackedIntent) => store.put(t)),
-      update: guard((id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => store.update(id, fn)),
-      remove: guard((id: string) => store.remove(id)),
+      put: write((t: TrackedIntent) => store.put(t)),
+      update: write((id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => store.update(id, fn)),
+      remove: write((id: string) => store.remove(id)),
     };
-    const stateStore: TrackerStateStore = { get: guard(() => state.get()), set: guard((st: TrackerState) => state.set(st)) };
-    // The user's clock, off the service's by the adversary's skew; the worker's service clock is fed by Date headers.
-    const skew = adversary?.skewMs ?? 0;
-    const userClock: Clock = { now: () => clock.now() + skew, sleep: (ms, signal) => clock.sleep(ms, signal) };
+    const stateStore: TrackerStateStore = { get: guard(() => state.get()), set: write((st: TrackerState) => state.set(st)) };
+    const outbox: Outbox = {
+      all: guard(async () => structuredClone(jobs)),
+      update: write(async (fn: (j: Record<string, NotificationJob>) => Record<string, NotificationJob>) => {
+        jobs = pruneJobs(fn(structuredClone(jobs)));
+        return structuredClone(jobs);
+      }, 'outbox.update'),
+    };
+    const calmStore: CalmStateStore = {
+      get: guard(async () => structuredClone(calmState)),
+      set: write(async (next: CalmState) => {
+        calmState = structuredClone(next);
+      }),
+    };
     const serviceClock = new ServiceClock(() => userClock.now());
     service.onServerTime = (ms) => {
       if (!dead) serviceClock.observeDate(ms);
     };
+    // As lib/background.ts wires them.
+    const timer = (fn: () => void, ms: number) => void clock.sleep(ms).then(() => dead || fn());
+    const calm = createNotificationPipeline({
+      adapter: createNotificationAdapter(browser as never, { iconUrl: '/icon/128.png', firefox: w.browser === 'firefox' }),
+      outbox,
+      state: calmStore,
+      settings: async () => notify,
+      intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
+      scheduleRelease: createCalmAlarm(browser as never),
+      now: () => userClock.now(),
+      groupTimer: timer,
+      retryTimer: timer,
+    });
     const tracker = new Tracker({
       store: intentStore,
       stateStore,
       serviceClock,
       clock: userClock,
-      notifier,
-      transport: async () => (configured ? guarded : undefined),
+      notifier: calm,
+      transport: async () => (configured ? trackerTransport() : undefined),
       random: () => 0.5,
+      onStateChange: (st) => {
+        if (st.pausedUntil !== undefined) budget.holdOff(st.pausedUntil - userClock.now());
+      },
+      onChange: (intentId) => {
+        if (!intentId || dead) return;
+        void findBaseline(intentId);
+        void calm.progress(intentId).catch(() => {});
+      },
+    });
+    budget.onHoldOff = (ms) => void tracker.holdOff(ms).catch(() => {});
+    const findBaseline = createBaselineFinder({ client: async () => (configured ? clientOf('background') : undefined), tracker });
+    const removed = {
+      has: guard(async (id: string) => removedMarks.has(id)),
+      add: write(async (list: readonly string[]) => {
+        for (const id of list) removedMarks.add(id);
+      }),
+      delete: write(async (id: string) => {
+        removedMarks.delete(id);
+      }),
+    };
+    // The watched check tracks through the tracker as the worker does; what it adds is tracked from then on.
+    const trackIntent = createTrackIntent(
+      {
+        track: async (intentId, extra) => {
+          const from = clock.now();
+          const r = await tracker.track(intentId, extra);
+          if (!tracked.has(intentId)) tracked.set(intentId, { from });
+          return r;
+        },
+        list: () => tracker.list(),
+        remove: (intentId) => tracker.remove(intentId),
+      },
+      removed,
+    );
+    const checkWatched = createWatchedCheck({
+      settings: { get: async () => settingsValue, set: async () => {} },
+      client: async () => (configured ? clientOf('background') : undefined),
+      checkpoints: {
+        get: guard(async () => ({ ...checkpoints })),
+        set: write(async (c: Record<string, WatchedCheckpoint>) => {
+          checkpoints = c;
+        }),
+      },
+      track: trackIntent,
+      removed,
+      now: () => userClock.now(),
+      serviceNow: () => serviceClock.now(),
+    });
+    const clients = {
+      current: async (lane: Lane) => (configured ? clientOf(lane) : undefined),
+      forSettings: () => {
+        throw new Error('not in the campaign');
+      },
+      reset: () => {},
+      budget,
+    } as unknown as ClientCache;
+    const handlers = createMessageHandlers({
+      tracker,
+      track: trackIntent,
+      clients,
+      receipts: { get: async () => undefined, put: async () => {} },
+      removed,
+      trackSelection: async () => ({ ok: false, message: 'not in the campaign' }),
+      updateBadge: async () => {},
+      checkWatched,
+      calm,
     });
     const kill = () => {
       if (dead) return;
       dead = true;
+      browser.dead = true;
       tracker.stop();
+      life.abort();
       const restartAt = clock.now() + 2_000;
       disturbances.push({ from: clock.now(), to: restartAt });
       schedule(restartAt, async () => {
         current = generation();
-        void current.tracker.resume();
+        current.start();
         for (const id of unanswered) track(id);
       });
     };
-    return { tracker, kill, isDead: () => dead };
+    /** What `entrypoints/background.ts` does on every start and on the 30 s watchdog alarm. */
+    const start = () => {
+      void tracker.resume();
+      void calm.resume().catch(() => {});
+    };
+    const watchdog = () => {
+      start();
+      void checkWatched();
+      const alarm = desktop.alarms.get(CALM_ALARM);
+      if (alarm && alarm.scheduledTime <= userClock.now()) {
+        desktop.alarms.delete(CALM_ALARM);
+        void calm.release().catch(() => {});
+      }
+    };
+    return { tracker, calm, handlers, kill, start, watchdog, isDead: () => dead };
   };
 
   let current = generation();
+  current.start();
   // A track whose worker died before it answered is tried again on the next worker, as the user would.
   const unanswered = new Set<string>();
   const track = (id: string) => {
@@ -277,17 +533,17 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     });
   };
   s.intents.forEach((spec, i) => {
-    schedule(T0 + spec.addAt, async () => track(ids[i]!));
+    if (!watchedIds.has(ids[i]!)) schedule(T0 + spec.addAt, async () => track(ids[i]!));
   });
   for (const op of s.ops) {
     const id = ids[op.target % ids.length]!;
     schedule(T0 + op.at, async () => {
       const t = current.tracker;
       if (op.kind === 'remove' && tracked.has(id) && tracked.get(id)!.removedAt === undefined) {
-        // Not awaited: the store's work needs the clock this loop drives.
+        // Not awaited: the store's work needs the clock this loop drives. As the popup's Remove: marked, then removed.
         const gen = current;
         removeAsked.add(id);
-        void t.remove(id).then(() => {
+        void gen.handlers.remove({ type: 'remove', intentId: id }).then(() => {
           if (!gen.isDead()) tracked.get(id)!.removedAt = clock.now();
         });
       } else if (op.kind === 'refresh') void t.refresh(id);
@@ -306,23 +562,85 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       } else if (op.kind === 'kill') current.kill();
     });
   }
+  // What the user does on the desktop and in the popup.
+  for (const op of w.ops) {
+    const id = ids[op.target % ids.length]!;
+    schedule(T0 + op.at, async () => {
+      const h = current.handlers;
+      if (op.kind === 'dismiss') {
+        const shown = [...desktop.screen.keys()];
+        if (shown.length > 0) desktop.dismiss(shown[op.target % shown.length]!);
+      } else if (op.kind === 'dismissAll') desktop.dismissAll();
+      else if (op.kind === 'mute' || op.kind === 'unmute') {
+        const asked: (typeof muteAsked)[number] = { id, muted: op.kind === 'mute', at: clock.now() };
+        muteAsked.push(asked);
+        const gen = current;
+        void h.mute({ type: 'mute', intentId: id, muted: asked.muted }).then((r) => {
+          if (r.ok && !gen.isDead()) asked.done = clock.now();
+        });
+      } else if (op.kind === 'snooze') {
+        snoozes.push({ from: clock.now(), until: clock.now() + op.minutes * 60_000 });
+        void current.calm.snooze(op.minutes * 60_000).catch(() => {});
+      } else if (op.kind === 'endSnooze') {
+        for (const z of snoozes) z.until = Math.min(z.until, clock.now());
+        void h.snooze({ type: 'snooze', end: true });
+      } else {
+        lookupsAsked.push(clock.now());
+        void h.lookup({
+          type: 'lookup',
+          operation: 'getIntentHistory',
+          request: { byOwnerAddress: OWNERS[op.target % OWNERS.length], page: { pageSize: 20 } },
+        });
+      }
+    });
+  }
   const lastStep = Math.max(...[...service.intents.values()].flatMap((x) => x.steps.map((st) => st.at)));
-  const lastOp = Math.max(T0, ...s.ops.map((o) => T0 + o.at + o.amount));
-  const end = Math.max(lastStep, lastOp, T0 + 120_000) + 13 * 60_000;
+  const lastOp = Math.max(T0, ...s.ops.map((o) => T0 + o.at + o.amount), ...w.ops.map((o) => T0 + o.at + o.minutes * 60_000));
+  const quietEnd = w.quiet ? T0 + (w.quiet.from + w.quiet.length) * 60_000 : T0;
+  const end = Math.max(lastStep, lastOp, quietEnd, T0 + 120_000) + 13 * 60_000;
+  // The worker's 30 s watchdog alarm (it also fires the release alarm's work when that is due).
+  const watchdog = async () => {
+    current.watchdog();
+    if (clock.now() + 30_000 < end) schedule(clock.now() + 30_000, watchdog);
+  };
+  schedule(T0 + 30_000, watchdog);
   await clock.runUntil(end, events);
   const finalList = await current.tracker.list().catch(() => [] as TrackedIntent[]);
   current.kill();
   events.length = 0;
 
-  lastRun = { service, phaseAt, tracked, finalList };
-  check(s, { service, ids, shown, phaseAt, stuckAt, tracked, removeAsked, disturbances, end, finalList, store, violations, flapSteps });
+  lastRun = { service, desktop, phaseAt, tracked, finalList, jobs };
+  check(s, {
+    service,
+    ids,
+    desktop,
+    phaseAt,
+    stuckAt,
+    tracked,
+    removeAsked,
+    muteAsked,
+    lookupsAsked,
+    snoozes,
+    disturbances,
+    end,
+    finalList,
+    store,
+    violations,
+    flapSteps,
+    watchedIds,
+  });
+  violations.push(...(await checkClicks(desktop)));
   return violations;
 }
 
 interface Observed {
   service: FakeService;
   ids: string[];
-  shown: Map<string, number[]>;
+  desktop: FakeDesktop;
+  muteAsked: Array<{ id: string; muted: boolean; at: number; done?: number }>;
+  lookupsAsked: number[];
+  snoozes: Array<{ from: number; until: number }>;
+  watchedIds: Set<string>;
   phaseAt: Map<string, Map<string, number>>;
   stuckAt: Map<string, number>;
   tracked: Map<string, { from: number; removedAt?: number }>;
@@ -335,10 +653,22 @@ interface Observed {
   flapSteps: Set<Step>;
 }
 
-/** The oracle: checks I1–I6 on what was observed. */
+/** The oracle: checks I1–I6 on every request the service received, N1 and N2 on what the desktop showed. */
 function check(s: Schedule, o: Observed): void {
   const { service, ids, violations } = o;
+  const w = s.worker ?? PLAIN_WORKER;
   const log = service.log;
+  /** Requests that are an individual check of one intent (GetIntent, the ETA look-up, is not). */
+  const isCheck = (e: (typeof log)[number]) => e.op === 'wait' || e.op === 'receipt';
+  const { own, at: toldAt, awayLines } = tellings(o.desktop);
+  const notify = { ...DEFAULT_NOTIFY, ...(w.off ? { [w.off]: false } : {}) };
+  /** Notifications may be held (quiet hours, a snooze) and then told in an away summary. */
+  const holds = w.quiet !== undefined || o.snoozes.length > 0;
+  /** Refused writes and rejected notification calls delay notifications (retried with back-off). */
+  const faultsOnDesktop = w.refuseAt.length > 0 || o.desktop.kills.length > 0;
+  const firefoxLoss = firefoxLossPossible(o.desktop);
+  let mustTell = 0;
+  let mayTell = 0;
   // Faults hit the first calls; the back-off they cause may last up to its cap after the last one.
   const faulted = log.filter((_e, i) => i < s.faults.length && s.faults[i] !== 'ok');
   const lastFaultEnd = Math.max(0, ...faulted.map((e) => e.end ?? o.end));
@@ -382,6 +712,8 @@ function check(s: Schedule, o: Observed): void {
     ...[...service.intents.values()].flatMap((x) => [...x.steps.filter((st) => !o.flapSteps.has(st)).map((st) => st.at), x.visibleAt ?? 0]),
     ...[...o.tracked.values()].flatMap((t) => [t.from, t.removedAt ?? 0]),
     ...s.ops.map((op) => T0 + op.at),
+    // The user's look-ups are the user's activity, not the worker's idling.
+    ...o.lookupsAsked,
   ];
   const firstIdle = Math.max(faultsUntil, ...[...o.tracked.values()].map((t) => t.from));
   // A change is learnt up to S(N) after it happens, and keeps the tracker busy for a while after that.
@@ -399,7 +731,7 @@ function check(s: Schedule, o: Observed): void {
     const asked = log.filter((e) => e.intentId === id);
     const mine = asked.filter((e) => e.foreign === undefined);
     // An answer about another intent told nothing about this one: it is no check.
-    const checks = mine.filter((e) => e.op !== 'history' && (e.outcome === 'answer' || e.outcome === 'error')).map((e) => e.end!);
+    const checks = mine.filter((e) => isCheck(e) && (e.outcome === 'answer' || e.outcome === 'error')).map((e) => e.end!);
     const left = leftAt(id);
     // I1: an individual check at least every S(N), whatever the history returns.
     let prev = t.from;
@@ -419,7 +751,7 @@ function check(s: Schedule, o: Observed): void {
     }
     // I2: expiry, not found and stuck only on an answer at most 30 s old that said so.
     const lastAnswer = (at: number, outcome: 'answer' | 'error') =>
-      [...mine].reverse().find((e) => e.op !== 'history' && e.end !== undefined && e.end <= at && e.outcome === outcome);
+      [...mine].reverse().find((e) => isCheck(e) && e.end !== undefined && e.end <= at && e.outcome === outcome);
     const expiredAt = o.phaseAt.get(id)?.get('expired');
     if (expiredAt !== undefined) {
       const a = lastAnswer(expiredAt, 'answer');
@@ -438,23 +770,39 @@ function check(s: Schedule, o: Observed): void {
       if ((a?.status !== 'EXECUTING' || stuck - a.end! > 30_000) && !(a && disturbed(a.end!, stuck)))
         violations.push(`I2 ${id} stuck warning on ${a?.status}`);
     }
-    // I3: exactly one notification per intent that reached a notifying status while tracked.
-    const times = o.shown.get(id) ?? [];
+    // I3 and N1, N2 on the desktop: one telling per intent that reached a notifying status while tracked.
+    const times = toldAt.get(id) ?? [];
     const visible = service.intents.get(id)!.visibleAt !== Number.POSITIVE_INFINITY;
     const truthEnd = visible ? service.stepAt(id, o.end).status : 'NotFound';
     const finalAt = service.intents.get(id)!.steps.at(-1)!.at;
-    if (times.length > 1) violations.push(`I3 ${id} notified ${times.length} times`);
-    if (!o.removeAsked.has(id) && NOTIFYING_STATUSES.includes(truthEnd)) {
-      if (times.length !== 1) violations.push(`I3 ${id} ended ${truthEnd} and was notified ${times.length} times`);
+    for (const at of times) {
+      const truth = service.stepAt(id, at).status;
+      if (!isFinalStatus(truth)) violations.push(`I3 ${id} told at +${at - T0} while ${truth}`);
+      if (t.removedAt !== undefined && at > t.removedAt) violations.push(`N2 ${id} told ${at - t.removedAt} ms after its removal`);
+    }
+    if (times.length > (chromeRepeatAllowed(o.desktop, id) ? 2 : 1)) violations.push(`N1 ${id} told ${times.length} times on its own`);
+    const notifies = NOTIFYING_STATUSES.includes(truthEnd);
+    const switchedOff = notifies && notify[SETTING_OF[truthEnd]!] === false;
+    if (switchedOff && times.length > 0) violations.push(`N2 ${id} told although ${SETTING_OF[truthEnd]} is switched off`);
+    const mutes = o.muteAsked.filter((m) => m.id === id);
+    const mutedBeforeEnd = mutes.length > 0 && mutes.every((m) => m.muted && m.done !== undefined && m.done < finalAt);
+    if (mutedBeforeEnd && times.length > 0) violations.push(`N2 ${id} muted before it ended, told ${times.length} times`);
+    if (!notifies && times.length > 0) violations.push(`I3 ${id} told but ended ${truthEnd}`);
+    if (notifies && !switchedOff && !mutedBeforeEnd) {
+      if (o.removeAsked.has(id) || mutes.length > 0 || firefoxLoss) mayTell++;
       else {
-        const visibleAt = service.intents.get(id)!.visibleAt ?? 0;
-        const from = Math.max(finalAt, t.from, visibleAt);
-        const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
-        if (times[0]! - from > limit && !disturbed(from - limit, times[0]!))
-          violations.push(`I3 ${id} notified ${times[0]! - from} ms after it ended (limit ${limit})`);
+        mustTell++;
+        // Nothing held (no quiet hours, no snooze): told on its own, exactly once.
+        if (!holds && times.length === 0) violations.push(`I3 ${id} ended ${truthEnd} and was never told`);
+        if (!holds && !faultsOnDesktop && times.length === 1) {
+          const visibleAt = service.intents.get(id)!.visibleAt ?? 0;
+          const from = Math.max(finalAt, t.from, visibleAt);
+          const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
+          if (times[0]! - from > limit && !disturbed(from - limit, times[0]!))
+            violations.push(`I3 ${id} told ${times[0]! - from} ms after it ended (limit ${limit})`);
+        }
       }
     }
-    if (!NOTIFYING_STATUSES.includes(truthEnd) && times.length > 0) violations.push(`I3 ${id} notified but ended ${truthEnd}`);
     // I4: a removed intent gets no further request and is never listed again.
     if (t.removedAt !== undefined) {
       const late = asked.find((e) => e.start > t.removedAt!);
@@ -467,7 +815,12 @@ function check(s: Schedule, o: Observed): void {
       ...mine.filter((e) => e.outcome === 'answer' && isFinalStatus(e.status)).map((e) => e.end!),
       ...log
         .filter(
-          (e) => e.op === 'history' && e.outcome === 'answer' && e.finalRows?.some((r) => r.intentId === id && isFinalStatus(r.status)),
+          (e) =>
+            e.op === 'history' &&
+            // The tracker's own pages (a look-up's or the watched check's page is not the tracker's to act on).
+            (e.lane === undefined || e.lane === 'tracker') &&
+            e.outcome === 'answer' &&
+            e.finalRows?.some((r) => r.intentId === id && isFinalStatus(r.status)),
         )
         .map((e) => e.end!),
     ].filter((at) => at >= t.from && phase(id, at) === 'tracking' && (t.removedAt === undefined || at < t.removedAt));
@@ -479,12 +832,43 @@ function check(s: Schedule, o: Observed): void {
         );
       else if (
         NOTIFYING_STATUSES.includes(service.stepAt(id, first).status) &&
+        notify[SETTING_OF[service.stepAt(id, first).status]!] !== false &&
         t.removedAt === undefined &&
+        mutes.length === 0 &&
+        !holds &&
+        !faultsOnDesktop &&
+        !firefoxLoss &&
         !(times[0]! <= first + 1_000)
       ) {
         violations.push(`I6 ${id} final answer at +${first - T0} notified at ${times[0] === undefined ? 'never' : `+${times[0] - T0}`}`);
       }
     }
+  }
+  // N1, N2 in all: every intent that must be told was, on its own or as a line of an away summary; nothing more.
+  for (const [id, n] of own) if (!o.tracked.has(id)) violations.push(`N2 ${id}, never tracked, told ${n} times`);
+  const ownTotal = [...own.values()].reduce((x, y) => x + y, 0);
+  const total = ownTotal + awayLines;
+  if (total < mustTell) violations.push(`N1 told ${total} (own ${ownTotal} + summary lines ${awayLines}); at least ${mustTell} expected`);
+  if (total > mustTell + mayTell + chromeRepeats(o.desktop))
+    violations.push(`N1/N2 told ${total} (own ${ownTotal} + summary lines ${awayLines}); at most ${mustTell + mayTell} expected`);
+  // The watched address: only its own intents are tracked, each soon after the history lists it.
+  for (const x of o.finalList) if (!ids.includes(x.intentId)) violations.push(`W ${x.intentId}, a stranger's intent, tracked`);
+  if (s.history && !s.history.ignoreOwner && !s.history.repeatCursor) {
+    for (const id of o.watchedIds) {
+      const f = service.intents.get(id)!;
+      if (!f.inHistory || f.visibleAt === Number.POSITIVE_INFINITY || o.removeAsked.has(id)) continue;
+      const from = Math.max(f.createdAt, f.visibleAt ?? 0, T0 + 30_000);
+      const by = (o.tracked.get(id)?.from ?? o.end) - from;
+      if (by > WATCHED_WITHIN_MS && !disturbed(from, from + by))
+        violations.push(`W ${id} tracked by the watched check ${by} ms after it was listed`);
+    }
+  }
+  // The user's look-ups go first in line: each is sent within 2 s of being asked.
+  const userSent = log.filter((e) => e.lane === 'user').map((e) => e.start);
+  for (const at of o.lookupsAsked) {
+    const k = userSent.findIndex((start) => start >= at && start <= at + 2_000);
+    const sent = k < 0 ? undefined : userSent.splice(k, 1)[0]!;
+    if (sent === undefined && !disturbed(at, at + 2_000)) violations.push(`I5 a look-up asked at +${at - T0} not sent within 2 s`);
   }
 }
 

@@ -6,8 +6,11 @@
  * projects' finished intents, ignore the owner filter, repeat a cursor, answer pages out of order and add stale rows.
  */
 
+import type { Lane, RequestBudget } from '@/lib/api/budget';
 import { SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
+import type { CallOptions } from '@/lib/api/http';
 import type { HistoryLiteRequest, HistoryLiteResponse } from '@/lib/api/schemas/history';
+import type { GetIntentResponse } from '@/lib/api/schemas/intent';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 import type { Clock } from '@/lib/tracker/clock';
 import type { ReceiptTransport } from '@/lib/tracker/types';
@@ -53,8 +56,11 @@ export type Fault = 'ok' | '500' | 'reset' | 'malformed' | 'timeout' | '429' | '
 
 /** One request as the service saw it. `outcome`: answered, failed (an error answer) or abandoned by the client. */
 export interface LogEntry {
-  op: 'wait' | 'receipt' | 'history';
+  /** WaitIntentReceipt, GetIntentReceipt, GetIntentHistory (the tracker's lite form or the full one), GetIntent. */
+  op: 'wait' | 'receipt' | 'history' | 'intent';
   intentId?: string;
+  /** Who in the worker sent it (its place in the worker's request budget), when the caller said so. */
+  lane?: Lane;
   start: number;
   end?: number;
   outcome?: 'answer' | 'error' | 'abandoned';
@@ -68,6 +74,19 @@ export interface LogEntry {
 }
 
 const RETRY_AFTER_S = 3;
+
+const OPERATIONS: Record<LogEntry['op'], string> = {
+  wait: 'WaitIntentReceipt',
+  receipt: 'GetIntentReceipt',
+  history: 'GetIntentHistory',
+  intent: 'GetIntent',
+};
+
+/** Everything the worker asks the fake service (the tracker's transport, the look-ups, the ETA baselines, watched addresses). */
+export type FakeClient = Required<ReceiptTransport> & {
+  getIntentHistory(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse>;
+  getIntent(request: { intentId: string }, options?: CallOptions): Promise<GetIntentResponse>;
+};
 
 /** The fake service. `transport()` is what the tracker gets. */
 export class FakeService {
@@ -164,11 +183,45 @@ export class FakeService {
     return t;
   }
 
-  async #serve<T>(
-    entry: LogEntry,
-    options: { signal?: AbortSignal; timeoutMs?: number } | undefined,
-    body: (deadline: number) => Promise<T>,
-  ) {
+  /**
+   * The worker's client of one lane, as `lib/worker/client-cache.ts` builds it: every call takes its place in
+   * `budget` first (its time-out counted from when it is sent) and is logged with its lane; `signal` (the worker's
+   * life) aborts every call of a worker that died. GetIntentHistory answers as the tracker's lite form does (an empty
+   * list when this service has no history); GetIntent gives an intent without a quote estimate.
+   */
+  client(lane: Lane, budget?: RequestBudget, signal?: AbortSignal): FakeClient {
+    const via =
+      <Req, Res>(call: (req: Req, options: CallOptions) => Promise<Res>) =>
+      (req: Req, options: CallOptions = {}): Promise<Res> => {
+        const signals = [options.signal, signal].filter((x): x is AbortSignal => x !== undefined);
+        const o: CallOptions = { ...options, lane, ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}) };
+        if (!budget) return call(req, o);
+        // As lib/api/http.ts does: a 429's Retry-After holds every request of the worker, said before the place is
+        // given up.
+        const send = () =>
+          call(req, o).catch((err: unknown) => {
+            if (err instanceof SvcServiceError && err.httpStatus === 429 && err.retryAfterSeconds !== undefined)
+              budget.holdOff(err.retryAfterSeconds * 1000);
+            throw err;
+          });
+        return budget.run(lane, send, {
+          ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.stillWanted ? { stillWanted: o.stillWanted } : {}),
+        });
+      };
+    const history = (req: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse> =>
+      this.history ? this.#historyPage(req, options) : this.#emptyHistory(options);
+    return {
+      waitIntentReceipt: via((req: WaitIntentReceiptRequest, o) => this.#wait(req, o)),
+      getIntentReceipt: via((req: { intentId: string }, o) => this.#receipt(req.intentId, o)),
+      getIntentHistoryLite: via(history),
+      getIntentHistory: via(history),
+      getIntent: via((req: { intentId: string }, o) => this.#intent(req.intentId, o)),
+    };
+  }
+
+  async #serve<T>(entry: LogEntry, options: CallOptions | undefined, body: (deadline: number) => Promise<T>) {
+    if (options?.lane) entry.lane = options.lane;
     this.log.push(entry);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
@@ -178,7 +231,7 @@ export class FakeService {
     try {
       await this.clock.sleep(this.latencyMs, signal);
       if (signal?.aborted) throw new SvcAbortedError(entry.op);
-      const op = entry.op === 'wait' ? 'WaitIntentReceipt' : entry.op === 'receipt' ? 'GetIntentReceipt' : 'GetIntentHistory';
+      const op = OPERATIONS[entry.op];
       if (fault === '500') throw new SvcServiceError(op, { errorName: 'WebrpcInternalError', code: -7, msg: 'x', httpStatus: 500 });
       if (fault === 'reset') throw new SvcNetworkError(op, 'http://fake', 'reset');
       if (fault === 'malformed') throw new SvcBadBodyError(op, 200, 'a body that is not JSON', '{');
@@ -219,7 +272,7 @@ export class FakeService {
     }
   }
 
-  #wait(req: WaitIntentReceiptRequest, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<WaitIntentReceiptResponse> {
+  #wait(req: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse> {
     const entry: LogEntry = { op: 'wait', intentId: req.intentId, start: this.clock.now() };
     return this.#serve(entry, options, async (clientDeadline) => {
       this.#known('WaitIntentReceipt', req.intentId);
@@ -248,7 +301,7 @@ export class FakeService {
     });
   }
 
-  #receipt(intentId: string, options?: { signal?: AbortSignal; timeoutMs?: number }) {
+  #receipt(intentId: string, options?: CallOptions) {
     const entry: LogEntry = { op: 'receipt', intentId, start: this.clock.now() };
     return this.#serve(entry, options, async () => {
       this.#known('GetIntentReceipt', intentId);
@@ -259,7 +312,19 @@ export class FakeService {
     });
   }
 
-  #historyPage(req: HistoryLiteRequest, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<HistoryLiteResponse> {
+  #intent(intentId: string, options?: CallOptions): Promise<GetIntentResponse> {
+    const entry: LogEntry = { op: 'intent', intentId, start: this.clock.now() };
+    return this.#serve(entry, options, async () => {
+      this.#known('GetIntent', intentId);
+      return { intent: { intentId, originChainId: 42161, destinationChainId: 8453, quote: {} } };
+    });
+  }
+
+  #emptyHistory(options?: CallOptions): Promise<HistoryLiteResponse> {
+    return this.#serve({ op: 'history', start: this.clock.now() }, options, async () => ({ intents: [] }));
+  }
+
+  #historyPage(req: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse> {
     const entry: LogEntry = { op: 'history', start: this.clock.now() };
     return this.#serve(entry, options, async () => {
       const mode = this.history!;
