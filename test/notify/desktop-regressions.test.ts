@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, id, type Shared, sharedStores, worker } from './desktop-harness';
+import { at, finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 /** Each failed on the code before the pipeline (commit "Tests: a fake desktop …", where they were `it.fails`). */

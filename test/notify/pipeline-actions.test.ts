@@ -10,7 +10,7 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, id, type Shared, sharedStores, worker } from './desktop-harness';
+import { at, finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;

@@ -8,7 +8,7 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, worker as desktopWorker, freshStart, id, type Shared, sharedStores } from './desktop-harness';
+import { at, worker as desktopWorker, freshStart, id, type Shared } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 type Op = [string, string];

@@ -10,7 +10,7 @@ import { retryDelay } from '@/lib/notify/pipeline';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { createOutbox, KEEP_TOLD, type NotificationJob, pruneJobs } from '@/lib/store/outbox';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, id, type Shared, sharedStores, worker } from './desktop-harness';
+import { finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
