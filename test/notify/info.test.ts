@@ -15,8 +15,9 @@ import { createNotificationRouting } from '@/lib/worker/notification-routing';
 import { FakeDesktop, type WorkerBrowser } from './fake-desktop';
 
 let db = 0;
-function pipelineOn(browser: WorkerBrowser, now: () => number) {
-  db++;
+/** A pipeline on `browser`; `sameStores` keeps the previous one's stores (a restarted worker). */
+function pipelineOn(browser: WorkerBrowser, now: () => number, sameStores = false) {
+  if (!sameStores) db++;
   const firefox = browser.desktop.kind === 'firefox';
   return createNotificationPipeline({
     adapter: createNotificationAdapter(browser as never, { iconUrl: '/icon/128.png', firefox }),
@@ -72,6 +73,22 @@ describe('information notifications', () => {
     await calm.inform('Tracking intent 0x1234…abcd.');
     await calm.resume();
     expect(desktop.log.map((c) => c.message)).toEqual(['Tracking intent 0x1234…abcd.']);
+  });
+
+  it('a message still waiting for its retry is not replaced by one a restarted worker shows in the same millisecond', async () => {
+    let t = 1_000;
+    const desktop = new FakeDesktop('chrome', () => t);
+    const browser = desktop.worker();
+    const first = pipelineOn(browser, () => t);
+    browser.fail('create', 'reject');
+    await first.inform('Tracking intent 0x1234…abcd.');
+    browser.dead = true;
+    const second = pipelineOn(desktop.worker(), () => t, true);
+    await second.inform('Already tracked.');
+    t += 2_000;
+    await second.resume();
+    expect(desktop.log.map((c) => c.message).sort()).toEqual(['Already tracked.', 'Tracking intent 0x1234…abcd.']);
+    expect(desktop.screen.size).toBe(2);
   });
 
   it('a click on it opens nothing', async () => {
