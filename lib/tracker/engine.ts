@@ -114,15 +114,21 @@ export class Tracker {
     await this.#mirror.write(intentId, (t) => baselineSet(t, baseline));
   }
 
-  /** Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. */
+  /**
+   * Stops tracking and forgets the intent: no request for it starts after this, and it is never listed again. Rejects
+   * when the store refuses the deletion: the intent is then still tracked (and checked) as before.
+   */
   async remove(intentId: string): Promise<void> {
     await this.#load();
     this.#inFlight.get(intentId)?.controller.abort();
     this.#settleRefresh(intentId);
     this.#seen.delete(intentId);
-    await this.#mirror.remove(intentId);
+    try {
+      await this.#mirror.remove(intentId);
+    } finally {
+      this.#kick();
+    }
     await this.#deps.notifier.forget?.(intentId).catch(() => {});
-    this.#kick();
   }
 
   /**

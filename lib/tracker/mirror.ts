@@ -63,11 +63,24 @@ export class IntentMirror {
     return written;
   }
 
-  /** Forgets an intent: at once in memory (tombstoned), then in the store. */
+  /**
+   * Forgets an intent: at once in memory (tombstoned), then in the store. When the store refuses the deletion (disk
+   * full) the intent is held again as the store has it — still tracked, still listed, as a restarted worker would find
+   * it — and the error is thrown for the caller to tell the user.
+   */
   async remove(intentId: string): Promise<void> {
+    const before = this.#map.get(intentId);
+    const wasRemoved = this.#removed.has(intentId);
     this.#removed.add(intentId);
     this.#map.delete(intentId);
-    await this.store.remove(intentId);
+    try {
+      await this.store.remove(intentId);
+    } catch (err) {
+      if (!wasRemoved) this.#removed.delete(intentId);
+      const kept = await this.store.get(intentId).catch(() => before);
+      if (kept && !this.#removed.has(intentId)) this.#map.set(intentId, kept);
+      throw err;
+    }
     this.onChange?.(intentId);
   }
 

@@ -55,6 +55,32 @@ describe('Tracker', () => {
     tracker.stop();
   });
 
+  it('keeps tracking an intent whose removal IndexedDB refused (disk full): still listed, still asked, told when it ends', async () => {
+    // Found by the campaign of the whole worker: the intent was gone from the list and never asked again, yet kept in
+    // the store, to come back after a restart.
+    const store = new MemoryStore();
+    const refusing: IntentStore = {
+      get: (k) => store.get(k),
+      list: () => store.list(),
+      put: (t) => store.put(t),
+      update: (k, fn) => store.update(k, fn),
+      remove: () => Promise.reject(new DOMException('disk full', 'QuotaExceededError')),
+    };
+    const { tracker, transport, notifier, clock } = setup({}, refusing);
+    transport.script(ID, { intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: ['PENDING', 'UNKNOWN', 'UNKNOWN'], done: false });
+    await tracker.track(ID);
+    await vi.waitFor(() => expect(transport.callsFor(ID)).toHaveLength(2));
+    const asked = transport.callsFor(ID).length;
+    // The next request for it is answered SUCCEEDED (the one in flight is cut by the removal).
+    transport.script(ID, { intentReceipt: receipt(ID, 'SUCCEEDED'), receiptStates: ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED'], done: true });
+    await expect(tracker.remove(ID)).rejects.toThrow('disk full');
+    expect((await tracker.list()).map((t) => t.intentId)).toEqual([ID]);
+    await clock.advance(65_000);
+    expect(notifier.shown.map((t) => [t.intentId, t.status])).toEqual([[ID, 'SUCCEEDED']]);
+    expect(transport.callsFor(ID).length).toBeGreaterThan(asked);
+    tracker.stop();
+  });
+
   it('notifies exactly once when the intent succeeds, and stops calling', async () => {
     const { tracker, transport, notifier, store } = setup();
     transport.script(
