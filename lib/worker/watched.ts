@@ -158,11 +158,17 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     const t = now();
     if (!force && t - lastCheck < WATCH_INTERVAL_MS) return 0;
     lastCheck = t;
-    running = checkAll(t).finally(() => {
-      running = undefined;
-      // The next one is due a minute after this one ended, not after it started.
-      lastCheck = Math.max(lastCheck, now());
-    });
+    // A store that refuses a write (disk full) ends this check; the next goes on from the checkpoints saved.
+    running = checkAll(t)
+      .catch((err: unknown) => {
+        console.warn('watched addresses: the check stopped', err instanceof Error ? err.message : String(err));
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        // The next one is due a minute after this one ended, not after it started.
+        lastCheck = Math.max(lastCheck, now());
+      });
     return running;
   };
 }

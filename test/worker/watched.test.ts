@@ -76,6 +76,35 @@ describe('createWatchedCheck', () => {
     expect(tracked.has(later[0]!)).toBe(true);
   });
 
+  it('a check whose checkpoint IndexedDB refuses (disk full) resolves, and the next one goes on from the last saved', async () => {
+    // Found by the campaign of the whole worker: the check rejected, an unhandled rejection in the worker's alarm.
+    const settings = createSettingsStore();
+    await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey, autoTrackAddresses: [MINE] });
+    const saved = createWatchedCheckpoints();
+    let refuse = true;
+    const tracked: string[] = [];
+    const check = createWatchedCheck({
+      settings,
+      client: async () => new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey }),
+      checkpoints: {
+        get: () => saved.get(),
+        set: (c) => (refuse ? Promise.reject(new DOMException('disk full', 'QuotaExceededError')) : saved.set(c)),
+      },
+      track: async (intentId) => {
+        const added = !tracked.includes(intentId);
+        if (added) tracked.push(intentId);
+        return { ok: true, added, intentId };
+      },
+    });
+    const mine = createMany(2, MINE);
+    await expect(check(true)).resolves.toBe(0);
+    expect([...tracked].sort()).toEqual([...mine].sort());
+    refuse = false;
+    const later = createMany(1, MINE);
+    await check(true);
+    expect([...tracked].sort()).toEqual([...mine, ...later].sort());
+  });
+
   it('reads oldest first by creation time, and covers more intents than one check reads over the next checks', async () => {
     const { check, tracked, requests } = await setUp();
     const n = WATCH_MAX_PAGES * WATCH_PAGE_SIZE + 70;
