@@ -120,6 +120,8 @@ const workerArb = fc.record({
   off: fc.option(fc.constantFrom<'succeeded' | 'failed' | 'refunded'>('succeeded', 'failed', 'refunded'), { nil: undefined, freq: 4 }),
   /** OWNERS[3] is watched: its intents are tracked by the watched-address check, not by hand. */
   watched: fc.boolean(),
+  /** More watched addresses, with no intent of their own: the check's requests then press on the idle rate (I5). */
+  moreAddresses: fc.constantFrom(0, 0, 0, 0, 0, 0, 0, 40),
   ops: fc.array(
     fc.record({
       at: fc.integer({ min: 0, max: 600_000 }),
@@ -154,6 +156,7 @@ const PLAIN_WORKER: WorkerPart = {
   quiet: undefined,
   off: undefined,
   watched: false,
+  moreAddresses: 0,
   ops: [],
   refuseAt: [],
 };
@@ -277,11 +280,12 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
   let calmState: CalmState = structuredClone(EMPTY_CALM);
   let checkpoints: Record<string, WatchedCheckpoint> = {};
   const removedMarks = new Set<string>();
+  const more = Array.from({ length: w.moreAddresses }, (_, i) => `0x${(0xe000 + i).toString(16).padStart(40, '0')}`);
   const settingsValue: Settings = {
     baseUrl: 'https://svc.example',
     accessKey: 'k',
     notify,
-    autoTrackAddresses: w.watched ? [WATCHED] : [],
+    autoTrackAddresses: [...(w.watched ? [WATCHED] : []), ...more],
   };
 
   const violations: string[] = [];
@@ -527,10 +531,14 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
   const track = (id: string) => {
     const from = clock.now();
     unanswered.add(id);
-    void current.tracker.track(id).then(() => {
-      unanswered.delete(id);
-      if (!tracked.has(id)) tracked.set(id, { from });
-    });
+    void current.tracker.track(id).then(
+      () => {
+        unanswered.delete(id);
+        if (!tracked.has(id)) tracked.set(id, { from });
+      },
+      // IndexedDB refused the new record: not tracked (the popup says so); the user tries again on the next worker.
+      () => {},
+    );
   };
   s.intents.forEach((spec, i) => {
     if (!watchedIds.has(ids[i]!)) schedule(T0 + spec.addAt, async () => track(ids[i]!));
@@ -543,18 +551,22 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
         // Not awaited: the store's work needs the clock this loop drives. As the popup's Remove: marked, then removed.
         const gen = current;
         removeAsked.add(id);
-        void gen.handlers.remove({ type: 'remove', intentId: id }).then(() => {
-          if (!gen.isDead()) tracked.get(id)!.removedAt = clock.now();
-        });
-      } else if (op.kind === 'refresh') void t.refresh(id);
-      else if (op.kind === 'retry') void t.retryNow(op.target % 2 ? id : undefined);
-      else if (op.kind === 'retrack' && tracked.has(id) && !removeAsked.has(id)) void t.track(id);
+        void gen.handlers.remove({ type: 'remove', intentId: id }).then(
+          () => {
+            if (!gen.isDead()) tracked.get(id)!.removedAt = clock.now();
+          },
+          // IndexedDB refused the deletion: the popup says so, and the intent is still tracked.
+          () => {},
+        );
+      } else if (op.kind === 'refresh') void t.refresh(id).catch(() => {});
+      else if (op.kind === 'retry') void t.retryNow(op.target % 2 ? id : undefined).catch(() => {});
+      else if (op.kind === 'retrack' && tracked.has(id) && !removeAsked.has(id)) void t.track(id).catch(() => {});
       else if (op.kind === 'settings') {
         configured = false;
         disturbances.push({ from: clock.now(), to: clock.now() + op.amount + 1_000 });
         schedule(clock.now() + op.amount, async () => {
           configured = true;
-          void current.tracker.retryNow();
+          void current.tracker.retryNow().catch(() => {});
         });
       } else if (op.kind === 'jump') {
         disturbances.push({ from: clock.now(), to: clock.now() + op.amount + 1 });
@@ -575,15 +587,19 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
         const asked: (typeof muteAsked)[number] = { id, muted: op.kind === 'mute', at: clock.now() };
         muteAsked.push(asked);
         const gen = current;
-        void h.mute({ type: 'mute', intentId: id, muted: asked.muted }).then((r) => {
-          if (r.ok && !gen.isDead()) asked.done = clock.now();
-        });
+        // The handlers' rejections are the popup's error messages (the dispatcher turns them into replies).
+        void h.mute({ type: 'mute', intentId: id, muted: asked.muted }).then(
+          (r) => {
+            if (r.ok && !gen.isDead()) asked.done = clock.now();
+          },
+          () => {},
+        );
       } else if (op.kind === 'snooze') {
         snoozes.push({ from: clock.now(), until: clock.now() + op.minutes * 60_000 });
         void current.calm.snooze(op.minutes * 60_000).catch(() => {});
       } else if (op.kind === 'endSnooze') {
         for (const z of snoozes) z.until = Math.min(z.until, clock.now());
-        void h.snooze({ type: 'snooze', end: true });
+        void h.snooze({ type: 'snooze', end: true }).catch(() => {});
       } else {
         lookupsAsked.push(clock.now());
         void h.lookup({
@@ -715,7 +731,7 @@ function check(s: Schedule, o: Observed): void {
     // The user's look-ups are the user's activity, not the worker's idling.
     ...o.lookupsAsked,
   ];
-  const firstIdle = Math.max(faultsUntil, ...[...o.tracked.values()].map((t) => t.from));
+  const firstIdle = Math.max(T0, faultsUntil, ...[...o.tracked.values()].map((t) => t.from));
   // A change is learnt up to S(N) after it happens, and keeps the tracker busy for a while after that.
   const quietBefore = stalenessBound(ids.length, DEFAULT_TUNING) + DEFAULT_TUNING.busyForMs + 5_000;
   for (let w = firstIdle; w + 60_000 <= o.end; w += 10_000) {
@@ -869,6 +885,9 @@ function check(s: Schedule, o: Observed): void {
     const k = userSent.findIndex((start) => start >= at && start <= at + 2_000);
     const sent = k < 0 ? undefined : userSent.splice(k, 1)[0]!;
     if (sent === undefined && !disturbed(at, at + 2_000)) violations.push(`I5 a look-up asked at +${at - T0} not sent within 2 s`);
+    // First in line: nothing else the worker sends goes before it once it is asked.
+    const before = sent === undefined ? undefined : log.find((e) => e.lane !== 'user' && e.start > at && e.start < sent);
+    if (before) violations.push(`I5 a ${before.lane} request went before the look-up asked at +${at - T0}`);
   }
 }
 
