@@ -10,7 +10,8 @@
  *   watched addresses, ETA baselines), each in the order asked.
  * - **One rate for the whole worker**: every request sent takes a token from one bucket refilled at `perMinute`
  *   (holding at most `burst`). Background requests wait until a token is there; the tracker's and the user's are sent
- *   without waiting and may leave the bucket in debt (down to `-burst`), which background requests then wait out. The tracker paces itself (at most 18 long-polls + 24 sweeper requests a minute while nothing changes), so
+ *   without waiting and may leave the bucket in debt (down to a minute's worth, `-perMinute`), which background
+ *   requests then wait out: every request sent is counted, so the total stays within the rate. The tracker paces itself (at most 18 long-polls + 24 sweeper requests a minute while nothing changes), so
  *   background work gets what the tracker leaves, and the worker's total while idle stays within `perMinute + burst +
  *   maxInFlight` in any minute, whatever the number of watched addresses or intents and whatever the server's wait.
  * - A request aborted (its signal) while it waits, or no longer wanted when its turn comes (`stillWanted`), is not
@@ -212,12 +213,14 @@ export class RequestBudget {
   }
 
   /**
-   * A request is sent: one token, into debt down to `-burst`. While the tracker spends faster than the rate (answers
+   * A request is sent: one token, into debt down to `-perMinute`. While the tracker spends faster than the rate (answers
    * that bring news), background work waits; once it calms down, background work resumes within seconds.
    */
   #take(): void {
     this.#refill();
-    this.#tokens = Math.max(-this.burst, this.#tokens - 1);
+    // Counted in full down to a minute of debt: a shallower floor forgot the tracker's requests sent at it, and the
+    // background work then spent those tokens again (62 requests in an idle minute, found by the worker's campaign).
+    this.#tokens = Math.max(-this.perMinute, this.#tokens - 1);
   }
 
   /** When the next whole token is there (ms). */

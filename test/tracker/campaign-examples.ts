@@ -738,6 +738,117 @@ const REMOVAL_REFUSED: Schedule = {
   killAtCalls: [150],
 };
 
+/** Seed 1795581187, run 1,249 of the campaign of the whole worker (2026-11-25): 62 requests in an idle minute (I5),
+ * 37 of the tracker and 25 of the watched-address check (41 addresses). The budget's debt stopped at -2, so the
+ * tracker's requests sent at that floor were not counted, and background work spent their tokens again. Every
+ * request is now counted (a debt down to a minute's worth). */
+const DEBT_FLOOR_FORGOT_REQUESTS: Schedule = {
+  worker: {
+    browser: 'chrome',
+    progress: true,
+    quiet: { from: 7, length: 2 },
+    off: 'succeeded',
+    watched: true,
+    moreAddresses: 40,
+    ops: [
+      { at: 318069, kind: 'snooze', target: 1114034032, minutes: 5 },
+      { at: 282856, kind: 'lookup', target: 358687318, minutes: 10 },
+      { at: 56938, kind: 'endSnooze', target: 1003884861, minutes: 8 },
+      { at: 293370, kind: 'lookup', target: 2122436231, minutes: 8 },
+      { at: 436077, kind: 'snooze', target: 418194320, minutes: 9 },
+    ],
+    refuseAt: [],
+  },
+  intents: [
+    {
+      owner: 1,
+      addAt: 0,
+      createdBefore: 66239,
+      notFoundFor: 0,
+      committedFor: 461457,
+      executing: [],
+      end: 'SUCCEEDED',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 3,
+      addAt: 0,
+      createdBefore: 585149,
+      notFoundFor: 0,
+      committedFor: 17501,
+      executing: [19132, 118905, 31748],
+      end: 'EXECUTING',
+      silentEnd: false,
+      inHistory: false,
+    },
+    {
+      owner: 1,
+      addAt: 92329,
+      createdBefore: 240028,
+      notFoundFor: -1,
+      committedFor: -1,
+      executing: [],
+      end: 'REFUNDED',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 0,
+      addAt: 14,
+      createdBefore: 2445,
+      notFoundFor: 29699,
+      committedFor: -1,
+      executing: [111018, 36892, 57257],
+      end: 'FAILED',
+      silentEnd: true,
+      inHistory: false,
+    },
+    {
+      owner: 3,
+      addAt: 71274,
+      createdBefore: 371208,
+      notFoundFor: 0,
+      committedFor: -1,
+      executing: [],
+      end: 'SUCCEEDED',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 1,
+      addAt: 0,
+      createdBefore: 464064,
+      notFoundFor: 0,
+      committedFor: 539989,
+      executing: [],
+      end: 'EXECUTING',
+      silentEnd: false,
+      inHistory: true,
+    },
+    {
+      owner: 3,
+      addAt: 0,
+      createdBefore: 895,
+      notFoundFor: 0,
+      committedFor: -1,
+      executing: [],
+      end: 'REFUNDED',
+      silentEnd: true,
+      inHistory: false,
+    },
+  ],
+  serverWaitMs: 300000,
+  history: { others: 0, othersSpanMs: 3600000, ignoreOwner: true, repeatCursor: true, outOfOrder: true, staleRows: false },
+  historySeed: 1291541323,
+  faults: ['ok', 'ok', 'ok'],
+  ops: [
+    { at: 388358, kind: 'retrack', target: 421564586, amount: 9378 },
+    { at: 354749, kind: 'refresh', target: 2019771008, amount: 52356 },
+  ],
+  killAtCalls: [206],
+};
+
 /** Every schedule above. */
 export const CAMPAIGN_EXAMPLES: Schedule[] = [
   FIVE_HEARD_AT_ONCE,
@@ -746,4 +857,5 @@ export const CAMPAIGN_EXAMPLES: Schedule[] = [
   MISROUTED_AT_THE_END,
   RETRY_BROUGHT_BACK_EXPIRED,
   REMOVAL_REFUSED,
+  DEBT_FLOOR_FORGOT_REQUESTS,
 ];
