@@ -147,8 +147,11 @@ const SETTING_OF: Record<string, 'succeeded' | 'failed' | 'refunded'> = {
   ABORTED: 'refunded',
 };
 
-/** A watched address's new intent is tracked within this long of the history listing it (checks every minute). */
-const WATCHED_WITHIN_MS = 3 * 60_000;
+/**
+ * A watched address's new intent is tracked within this long of the history listing it. The check runs every minute,
+ * but it is background work: while the tracker is busy with news it waits for what the tracker leaves of the rate.
+ */
+const WATCHED_WITHIN_MS = 10 * 60_000;
 
 const PLAIN_WORKER: WorkerPart = {
   browser: 'chrome',
