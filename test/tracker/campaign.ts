@@ -694,7 +694,9 @@ function check(s: Schedule, o: Observed): void {
   const holds = w.quiet !== undefined || o.snoozes.length > 0;
   /** Refused writes and rejected notification calls delay notifications (retried with back-off). */
   const faultsOnDesktop = w.refuseAt.length > 0 || o.desktop.kills.length > 0;
-  const firefoxLoss = firefoxLossPossible(o.desktop);
+  // Firefox's window (README): a job written `showing` whose worker dies before the create's outcome is recorded is
+  // lost. Here any call of the worker may be the one it dies in (a store read of the tracker between the two).
+  const firefoxLoss = firefoxLossPossible(o.desktop) || (w.browser === 'firefox' && o.restarts.length > 0);
   let mustTell = 0;
   let mayTell = 0;
   // Faults hit the first calls; the back-off they cause may last up to its cap after the last one.
