@@ -1,0 +1,146 @@
+/**
+ * Rules of the notification pipeline that a user meets only in particular orders of events, on a fake desktop
+ * (`./fake-desktop`): the release alarm is only set while something waits for it, a summary is shown once and never
+ * empty, an outcome turned final in place stays on screen, the grouping window is not cut short by a wake-up, several
+ * notifications left unfinished by a dead worker stay apart, and the calm state the popup reads is kept right.
+ */
+import { createStore } from 'idb-keyval';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { intentIdsOfNotification } from '@/lib/notify/browser';
+import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
+import { CALM_ALARM } from '@/lib/worker/calm-alarm';
+import { settle, type VirtualClock } from '../tracker/fakes';
+import { at, finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
+import { FakeDesktop } from './fake-desktop';
+
+let clock: VirtualClock;
+let settings: NotifySettings;
+let shared: Shared;
+let desktop: FakeDesktop;
+beforeEach(() => {
+  ({ clock, settings, shared } = freshStart());
+  desktop = new FakeDesktop('chrome', () => clock.now());
+});
+const start = (options: Parameters<typeof worker>[4] = {}) => worker(shared, desktop, clock, () => settings, options);
+const calmStore = () => createCalmStateStore(createStore(shared.calmDb, 'settings'));
+const alarmCalls = (w: ReturnType<typeof start>) => w.browser.calls.filter((c) => c.startsWith('alarms.'));
+const onScreenFor = (n: number) => [...desktop.screen.keys()].filter((k) => intentIdsOfNotification(k).includes(id(n)));
+const QUIET = { start: '22:00', end: '07:00' };
+
+describe('the release alarm is only set while something waits for it', () => {
+  it('a notification shown at once, and wake-ups with nothing held, touch no alarm', async () => {
+    const w = start();
+    await w.finish(1, 'SUCCEEDED');
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await w.wake();
+    }
+    expect(alarmCalls(w)).toEqual([]);
+  });
+
+  it('in quiet hours with nothing held, a wake-up touches no alarm', async () => {
+    settings = { ...DEFAULT_NOTIFY, quietHours: QUIET };
+    clock.t = at(22, 23);
+    const w = start();
+    await w.wake();
+    clock.t = at(23, 1);
+    await w.wake();
+    expect(alarmCalls(w)).toEqual([]);
+  });
+
+  it('ending a snooze with nothing held leaves no alarm, whether or not notifications were shown before', async () => {
+    const w = start();
+    await w.calm.snooze();
+    expect(desktop.alarms.get(CALM_ALARM)).toBeDefined();
+    await w.calm.endSnooze();
+    expect(desktop.alarms.get(CALM_ALARM)).toBeUndefined();
+    await w.finish(1, 'SUCCEEDED');
+    await w.calm.snooze();
+    await w.calm.endSnooze();
+    expect(desktop.alarms.get(CALM_ALARM)).toBeUndefined();
+    expect(desktop.log.map((a) => a.title)).toEqual([finalTitle(1)]);
+  });
+
+  it('a snooze that ends inside quiet hours with nothing held: ended at the next wake-up, no alarm left, the popup no longer reads a snooze', async () => {
+    settings = { ...DEFAULT_NOTIFY, quietHours: QUIET };
+    clock.t = at(22, 21, 30);
+    const w = start();
+    await w.calm.snooze();
+    // The snooze runs into the quiet hours: what it would hold goes when they end.
+    expect(desktop.alarms.get(CALM_ALARM)?.scheduledTime).toBe(at(23, 7));
+    // A wake-up (the watchdog) at the snooze's end, inside the quiet hours: nothing is held, nothing to wait for.
+    clock.t = at(22, 22, 30);
+    await w.wake();
+    expect(desktop.alarms.get(CALM_ALARM)).toBeUndefined();
+    expect((await calmStore().get()).snoozeUntil).toBeUndefined();
+    expect(desktop.log).toEqual([]);
+  });
+});
+
+describe('the "while you were away" summary', () => {
+  it('is shown once, however many wake-ups follow', async () => {
+    const w = start();
+    await w.calm.snooze();
+    await w.finish(1, 'SUCCEEDED');
+    await w.finish(2, 'FAILED');
+    clock.t += 60 * 60_000;
+    await w.wake();
+    for (let i = 0; i < 4; i++) {
+      clock.t += 30_000;
+      await w.wake();
+    }
+    expect(desktop.log.map((a) => a.title)).toEqual(['While you were away: 2 intents finished']);
+  });
+
+  it('is not shown when every held intent was muted meanwhile', async () => {
+    settings = { ...DEFAULT_NOTIFY, quietHours: QUIET };
+    clock.t = at(22, 23);
+    const w = start();
+    await w.finish(1, 'SUCCEEDED');
+    await w.finish(2, 'FAILED');
+    await w.calm.mute(id(1), true);
+    await w.calm.mute(id(2), true);
+    clock.t = at(23, 7);
+    await w.wake();
+    expect(desktop.log).toEqual([]);
+  });
+});
+
+describe('held by the version before the outbox', () => {
+  const legacy = (state: Partial<CalmState>) => calmStore().set({ muted: [], held: [], progress: {}, ...state });
+
+  it('an intent muted since is left out of the summary', async () => {
+    clock.t = at(23, 8);
+    await legacy({
+      muted: [id(2)],
+      held: [
+        { intentId: id(1), status: 'SUCCEEDED', heldAt: at(23, 1) },
+        { intentId: id(2), status: 'FAILED', heldAt: at(23, 2) },
+      ],
+    });
+    const w = start();
+    await w.wake();
+    expect(desktop.log.map((a) => `${a.title} — ${a.message}`)).toEqual(['While you were away: 1 intent finished — 1 succeeded']);
+  });
+
+  it('its progress marks alone are dropped from the calm state (those notifications stay as they are)', async () => {
+    await legacy({ progress: { [id(3)]: { notificationId: `svc-progress:${id(3)}:1` } } as CalmState['progress'] });
+    const w = start();
+    await w.wake();
+    expect((await calmStore().get()).progress ?? {}).toEqual({});
+    expect(desktop.log).toEqual([]);
+  });
+});
+
+describe('removing and muting keep the other intents as they were', () => {
+  it('removing a muted intent leaves another muted intent muted', async () => {
+    const w = start();
+    await w.calm.mute(id(1), true);
+    await w.calm.mute(id(2), true);
+    await w.calm.forget!(id(1));
+    expect((await calmStore().get()).muted).toEqual([id(2)]);
+    await w.finish(2, 'SUCCEEDED');
+    expect(desktop.log).toEqual([]);
+  });
+});
