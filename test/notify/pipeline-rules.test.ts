@@ -133,6 +133,54 @@ describe('held by the version before the outbox', () => {
   });
 });
 
+describe('an outcome turned final in place (Chrome, progress notifications on)', () => {
+  beforeEach(() => {
+    settings = { ...DEFAULT_NOTIFY, progress: true };
+  });
+  for (const action of ['muted', 'removed'] as const) {
+    it(`stays on screen when the intent is ${action} afterwards`, async () => {
+      const w = start();
+      await w.record(1, 'EXECUTING', ['PENDING']);
+      await w.calm.progress(id(1));
+      await w.finish(1, 'SUCCEEDED');
+      const [nid] = onScreenFor(1);
+      expect(desktop.screen.get(nid!)?.title).toBe(finalTitle(1));
+      if (action === 'muted') await w.calm.mute(id(1), true);
+      else await w.calm.forget!(id(1));
+      await w.wake();
+      expect(onScreenFor(1)).toEqual([nid]);
+      expect(desktop.screen.get(nid!)?.title).toBe(finalTitle(1));
+    });
+  }
+
+  it('turned off while a progress notification is on screen: the final one is shown once, the progress one is gone', async () => {
+    const w = start();
+    await w.record(1, 'EXECUTING', ['PENDING']);
+    await w.calm.progress(id(1));
+    const [pid] = onScreenFor(1);
+    settings = { ...DEFAULT_NOTIFY, progress: false };
+    await w.finish(1, 'SUCCEEDED');
+    await w.wake();
+    expect(desktop.screen.has(pid!)).toBe(false);
+    const shown = onScreenFor(1);
+    expect(shown).toHaveLength(1);
+    expect(desktop.screen.get(shown[0]!)?.title).toBe(finalTitle(1));
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+
+  it('a change of status alone (same legs) is brought to the progress notification', async () => {
+    const w = start();
+    await w.record(1, 'PENDING', ['PENDING']);
+    await w.calm.progress(id(1));
+    const [pid] = onScreenFor(1);
+    const before = desktop.screen.get(pid!)?.title;
+    await w.record(1, 'EXECUTING', ['PENDING']);
+    await w.calm.progress(id(1));
+    expect(desktop.screen.get(pid!)?.title).not.toBe(before);
+    expect(String(desktop.screen.get(pid!)?.title)).toMatch(/executing/i);
+  });
+});
+
 describe('removing and muting keep the other intents as they were', () => {
   it('removing a muted intent leaves another muted intent muted', async () => {
     const w = start();
@@ -142,5 +190,35 @@ describe('removing and muting keep the other intents as they were', () => {
     expect((await calmStore().get()).muted).toEqual([id(2)]);
     await w.finish(2, 'SUCCEEDED');
     expect(desktop.log).toEqual([]);
+  });
+});
+
+describe('buttons of one outcome', () => {
+  it('Chrome: no "Open in explorer" when no transaction of the outcome is known (a refund not yet seen), shown alone or in place', async () => {
+    const w = start();
+    await w.finish(1, 'REFUNDED');
+    expect(desktop.log.at(-1)!.buttons).toEqual(['View receipt']);
+    settings = { ...DEFAULT_NOTIFY, progress: true };
+    clock.t += 60_000;
+    await w.record(2, 'EXECUTING', ['PENDING']);
+    await w.calm.progress(id(2));
+    await w.finish(2, 'REFUNDED');
+    expect(desktop.log.at(-1)!.title).toBe(finalTitle(2, 'refunded'));
+    expect(desktop.log.at(-1)!.buttons).toEqual(['View receipt']);
+  });
+});
+
+describe('stuck warnings', () => {
+  it('two intents stuck: each gets its warning', async () => {
+    const w = start();
+    await w.record(1, 'EXECUTING', []);
+    await w.record(2, 'EXECUTING', []);
+    await w.calm.showStuck(w.mirror.get(id(1))!, 17);
+    await w.calm.showStuck(w.mirror.get(id(2))!, 17);
+    await w.calm.resume();
+    expect(desktop.log.map((a) => a.title)).toEqual([
+      'Taking longer than expected · 0x0000…0001',
+      'Taking longer than expected · 0x0000…0002',
+    ]);
   });
 });
