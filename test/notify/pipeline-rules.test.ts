@@ -193,6 +193,69 @@ describe('removing and muting keep the other intents as they were', () => {
   });
 });
 
+describe('timing of what the user sees', () => {
+  it('the stuck warning appears without waiting for a wake-up', async () => {
+    const w = start();
+    await w.record(1, 'EXECUTING', []);
+    await w.calm.showStuck(w.mirror.get(id(1))!, 17);
+    await settle();
+    expect(desktop.log.map((a) => a.title)).toEqual(['Taking longer than expected · 0x0000…0001']);
+  });
+
+  it('an outcome switched off does not delay the next notification (it opens no grouping window)', async () => {
+    settings = { ...DEFAULT_NOTIFY, succeeded: false };
+    // The grouping flush never comes: only a notification shown at once can appear.
+    const w = start({ groupTimer: () => {} });
+    await w.finish(1, 'SUCCEEDED');
+    const second = await Promise.race([w.finish(2, 'FAILED').then(() => 'shown'), settle(200).then(() => 'waiting')]);
+    expect(second).toBe('shown');
+    expect(desktop.log.map((a) => a.title)).toEqual([finalTitle(2, 'failed')]);
+  });
+
+  it('asked twice to show the same outcome, the pipeline shows it once', async () => {
+    const w = start();
+    await w.record(1, 'SUCCEEDED');
+    const intent = w.mirror.get(id(1))!;
+    await w.calm.show(intent);
+    await w.calm.show(intent);
+    clock.t += 60_000;
+    await w.calm.resume();
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+
+  it('a wake-up inside the grouping window does not show a waiting outcome alone: it goes with its group', async () => {
+    let flush: (() => void) | undefined;
+    const w = start({
+      groupTimer: (fn) => {
+        flush = fn;
+      },
+    });
+    await w.finish(1, 'SUCCEEDED');
+    const page = Promise.all([w.finish(2, 'SUCCEEDED'), w.finish(3, 'FAILED')]);
+    await settle();
+    await w.calm.resume();
+    await settle();
+    expect(desktop.log).toHaveLength(1);
+    flush!();
+    await page;
+    expect(desktop.log.map((a) => intentIdsOfNotification(a.id))).toEqual([[id(1)], [id(2), id(3)]]);
+  });
+
+  it('a summary left by a dead worker lists the intents in the order they finished', async () => {
+    const first = start({ groupTimer: () => {} });
+    await first.finish(9, 'SUCCEEDED');
+    for (const n of [3, 1, 2]) {
+      clock.t += 10;
+      void first.finish(n, 'SUCCEEDED');
+      await settle();
+    }
+    first.browser.dead = true;
+    const again = start();
+    await again.wake();
+    expect(desktop.log.map((a) => intentIdsOfNotification(a.id))).toEqual([[id(9)], [id(3), id(1), id(2)]]);
+  });
+});
+
 describe('buttons of one outcome', () => {
   it('Chrome: no "Open in explorer" when no transaction of the outcome is known (a refund not yet seen), shown alone or in place', async () => {
     const w = start();
@@ -220,5 +283,35 @@ describe('stuck warnings', () => {
       'Taking longer than expected · 0x0000…0001',
       'Taking longer than expected · 0x0000…0002',
     ]);
+  });
+});
+
+describe('an outcome removed while it waits for its group', () => {
+  it('is never shown, and the tracker waiting for it is told', async () => {
+    let flush: (() => void) | undefined;
+    const w = start({
+      groupTimer: (fn) => {
+        flush = fn;
+      },
+    });
+    await w.finish(1, 'SUCCEEDED');
+    const waiting = w.finish(2, 'SUCCEEDED');
+    await settle();
+    await w.calm.forget!(id(2));
+    flush!();
+    const told = await Promise.race([waiting.then(() => 'told'), settle(200).then(() => 'still waiting')]);
+    expect(told).toBe('told');
+    expect(desktop.log.map((a) => a.title)).toEqual([finalTitle(1)]);
+  });
+});
+
+describe('calls that come while the outbox is being delivered', () => {
+  it('two messages asked for at once: each call returns with its message on screen', async () => {
+    const w = start();
+    const a = w.calm.inform('Tracking intent 0x1234…abcd.');
+    const b = w.calm.inform('Tracking 2 intents.');
+    const both = await Promise.race([Promise.all([a, b]).then(() => 'returned'), settle(200).then(() => 'still waiting')]);
+    expect(both).toBe('returned');
+    expect([...desktop.screen.values()].map((o) => o.message)).toEqual(['Tracking intent 0x1234…abcd.', 'Tracking 2 intents.']);
   });
 });
