@@ -256,6 +256,141 @@ describe('timing of what the user sees', () => {
   });
 });
 
+describe('notifications left unfinished stay apart', () => {
+  it('a stuck warning and an outcome both waiting for their retry are two notifications, not one summary', async () => {
+    const w = start();
+    await w.record(1, 'EXECUTING', []);
+    w.browser.fail('create').fail('create');
+    await w.calm.showStuck(w.mirror.get(id(1))!, 17);
+    await settle();
+    await w.finish(2, 'SUCCEEDED');
+    expect(desktop.log).toEqual([]);
+    clock.t += 60_000;
+    await w.wake();
+    expect(desktop.log.map((a) => a.title).sort()).toEqual([finalTitle(2), 'Taking longer than expected · 0x0000…0001'].sort());
+  });
+
+  it('Chrome: two notifications each left half-shown by a dead worker are shown as they were, each alone', async () => {
+    const first = start();
+    first.browser.fail('create', 'kill');
+    void first.finish(1, 'SUCCEEDED');
+    await settle();
+    // The next life cannot ask the screen, then dies inside the create of another outcome.
+    const second = start();
+    second.browser.fail('getAll');
+    clock.t += 30_000;
+    void second.wake();
+    await settle();
+    second.browser.fail('create', 'kill');
+    void second.finish(2, 'FAILED');
+    await settle();
+    const third = start();
+    clock.t += 60_000;
+    await third.wake();
+    expect(desktop.log.map((a) => intentIdsOfNotification(a.id))).toEqual([[id(1)], [id(2)]]);
+    expect(desktop.log.map((a) => a.title)).toEqual([finalTitle(1), finalTitle(2, 'failed')]);
+  });
+
+  it('Chrome: shown, its record refused, then closed by the user: a restarted worker does not show it again', async () => {
+    let writes = 0;
+    // Outbox writes: the job, `showing`, then `shown` (refused); the back-off write records it shown.
+    const first = start({ outboxWriteFails: () => ++writes === 3 });
+    await first.finish(1, 'SUCCEEDED');
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    first.browser.dead = true;
+    desktop.dismissAll();
+    const again = start();
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await again.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+});
+
+describe('what a restarted worker does not show again', () => {
+  it('Chrome: an outcome shown just before the worker died, then closed by the user', async () => {
+    const first = start();
+    await first.finish(1, 'SUCCEEDED');
+    first.browser.dead = true;
+    desktop.dismissAll();
+    const again = start();
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await again.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+
+  it('Chrome: a progress notification turned final just before the worker died, then closed by the user', async () => {
+    settings = { ...DEFAULT_NOTIFY, progress: true };
+    const first = start();
+    await first.record(1, 'EXECUTING', ['PENDING']);
+    await first.calm.progress(id(1));
+    await first.finish(1, 'SUCCEEDED');
+    first.browser.dead = true;
+    desktop.dismissAll();
+    const again = start();
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await again.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+
+  it('Chrome: an outcome the worker died right after showing, found on screen by the next life, then closed by the user', async () => {
+    const first = start();
+    first.browser.fail('create', 'kill-after');
+    void first.finish(1, 'SUCCEEDED');
+    await settle();
+    const second = start();
+    clock.t += 30_000;
+    await second.wake();
+    second.browser.dead = true;
+    desktop.dismissAll();
+    const third = start();
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await third.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+
+  it('Chrome: the progress notification closed by the user, the final one created the ordinary way as the worker died', async () => {
+    settings = { ...DEFAULT_NOTIFY, progress: true };
+    const first = start();
+    await first.record(1, 'EXECUTING', ['PENDING']);
+    await first.calm.progress(id(1));
+    desktop.dismissAll();
+    first.browser.fail('create', 'kill-after');
+    void first.finish(1, 'SUCCEEDED');
+    await settle();
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    const again = start();
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await again.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+});
+
+describe('the same life, after refused writes', () => {
+  it('Chrome: shown, both the record and its back-off refused, then closed by the user: not shown again', async () => {
+    let writes = 0;
+    // Outbox writes: the job, `showing`, `shown` (refused), the back-off (refused).
+    const w = start({ outboxWriteFails: () => [3, 4].includes(++writes) });
+    await w.finish(1, 'SUCCEEDED');
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    desktop.dismissAll();
+    for (let i = 0; i < 3; i++) {
+      clock.t += 30_000;
+      await w.wake();
+    }
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+  });
+});
+
 describe('buttons of one outcome', () => {
   it('Chrome: no "Open in explorer" when no transaction of the outcome is known (a refund not yet seen), shown alone or in place', async () => {
     const w = start();
@@ -283,6 +418,34 @@ describe('stuck warnings', () => {
       'Taking longer than expected · 0x0000…0001',
       'Taking longer than expected · 0x0000…0002',
     ]);
+  });
+});
+
+describe('retries on their own timer (no wake-up needed)', () => {
+  it('Chrome: a progress notification whose removal was rejected is removed a second later', async () => {
+    settings = { ...DEFAULT_NOTIFY, progress: true };
+    const w = start();
+    await w.record(1, 'EXECUTING', ['PENDING']);
+    await w.calm.progress(id(1));
+    w.browser.fail('clear');
+    await w.calm.mute(id(1), true);
+    expect(onScreenFor(1)).toHaveLength(1);
+    await clock.advance(1_000);
+    expect(onScreenFor(1)).toEqual([]);
+  });
+
+  it('Chrome: a notification left half-shown whose screen could not be read is settled a second later', async () => {
+    const first = start();
+    first.browser.fail('create', 'kill');
+    void first.finish(1, 'SUCCEEDED');
+    await settle();
+    const again = start();
+    again.browser.fail('getAll');
+    clock.t += 30_000;
+    await again.wake();
+    expect(desktop.log).toEqual([]);
+    await clock.advance(1_000);
+    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 });
 
