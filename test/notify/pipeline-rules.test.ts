@@ -26,16 +26,20 @@ const calmStore = () => createCalmStateStore(createStore(shared.calmDb, 'setting
 const alarmCalls = (w: ReturnType<typeof start>) => w.browser.calls.filter((c) => c.startsWith('alarms.'));
 const onScreenFor = (n: number) => [...desktop.screen.keys()].filter((k) => intentIdsOfNotification(k).includes(id(n)));
 const QUIET = { start: '22:00', end: '07:00' };
+/** Three wake-ups of the worker's 30 s watchdog alarm. */
+const watchdogWakes = async (w: ReturnType<typeof start>) => {
+  for (let i = 0; i < 3; i++) {
+    clock.t += 30_000;
+    await w.wake();
+  }
+};
 
 describe('the release alarm is only set while something waits for it', () => {
   it('a notification shown at once, and wake-ups with nothing held, touch no alarm', async () => {
     const w = start();
     await w.finish(1, 'SUCCEEDED');
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await w.wake();
-    }
+    await watchdogWakes(w);
     expect(alarmCalls(w)).toEqual([]);
   });
 
@@ -300,10 +304,7 @@ describe('notifications left unfinished stay apart', () => {
     first.browser.dead = true;
     desktop.dismissAll();
     const again = start();
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await again.wake();
-    }
+    await watchdogWakes(again);
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 });
@@ -315,10 +316,7 @@ describe('what a restarted worker does not show again', () => {
     first.browser.dead = true;
     desktop.dismissAll();
     const again = start();
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await again.wake();
-    }
+    await watchdogWakes(again);
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 
@@ -331,10 +329,7 @@ describe('what a restarted worker does not show again', () => {
     first.browser.dead = true;
     desktop.dismissAll();
     const again = start();
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await again.wake();
-    }
+    await watchdogWakes(again);
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 
@@ -349,10 +344,7 @@ describe('what a restarted worker does not show again', () => {
     second.browser.dead = true;
     desktop.dismissAll();
     const third = start();
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await third.wake();
-    }
+    await watchdogWakes(third);
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 
@@ -367,10 +359,7 @@ describe('what a restarted worker does not show again', () => {
     await settle();
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
     const again = start();
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await again.wake();
-    }
+    await watchdogWakes(again);
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 });
@@ -383,10 +372,7 @@ describe('the same life, after refused writes', () => {
     await w.finish(1, 'SUCCEEDED');
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
     desktop.dismissAll();
-    for (let i = 0; i < 3; i++) {
-      clock.t += 30_000;
-      await w.wake();
-    }
+    await watchdogWakes(w);
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
   });
 });
