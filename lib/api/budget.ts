@@ -11,8 +11,9 @@
  * - **One rate for the whole worker**: every request sent takes a token from one bucket refilled at `perMinute`
  *   (holding at most `burst`). Background requests wait until a token is there; the tracker's and the user's are sent
  *   without waiting and may leave the bucket in debt (down to a minute's worth, `-perMinute`), which background
- *   requests then wait out: every request sent is counted, so the total stays within the rate. The tracker paces itself (at most 18 long-polls + 24 sweeper requests a minute while nothing changes), so
- *   background work gets what the tracker leaves, and the worker's total while idle stays within `perMinute + burst +
+ *   requests then wait out: every request sent is counted, so the total stays within the rate. The tracker paces
+ *   itself (at most 18 long-polls + 24 sweeper requests a minute while nothing changes), so background work gets what
+ *   the tracker leaves, and the worker's total while idle stays within `perMinute + burst +
  *   maxInFlight` in any minute, whatever the number of watched addresses or intents and whatever the server's wait.
  * - A request aborted (its signal) while it waits, or no longer wanted when its turn comes (`stillWanted`), is not
  *   sent: the call rejects with the signal's reason or {@link NotWantedError}.
