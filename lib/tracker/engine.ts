@@ -303,6 +303,7 @@ export class Tracker {
       else await this.#stuck(t.intentId, w.minutes);
     }
     const tracking = this.#tracking();
+    const history = transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt);
     const inFlight = new Map([...this.#inFlight].map(([id, f]) => [id, f.kind] as const));
     const plan = planChecks({
       now,
@@ -316,7 +317,7 @@ export class Tracker {
       lastPageAt: this.#lastPageAt,
       refresh: [...this.#refresh.keys()],
       verify,
-      history: transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt),
+      history,
       tuning: this.#tuning,
     });
     for (const id of plan.longPolls) {
@@ -326,7 +327,7 @@ export class Tracker {
     if (plan.sweep) {
       // More intents than long-poll slots: some are watched by the sweeper alone.
       const hasCold = tracking.length > this.#tuning.maxConcurrent - 1;
-      this.#sweep(transport, plan.sweep, hasCold);
+      this.#sweep(transport, plan.sweep, hasCold, history);
     }
     this.#wakeAt(Math.min(plan.wakeAt, wakeAt));
   }
@@ -372,8 +373,19 @@ export class Tracker {
     await this.#mirror.write(intentId, (c) => stuckWarned(c, now));
   }
 
-  /** Runs one sweeper job; the next paced job (individual check, history page) is due a gap after it. */
-  #sweep(transport: ReceiptTransport, job: SweepJob, hasCold: boolean): void {
+  /**
+   * Runs one sweeper job; the next paced job (individual check, history page) is due a gap after it:
+   * - news: none, the next job at once;
+   * - busy (news in the last `busyForMs`) with an intent outside a long-poll: `busySweepGapMs`, counted from the last
+   *   history page's start when the job was an individual check and history can be read (individual checks keep their own pace,
+   *   `individualEveryMs`, and do not put the busy pages off), and none between the pages of one cycle;
+   * - every intent in a long-poll (at most `maxConcurrent - 1`, each holding a slot): `2 × sweepGapMs`;
+   * - else `sweepGapMs`.
+   * Found by the 500-intent Chromium bench (2026-11-25): the last three intents, out of long-polls for want of tokens,
+   * ended just after a page; the next page was 5 s away (they were counted as "in a long-poll"), and one was told
+   * 4.9 s late. And a page due 0.5 s after the last one waited 0.5 s more behind an individual check.
+   */
+  #sweep(transport: ReceiptTransport, job: SweepJob, hasCold: boolean, history: boolean): void {
     const { clock } = this.#deps;
     const started = clock.now();
     this.#sweeping = true;
@@ -385,18 +397,23 @@ export class Tracker {
     void run.then(
       (news) => {
         const now = clock.now();
+        const busy = now < this.#busyUntil;
+        // More intents than slots, or (busy) one that holds no long-poll now (its long-poll waits for a token, or for
+        // the pause after an unchanged answer): some intent is watched by the sweeper alone.
+        const cold = hasCold || (busy && this.#tracking().some((t) => this.#inFlight.get(t.intentId)?.kind !== 'wait'));
         // With every intent in a long-poll, history only watches for a final status the legs do not show: slow pace.
         // Busy: the pages of a history cycle follow one another at once.
-        const gap = !hasCold
+        const gap = !cold
           ? 2 * this.#tuning.sweepGapMs
           : news
             ? 0
-            : now < this.#busyUntil
+            : busy
               ? job.kind === 'history' && this.#sweeper.midCycle
                 ? 0
                 : this.#tuning.busySweepGapMs
               : this.#tuning.sweepGapMs;
-        this.#nextSweepAt = Math.max(this.#nextSweepAt, started + gap);
+        const from = history && busy && cold && job.kind === 'receipt' ? Math.min(started, this.#lastPageAt) : started;
+        this.#nextSweepAt = Math.max(this.#nextSweepAt, from + gap);
         this.#sweeping = false;
         this.#kick();
       },

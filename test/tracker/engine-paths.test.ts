@@ -544,6 +544,71 @@ describe('the sweeper’s pace', () => {
     tracker.stop();
   });
 
+  it('busy, with intents out of long-polls for want of tokens: an intent that ends is told within 0.6 s, however few are tracked', async () => {
+    // Found by the 500-intent Chromium bench (2026-11-25): the last three, none in a long-poll, were counted as
+    // "each in a slot", so the next page was 5 s away after the news that made the tracker busy (one was told 4.9 s
+    // after it ended).
+    const late: number[] = [];
+    for (let k = 0; k < 10; k++) {
+      const { clock, tracker, notifier, service, add } = engineHarness(0);
+      // What the user sees: when the notifier is asked to show each intent.
+      const shownAt = new Map<string, number>();
+      const show = notifier.show.bind(notifier);
+      notifier.show = async (intent) => {
+        shownAt.set(intent.intentId, clock.now());
+        return show(intent);
+      };
+      // A server that answers long-polls at once: the slots' tokens are soon spent (18 a minute for all three).
+      add(1, [
+        [1_000, 'EXECUTING', PENDING],
+        [29_000, 'SUCCEEDED', ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']],
+      ]);
+      add(2, [[1_000, 'EXECUTING', PENDING]]);
+      add(3, [[1_000, 'EXECUTING', PENDING]]);
+      for (let n = 1; n <= 3; n++) await tracker.track(sid(n));
+      while (!shownAt.has(sid(1))) await clock.advance(100);
+      // News (sid(1) told): busy. sid(2) ends a moment later, at a different point of the pace each time.
+      const endAt = clock.now() + 100 + k * 230;
+      service.intents.get(sid(2))!.steps.push({ at: endAt, status: 'SUCCEEDED', states: ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED'] });
+      await clock.advance(30_000);
+      late.push(shownAt.get(sid(2))! - endAt);
+      tracker.stop();
+    }
+    // The busy pace (a page every 0.5 s) and one request's time (10 ms here); the old pace gave 1.1–3.1 s.
+    for (const ms of late) expect(ms).toBeLessThanOrEqual(600);
+  });
+
+  it('busy: an individual check between two history pages does not put the second off', async () => {
+    // Seen in the 500-intent Chromium bench (2026-11-25): a page due 0.5 s after the last waited 0.5 s more behind an
+    // individual check that took the sweeper's turn.
+    const { clock, tracker, service, add } = engineHarness(20_000);
+    // Thirty intents, one ending every 2 s from 60 s on (news all along: busy); the others, outside the slots, owe
+    // individual checks (one every 5 s), whose answers are no news.
+    for (let n = 1; n <= 30; n++)
+      add(n, [
+        [0, 'EXECUTING', PENDING],
+        [60_000 + n * 2_000, 'SUCCEEDED', ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']],
+      ]);
+    for (let n = 1; n <= 30; n++) await tracker.track(sid(n));
+    const t0 = clock.now();
+    await clock.advance(90_000);
+    const from = t0 + 61_000;
+    const to = t0 + 78_000;
+    const sweeps = service.log.filter((e) => e.op !== 'wait' && e.start >= from && e.start <= to);
+    let between = 0;
+    for (let i = 1; i < sweeps.length; i++) {
+      const page = sweeps[i]!;
+      if (page.op !== 'history') continue;
+      const previous = sweeps.slice(0, i).findLast((e) => e.op === 'history');
+      if (!previous || previous.end === undefined) continue;
+      // Each page starts at most the busy gap (and one request's 10 ms) after the previous page started.
+      if (sweeps.slice(sweeps.indexOf(previous) + 1, i).some((e) => e.op === 'receipt')) between++;
+      expect(page.start - previous.start, `page at ${page.start - t0}`).toBeLessThanOrEqual(500 + 10);
+    }
+    expect(between).toBeGreaterThan(0);
+    tracker.stop();
+  });
+
   it('a history page that fails is not asked again before the gap; a 429 on it pauses everything; a 401 rejects the key', async () => {
     for (const [fault, check] of [
       ['500', 'gap'],
