@@ -25,6 +25,16 @@ const start = (options: Parameters<typeof worker>[4] = {}) => worker(shared, des
 const calmStore = () => createCalmStateStore(createStore(shared.calmDb, 'settings'));
 const alarmCalls = (w: ReturnType<typeof start>) => w.browser.calls.filter((c) => c.startsWith('alarms.'));
 const onScreenFor = (n: number) => [...desktop.screen.keys()].filter((k) => intentIdsOfNotification(k).includes(id(n)));
+/**
+ * Worker `w` dies, the user closes every notification, and the next worker wakes three times on its watchdog: intent
+ * 1's outcome must still have been shown exactly once.
+ */
+async function diesThenAllClosed(w: ReturnType<typeof start>) {
+  w.browser.dead = true;
+  desktop.dismissAll();
+  await watchdogWakes(start());
+  expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+}
 const QUIET = { start: '22:00', end: '07:00' };
 /** Three wake-ups of the worker's 30 s watchdog alarm. */
 const watchdogWakes = async (w: ReturnType<typeof start>) => {
@@ -301,11 +311,7 @@ describe('notifications left unfinished stay apart', () => {
     const first = start({ outboxWriteFails: () => ++writes === 3 });
     await first.finish(1, 'SUCCEEDED');
     expect(desktop.seen(finalTitle(1))).toHaveLength(1);
-    first.browser.dead = true;
-    desktop.dismissAll();
-    const again = start();
-    await watchdogWakes(again);
-    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    await diesThenAllClosed(first);
   });
 });
 
@@ -313,11 +319,7 @@ describe('what a restarted worker does not show again', () => {
   it('Chrome: an outcome shown just before the worker died, then closed by the user', async () => {
     const first = start();
     await first.finish(1, 'SUCCEEDED');
-    first.browser.dead = true;
-    desktop.dismissAll();
-    const again = start();
-    await watchdogWakes(again);
-    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    await diesThenAllClosed(first);
   });
 
   it('Chrome: a progress notification turned final just before the worker died, then closed by the user', async () => {
@@ -326,11 +328,7 @@ describe('what a restarted worker does not show again', () => {
     await first.record(1, 'EXECUTING', ['PENDING']);
     await first.calm.progress(id(1));
     await first.finish(1, 'SUCCEEDED');
-    first.browser.dead = true;
-    desktop.dismissAll();
-    const again = start();
-    await watchdogWakes(again);
-    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    await diesThenAllClosed(first);
   });
 
   it('Chrome: an outcome the worker died right after showing, found on screen by the next life, then closed by the user', async () => {
@@ -341,11 +339,7 @@ describe('what a restarted worker does not show again', () => {
     const second = start();
     clock.t += 30_000;
     await second.wake();
-    second.browser.dead = true;
-    desktop.dismissAll();
-    const third = start();
-    await watchdogWakes(third);
-    expect(desktop.seen(finalTitle(1))).toHaveLength(1);
+    await diesThenAllClosed(second);
   });
 
   it('Chrome: the progress notification closed by the user, the final one created the ordinary way as the worker died', async () => {
