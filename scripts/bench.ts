@@ -104,6 +104,8 @@ interface Figures {
     /** Watched rows: how many addresses, and the most requests the service received in any 60 s of the window. */
     watchedAddresses?: number;
     maxRequestsInAMinute?: number;
+    /** Watched rows: requests a minute the background lane (watched check, ETA baselines) sent in the window. */
+    backgroundPerMinute?: number;
     /** Longest time (ms) a tracked intent not yet notified went without an individual answer (see README). */
     largestStalenessMs: number | null;
     serverWaitMs: number;
@@ -510,7 +512,19 @@ async function runWatched(addresses: number, serverWaitMs: number): Promise<Figu
   const sim = await startSim(['--wait-timeout-ms', String(serverWaitMs)]);
   const budget = new RequestBudget();
   const client = (lane: Lane) => new SvcClient({ baseUrl: sim.url, accessKey: sim.accessKey, budget, lane, timeoutMs: 20_000 });
-  const [trackerClient, background] = [client('tracker'), client('background')];
+  const trackerClient = client('tracker');
+  // The background lane's calls, counted as they are made (each then waits for its place in the budget).
+  const backgroundCalls: number[] = [];
+  const background = new Proxy(client('background'), {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        backgroundCalls.push(Date.now());
+        return value.apply(target, args);
+      };
+    },
+  });
   let tracker: Tracker | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
   try {
@@ -572,6 +586,7 @@ async function runWatched(addresses: number, serverWaitMs: number): Promise<Figu
         runMs: end - start,
         watchedAddresses: addresses,
         maxRequestsInAMinute: maxInAMinute(counted),
+        backgroundPerMinute: perMinute(backgroundCalls.filter((at) => at >= from && at <= end).length, end - from),
       },
     };
   } finally {
@@ -733,14 +748,14 @@ const scale = all.filter((r) => r.scale);
 if (scale.length > 0) {
   console.log('');
   console.log(
-    '| scale row (tracker) | intents | notified | p50 ms | p99 ms | max ms | largest staleness s | req/min | most in any minute | peak concurrent | run s |',
+    '| scale row (tracker) | intents | notified | p50 ms | p99 ms | max ms | largest staleness s | req/min | most in any minute | background req/min | peak concurrent | run s |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of scale) {
     const s = r.scale!;
     const stale = s.largestStalenessMs === null ? null : Math.round(s.largestStalenessMs / 100) / 10;
     console.log(
-      `| ${r.row} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${f(stale)} | ${r.requestsPerMinute} | ${f(s.maxRequestsInAMinute)} | ${r.peakConcurrentRequests} | ${Math.round(s.runMs / 1000)} |`,
+      `| ${r.row} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${f(stale)} | ${r.requestsPerMinute} | ${f(s.maxRequestsInAMinute)} | ${f(s.backgroundPerMinute)} | ${r.peakConcurrentRequests} | ${Math.round(s.runMs / 1000)} |`,
     );
   }
 }
