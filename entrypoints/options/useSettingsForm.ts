@@ -74,6 +74,8 @@ export function useSettingsForm() {
       setSaveStatus({ text: v.error ?? t('invalidSettings'), ok: false });
       return;
     }
+    // The last save's message goes while this one runs: a "Saved" left on screen would answer for a save not done yet.
+    setSaveStatus(undefined);
     setSyncStatus(undefined);
     const next = {
       baseUrl: v.url.baseUrl,

@@ -46,6 +46,8 @@ export function Welcome() {
     }
     // Everything else the user may have set (notifications, addresses) is kept as it is.
     const next: Settings = { ...saved, baseUrl: v.url.baseUrl, accessKey: v.key.accessKey };
+    // The last save's message goes while this one runs (see the options page).
+    setSaveStatus(undefined);
     void saveFromClick(next, v.url, savedPattern, (status) => setSaveStatus(status)).then((ok) => {
       if (!ok) return;
       setSaved(next);

@@ -93,6 +93,34 @@ describe('options page', () => {
     expect((await createSettingsStore().get())?.watchedAddresses).toHaveLength(2_500);
   }, 30_000);
 
+  it('a second Save takes the first one’s message away until its own outcome is known', async () => {
+    // Seen in the Firefox stress run of 2026-11-25: "Saved. The extension may reach <old origin>." stayed on screen
+    // after Save for a new origin, until the browser's prompt was answered; the page object read it as the new outcome.
+    await saveAs('https://svc.example.test', KEY);
+    expect(screen.getByTestId('save-status').textContent).toBe('Saved. The extension may reach https://svc.example.test.');
+    let answer: (ok: boolean) => void = () => {};
+    const request = fakeBrowser.permissions.request;
+    Object.assign(fakeBrowser.permissions, {
+      // The browser's prompt for the new origin, not answered yet.
+      request: (p: { origins?: string[] }) =>
+        new Promise<boolean>((resolve) => {
+          answer = (ok) => void (ok ? request(p).then(resolve) : resolve(false));
+        }),
+    });
+    fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: 'https://other.example.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.queryByText('Saved. The extension may reach https://svc.example.test.')).toBeNull();
+    await waitFor(() =>
+      expect(screen.getByTestId('save-status').textContent).toBe(
+        "Saved. Allow access to https://other.example.test in the browser's prompt.",
+      ),
+    );
+    answer(true);
+    await waitFor(() =>
+      expect(screen.getByTestId('save-status').textContent).toBe('Saved. The extension may reach https://other.example.test.'),
+    );
+  });
+
   it('says what each permission of this browser is for', () => {
     render(<Options />);
     const section = screen.getByRole('region', { name: 'Permissions and what they are for' });
