@@ -375,12 +375,13 @@ export class Tracker {
 
   /**
    * Runs one sweeper job; the next paced job (individual check, history page) is due a gap after it:
-   * - news: none, the next job at once;
-   * - busy (news in the last `busyForMs`) with an intent outside a long-poll: `busySweepGapMs`, counted from the last
-   *   history page's start when the job was an individual check and history can be read (individual checks keep their own pace,
-   *   `individualEveryMs`, and do not put the busy pages off), and none between the pages of one cycle;
    * - every intent in a long-poll (at most `maxConcurrent - 1`, each holding a slot): `2 × sweepGapMs`;
+   * - else, after news: none, the next job at once;
+   * - else busy (news in the last `busyForMs`): `busySweepGapMs`, none between the pages of one cycle, and counted
+   *   from the last history page's start when the job was an individual check and history can be read (individual
+   *   checks keep their own pace, `individualEveryMs`, and do not put the busy pages off);
    * - else `sweepGapMs`.
+   * While busy, an intent that holds no long-poll right now counts as outside the slots, however few are tracked.
    * Found by the 500-intent Chromium bench (2026-11-25): the last three intents, out of long-polls for want of tokens,
    * ended just after a page; the next page was 5 s away (they were counted as "in a long-poll"), and one was told
    * 4.9 s late. And a page due 0.5 s after the last one waited 0.5 s more behind an individual check.
