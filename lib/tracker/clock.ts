@@ -1,14 +1,19 @@
 /** Time source of the tracker: real time in the worker, virtual time in tests and the campaign. */
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /** Wall-clock time: milliseconds since the epoch. It jumps (NTP corrections, a user setting the clock): never
+   * measure a duration with it. */
   now(): number;
+  /** Monotonic time: milliseconds since an arbitrary origin (per worker life). Never goes back, never jumps: every
+   * duration (a back-off, a hold, a rate window) is measured on it. Not comparable across worker lives. */
+  monotonic(): number;
   /** Resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** A clock on real time (`Date.now`, `setTimeout`). */
+/** A clock on real time (`Date.now`, `performance.now`, `setTimeout`). */
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal?.aborted) return resolve();

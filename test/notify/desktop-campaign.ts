@@ -225,7 +225,7 @@ export async function runDesktopSchedule(s: DesktopSchedule): Promise<string[]> 
       groupTimer: (fn, ms) => clock.timer(() => dead() || fn(), ms),
       retryTimer: (fn, ms) => clock.timer(() => dead() || fn(), ms),
     });
-    const delivery = new Delivery(mirror, pipeline, { now: clock.now, sleep: () => hang() });
+    const delivery = new Delivery(mirror, pipeline, { now: clock.now, monotonic: clock.now, sleep: () => hang() });
     return { browser, pipeline, mirror, delivery, dead };
   };
 

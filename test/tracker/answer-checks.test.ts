@@ -18,7 +18,7 @@ const MIN = 60_000;
 
 /** The user's clock: the virtual clock off by `skewMs` (positive: fast). */
 function skewed(clock: EventClock, skewMs: number): Clock {
-  return { now: () => clock.now() + skewMs, sleep: (ms, signal) => clock.sleep(ms, signal) };
+  return { now: () => clock.now() + skewMs, monotonic: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal) };
 }
 
 describe('answers checked before they are believed (issue 20)', () => {

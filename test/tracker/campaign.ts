@@ -263,7 +263,7 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
 
   // The user's clock, off the service's by the adversary's skew; the worker's service clock is fed by Date headers.
   const skew = adversary?.skewMs ?? 0;
-  const userClock: Clock = { now: () => clock.now() + skew, sleep: (ms, signal) => clock.sleep(ms, signal) };
+  const userClock: Clock = { now: () => clock.now() + skew, monotonic: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal) };
   // The desktop logs what appeared at the service's (true) time, for the oracle.
   const desktop = new FakeDesktop(w.browser, () => clock.now());
   const notify: NotifySettings = {

@@ -22,6 +22,9 @@ export class VirtualClock implements Clock {
   now() {
     return this.t;
   }
+  monotonic() {
+    return this.t;
+  }
   sleep(ms: number, signal?: AbortSignal) {
     return new Promise<void>((resolve) => {
       const timer = { at: this.t + ms, resolve };
@@ -149,6 +152,9 @@ export class EventClock implements Clock {
   t = 1_800_000_000_000;
   timers: Array<{ at: number; resolve: () => void }> = [];
   now() {
+    return this.t;
+  }
+  monotonic() {
     return this.t;
   }
   sleep(ms: number, signal?: AbortSignal) {
