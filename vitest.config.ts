@@ -27,6 +27,9 @@ export default defineConfig({
           setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
+          // main process mostly waits. Two let the campaigns run beside the rest.
+          maxWorkers: 2,
         },
       },
       {
