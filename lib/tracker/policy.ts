@@ -96,6 +96,20 @@ export function isNews(t: TrackedIntent, status: string, states: readonly Transa
   return final || t.receipt === undefined || status !== t.status || statesChanged;
 }
 
+/** The order of the non-final statuses an intent goes through; a status not listed (a final or unknown one) has no place. */
+const PROGRESS_ORDER: readonly string[] = ['QUOTED', 'COMMITTED', 'EXECUTING'];
+
+/**
+ * True when an answer's `status` is behind the status already believed (`believed`): both are non-final, known, and
+ * the answer's comes earlier in QUOTED → COMMITTED → EXECUTING (a stale replica, a cache). Such an answer is stale: a
+ * status never moves backwards in what the tracker believes. Unknown and final statuses are never behind.
+ */
+export function isStatusBehind(status: string, believed: string | undefined): boolean {
+  const at = PROGRESS_ORDER.indexOf(status);
+  const known = believed === undefined ? -1 : PROGRESS_ORDER.indexOf(believed);
+  return at >= 0 && known >= 0 && at < known;
+}
+
 /** True when two receipt-state lists are equal. */
 export function sameStates(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
