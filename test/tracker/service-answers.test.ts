@@ -4,6 +4,7 @@
  * before the fix it names.
  */
 import { describe, expect, it } from 'vitest';
+import { NewsPace } from '@/lib/tracker/news-pace';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 import { engineHarness, PENDING, sid } from './engine-harness';
 
@@ -58,5 +59,62 @@ describe('a status never moves backwards in what the tracker believes (symptom 8
     await h.clock.advance(10 * MIN);
     expect(h.notifier.shown.map((t) => t.status)).toEqual(['SUCCEEDED']);
     h.tracker.stop();
+  });
+});
+
+describe('news is paced per intent whatever the status sequence (symptom 9)', () => {
+  /** `count` distinct leg-state lists, cycled every `everyMs` for `forMs`, then SUCCEEDED. */
+  function cycling(count: number, everyMs: number, forMs: number): Array<[number, string, string[]]> {
+    const names = ['UNKNOWN', 'ON_HOLD', 'PENDING', 'RELAYING', 'SENT', 'MINING'];
+    const states = Array.from({ length: count }, (_, i) => ['PENDING', names[i % 6]!, names[Math.floor(i / 6) % 6]!]);
+    return [
+      ...Array.from({ length: forMs / everyMs }, (_, i) => [everyMs, 'EXECUTING', states[i % count]!] as [number, string, string[]]),
+      [1_000, 'SUCCEEDED', DONE],
+    ];
+  }
+
+  for (const [count, history, intents] of [
+    [17, null, 1],
+    [17, undefined, 1],
+    [40, undefined, 1],
+    [17, undefined, 6],
+    [100, null, 6],
+  ] as const) {
+    it(`${intents} intent(s) whose leg states cycle through ${count} states every 100 ms (history ${history === null ? 'off' : 'on'}): the worker at its idle rate once the states are known, each end notified`, async () => {
+      const h = engineHarness(20_000, history);
+      for (let k = 1; k <= intents; k++) h.add(k, cycling(count, 100, 10 * MIN));
+      for (let k = 1; k <= intents; k++) await h.tracker.track(sid(k));
+      // Every state first seen is news (as genuine progress would be): at most NEWS_PER_STATUS of them per intent.
+      await h.clock.advance(4 * MIN);
+      for (let minute = 0; minute < 4; minute++) {
+        const from = h.clock.now();
+        await h.clock.advance(MIN);
+        const sent = h.service.log.filter((e) => e.start >= from);
+        expect(sent.length).toBeLessThanOrEqual(60);
+        expect(sent.filter((e) => e.intentId === sid(1)).length).toBeLessThanOrEqual(20);
+      }
+      await h.clock.advance(4 * MIN);
+      expect(h.notifier.shown.map((t) => t.status)).toEqual(Array(intents).fill('SUCCEEDED'));
+      h.tracker.stop();
+    });
+  }
+});
+
+describe('NewsPace', () => {
+  it('counts news per intent and status; a status moving forward starts again, one behind or unknown does not', () => {
+    const pace = new NewsPace(2);
+    expect([pace.admit('a', 'EXECUTING'), pace.admit('a', 'EXECUTING'), pace.admit('a', 'EXECUTING')]).toEqual([true, true, false]);
+    expect(pace.admit('b', 'EXECUTING')).toBe(true);
+    expect(pace.admit('a', 'COMMITTED')).toBe(false);
+    expect(pace.admit('a', 'SOMETHING_NEW')).toBe(false);
+    const c = new NewsPace(1);
+    expect([c.admit('c', 'QUOTED'), c.admit('c', 'QUOTED'), c.admit('c', 'COMMITTED'), c.admit('c', 'EXECUTING')]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
+    pace.forget('a');
+    expect(pace.admit('a', 'EXECUTING')).toBe(true);
   });
 });
