@@ -2,7 +2,7 @@
  * How many of one intent's answers may count as news. News is what makes the tracker hurry: a long-poll that brought
  * news gives its token back and is followed at once by the next, and the sweeper keeps its busy pace after it. A
  * service whose status or leg states cycle through more states than the flapping memory holds (`rememberState`,
- * {@link FLAP_MEMORY_STATES}), or never repeat one, would otherwise be news on every answer: hundreds of requests a
+ * `FLAP_MEMORY_STATES`), or never repeat one, would otherwise be news on every answer: hundreds of requests a
  * minute from one intent (I5).
  *
  * So each intent may bring at most {@link NEWS_PER_STATUS} news while in one status; the count starts again only when
@@ -12,7 +12,7 @@
  * the sequence of states, and a desk of such intents stays within the idle rate of I5. A final status is never held
  * back (the engine does not ask): it ends tracking anyway. Counting, not timing: no clock is read.
  */
-import { type FLAP_MEMORY_STATES, progressRank } from './policy';
+import { progressRank } from './policy';
 
 /**
  * News one intent may bring while in one status: an honest intent's leg steps (deposit, origin and destination each
