@@ -99,9 +99,17 @@ export class SvcClient extends SvcHttp {
     return this.call('GetTokenPrices', checked('GetTokenPrices', GetTokenPricesRequest, request), GetTokenPricesResponse, options);
   }
 
-  /** GetIntent: the full Intent. */
+  /**
+   * GetIntent: the full Intent. Throws SvcValidationError (path `intent.intentId`) when the answer is about another
+   * intent than the one asked (ids compared case-insensitively): a misrouted or cached answer is malformed, never
+   * another intent's data (its estimate, its fees) taken for this one's.
+   */
   async getIntent(request: GetIntentRequest, options?: CallOptions): Promise<GetIntentResponse> {
-    return this.call('GetIntent', checked('GetIntent', GetIntentRequest, request), GetIntentResponse, options);
+    const res = await this.call('GetIntent', checked('GetIntent', GetIntentRequest, request), GetIntentResponse, options);
+    if (res.intent.intentId.toLowerCase() !== request.intentId.toLowerCase()) {
+      throw new SvcValidationError('GetIntent', 'intent.intentId', `the answer is about another intent (${res.intent.intentId})`);
+    }
+    return res;
   }
 
   /** QuoteIntent: a QUOTED intent (raw amounts as decimal strings), with its exact JSON kept for {@link commitIntent}. */
