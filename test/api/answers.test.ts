@@ -63,3 +63,42 @@ describe('the ETA baseline and the details look-up take nothing from another int
     expect(await intentDetails(client, ID)).toEqual({});
   });
 });
+
+describe('integers above 2^53 in number fields, and one bad row of a page (symptom 11)', () => {
+  const MAX_UINT256 = (2n ** 256n - 1n).toString();
+  const entry = `{"deadline":${MAX_UINT256},"permitDeadline":${MAX_UINT256},"userNonce":18446744073709551617,"permitAmount":${MAX_UINT256}}`;
+  const receipt = (id: string, status = '"EXECUTING"') =>
+    `{"intentId":"${id}","status":${status},"depositTransaction":{"txnHash":"0x1","depositIntentEntry":${entry}},"id":9007199254740993}`;
+
+  it('a receipt whose deadline is 2^256−1 and nonce 2^64+1 is read (raw amounts exact, the others as numbers)', async () => {
+    const res = await answering(`{"intentReceipt":${receipt(ID)}}`).getIntentReceipt({ intentId: ID });
+    const e = res.intentReceipt.depositTransaction?.depositIntentEntry;
+    expect(e?.deadline).toBe(2 ** 256);
+    expect(e?.userNonce).toBe(2 ** 64);
+    expect(e?.permitAmount).toBe(MAX_UINT256);
+    expect(res.intentReceipt.status).toBe('EXECUTING');
+  });
+
+  it('a history page keeps its rows with such integers and sets a malformed row aside, naming it and why', async () => {
+    const row = (id: string, status = '"SUCCEEDED"') => `{"intentId":"${id}","status":${status},"receipt":${receipt(id, status)}}`;
+    const third = `0x${'c'.repeat(64)}`;
+    const body = `{"intents":[${row(ID)},${row(OTHER, '5')},${row(third)}],"nextPage":{"after":1700000000000,"more":true}}`;
+    const full = await answering(body).getIntentHistory({});
+    expect(full.intents.map((r) => r.intentId)).toEqual([ID, third]);
+    expect(full.setAside).toEqual([{ index: 1, intentId: OTHER, reason: expect.stringMatching(/^status: /) }]);
+    expect(full.nextPage?.after).toBe(1_700_000_000_000);
+    const lite = await answering(body).getIntentHistoryLite({ page: { pageSize: 20 } });
+    expect(lite.intents.map((r) => r.intentId)).toEqual([ID, third]);
+    expect(lite.setAside?.map((r) => r.index)).toEqual([1]);
+    expect(lite.nextPage?.more).toBe(true);
+  });
+
+  it('SearchIntents keeps its good rows the same way', async () => {
+    const body = `{"intents":[{"intentId":"${ID}","salt":${MAX_UINT256},"quote":{"estimatedDuration":60}},{"intentId":7}]}`;
+    const res = await answering(body).searchIntents({ byOwnerAddress: '0x1' });
+    expect(res.intents.map((i) => i.intentId)).toEqual([ID]);
+    expect(res.setAside).toEqual([{ index: 1, reason: expect.stringMatching(/^intentId: /) }]);
+    const lite = await answering(body).searchByTransactionHash(`0x${'d'.repeat(64)}`);
+    expect(lite.intents.map((i) => i.intentId)).toEqual([ID]);
+  });
+});
