@@ -221,7 +221,8 @@ export class SvcHttp {
       throw new SvcAbortedError(operation);
     }
     if (!response) throw new SvcAbortedError(operation);
-    const snippet = redact(text.slice(0, SNIPPET_CHARS), this.#accessKey);
+    // Redacted before it is cut: a key across the cut would otherwise leave its first characters in the snippet.
+    const snippet = redact(text.slice(0, SNIPPET_CHARS + this.#accessKey.length), this.#accessKey).slice(0, SNIPPET_CHARS);
     if (text.length > MAX_BODY_CHARS) {
       throw new SvcBadBodyError(
         operation,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
-import { SvcValidationError } from '@/lib/api/errors';
+import { SvcBadBodyError, SvcValidationError } from '@/lib/api/errors';
 
 const KEY = 'ak_live_0123456789abcdef';
 const ID = `0x${'a'.repeat(64)}`;
@@ -100,5 +100,21 @@ describe('integers above 2^53 in number fields, and one bad row of a page (sympt
     expect(res.setAside).toEqual([{ index: 1, reason: expect.stringMatching(/^intentId: /) }]);
     const lite = await answering(body).searchByTransactionHash(`0x${'d'.repeat(64)}`);
     expect(lite.intents.map((i) => i.intentId)).toEqual([ID]);
+  });
+});
+
+describe('the snippet of an unusable body never keeps part of the key (issue 27, low)', () => {
+  it('a key across the snippet’s cut is redacted, not cut to its prefix', async () => {
+    for (const at of [190, 195, 199]) {
+      const body = `<html>${'x'.repeat(at - 6)}${KEY}</html>`;
+      const err = await answering(body, 502)
+        .getIntentReceipt({ intentId: ID })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SvcBadBodyError);
+      const snippet = (err as SvcBadBodyError).snippet;
+      expect(snippet.length).toBeLessThanOrEqual(200);
+      expect(snippet).not.toContain(KEY.slice(0, 4));
+      expect(snippet.slice(at)).toBe('[redacted]'.slice(0, 200 - at));
+    }
   });
 });
