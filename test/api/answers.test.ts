@@ -118,3 +118,13 @@ describe('the snippet of an unusable body never keeps part of the key (issue 27,
     }
   });
 });
+
+describe('SvcNumber', () => {
+  it('reads numbers and integer strings; refuses other strings', async () => {
+    const { SvcNumber } = await import('@/lib/api/schemas/fields');
+    expect(SvcNumber.parse(42)).toBe(42);
+    expect(SvcNumber.parse('18446744073709551616')).toBe(2 ** 64);
+    expect(SvcNumber.parse('-9007199254740993')).toBe(-(2 ** 53));
+    for (const bad of ['', 'abc', '1.5e3', ' 12', '0x10']) expect(SvcNumber.safeParse(bad).success).toBe(false);
+  });
+});

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { intentStatus, opt, RawAmount, SvcNumber } from './fields';
 import { IntentReceipt } from './receipt';
-import { rowsOf } from './rows';
+import { listAnswer } from './rows';
 
 /** TokenBalance: `balance` raw; `balanceUsd`/`priceUsd` USD strings. */
 export const TokenBalance = z.looseObject({
@@ -75,13 +75,7 @@ export type GetIntentHistoryRequest = z.input<typeof GetIntentHistoryRequest>;
  * GetIntentHistory response: `nextPage` absent or null on the last page. Read row by row (`./rows`): a row that is not
  * an IntentHistory is set aside (`setAside`, with its reason) and the page's other rows are used.
  */
-export const GetIntentHistoryResponse = z.pipe(
-  z.looseObject({ intents: z.array(z.unknown()), nextPage: opt(Page) }),
-  z.transform(({ intents, nextPage }: { intents: unknown[]; nextPage?: Page | null }) => ({
-    ...rowsOf(IntentHistory, intents),
-    ...(nextPage === undefined ? {} : { nextPage }),
-  })),
-);
+export const GetIntentHistoryResponse = listAnswer(IntentHistory, Page);
 export type GetIntentHistoryResponse = z.output<typeof GetIntentHistoryResponse>;
 
 /** The GetIntentHistory request of the light reading; `fromTime` in Unix seconds. */
@@ -101,11 +95,5 @@ export const HistoryLiteRow = z.looseObject({ intentId: z.string(), status: inte
 /** The cursor part of a page, read lightly. */
 const LitePage = z.looseObject({ after: opt(SvcNumber), more: opt(z.boolean()) });
 /** GetIntentHistory read lightly, row by row as {@link GetIntentHistoryResponse}. */
-export const HistoryLiteResponse = z.pipe(
-  z.looseObject({ intents: z.array(z.unknown()), nextPage: opt(LitePage) }),
-  z.transform(({ intents, nextPage }: { intents: unknown[]; nextPage?: z.output<typeof LitePage> | null }) => ({
-    ...rowsOf(HistoryLiteRow, intents),
-    ...(nextPage === undefined ? {} : { nextPage }),
-  })),
-);
+export const HistoryLiteResponse = listAnswer(HistoryLiteRow, LitePage);
 export type HistoryLiteResponse = z.output<typeof HistoryLiteResponse>;

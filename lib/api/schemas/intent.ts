@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { intentStatus, opt, RawAmount, SvcNumber } from './fields';
 import { TransactionPrecondition } from './receipt';
-import { rowsOf } from './rows';
+import { listAnswer } from './rows';
 
 /** QuoteRequest.options. `slippageTolerance` is a fraction (0.005 = 0.5 %). */
 export const QuoteRequestOptions = z.looseObject({
@@ -238,10 +238,7 @@ export const SearchIntentsRequest = z.object({
 });
 export type SearchIntentsRequest = z.input<typeof SearchIntentsRequest>;
 /** SearchIntents response: not paginated; read row by row (`./rows`): a row that is not an Intent is set aside. */
-export const SearchIntentsResponse = z.pipe(
-  z.looseObject({ intents: z.array(z.unknown()) }),
-  z.transform(({ intents }: { intents: unknown[] }) => rowsOf(Intent, intents)),
-);
+export const SearchIntentsResponse = listAnswer(Intent);
 export type SearchIntentsResponse = z.output<typeof SearchIntentsResponse>;
 
 /** CommitIntent response. */
@@ -251,10 +248,7 @@ export type CommitIntentResponse = z.output<typeof CommitIntentResponse>;
 /** A light reading of a SearchIntents response: intentIds and the quote's estimated duration (seconds). */
 const SearchLiteRow = z.looseObject({ intentId: z.string(), quote: opt(z.looseObject({ estimatedDuration: opt(SvcNumber) })) });
 /** Read row by row as {@link SearchIntentsResponse}. */
-export const SearchLiteResponse = z.pipe(
-  z.looseObject({ intents: z.array(z.unknown()) }),
-  z.transform(({ intents }: { intents: unknown[] }) => rowsOf(SearchLiteRow, intents)),
-);
+export const SearchLiteResponse = listAnswer(SearchLiteRow);
 export type SearchLiteResponse = z.output<typeof SearchLiteResponse>;
 
 /** GetIntent: `{intentId}` → `{intent}`. */

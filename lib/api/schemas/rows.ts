@@ -3,7 +3,8 @@
  * aside with the reason, and the other rows are used, instead of one bad row rejecting the whole page (a sweeper or a
  * watched-address check would otherwise stall on that page for good).
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
+import { opt } from './fields';
 
 /** A row of a list answer set aside because it did not have its expected shape. */
 export interface SetAsideRow {
@@ -45,4 +46,21 @@ export function rowsOf<S extends z.ZodMiniType>(row: S, items: readonly unknown[
     });
   });
   return setAside.length > 0 ? { intents, setAside } : { intents };
+}
+
+/**
+ * The schema of a list answer `{intents: [...], nextPage?}` (GetIntentHistory, SearchIntents) whose `intents` are
+ * read row by row with `row` ({@link rowsOf}); `nextPage`, when a schema is given, is checked as a whole.
+ */
+export function listAnswer<T, P = never>(
+  row: z.ZodMiniType<T>,
+  nextPage?: z.ZodMiniType<P>,
+): z.ZodMiniType<Rows<T> & { nextPage?: P | null }> {
+  return z.pipe(
+    z.looseObject({ intents: z.array(z.unknown()), ...(nextPage ? { nextPage: opt(nextPage) } : {}) }),
+    z.transform((a: { intents: unknown[]; nextPage?: unknown }) => ({
+      ...rowsOf(row, a.intents),
+      ...(a.nextPage === undefined ? {} : { nextPage: a.nextPage as P | null }),
+    })),
+  ) as unknown as z.ZodMiniType<Rows<T> & { nextPage?: P | null }>;
 }
