@@ -128,3 +128,35 @@ describe('SvcNumber', () => {
     for (const bad of ['', 'abc', '1.5e3', ' 12', '0x10']) expect(SvcNumber.safeParse(bad).success).toBe(false);
   });
 });
+
+describe('the tracker reads and tells an intent whose receipt holds integers above 2^53 (symptom 11)', () => {
+  it('SUCCEEDED with deadline 2^256−1, through the real client, is notified', async () => {
+    const { Tracker } = await import('@/lib/tracker/engine');
+    const { MemoryStore } = await import('@/lib/store/memory');
+    const { EventClock, RecordingNotifier } = await import('../tracker/fakes');
+    const MAX = (2n ** 256n - 1n).toString();
+    const receipt = `{"intentId":"${ID}","status":"SUCCEEDED","depositTransaction":{"depositIntentEntry":{"deadline":${MAX},"userNonce":${MAX}}}}`;
+    const client = new SvcClient({
+      baseUrl: 'https://svc.example',
+      accessKey: KEY,
+      fetch: async (input) => {
+        const op = String(input).split('/').at(-1);
+        const body =
+          op === 'GetIntentHistory'
+            ? `{"intents":[{"intentId":"${ID}","status":"SUCCEEDED","receipt":${receipt}},{"intentId":5}]}`
+            : op === 'WaitIntentReceipt'
+              ? `{"intentReceipt":${receipt},"receiptStates":["SUCCEEDED"],"done":true}`
+              : `{"intentReceipt":${receipt}}`;
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const clock = new EventClock();
+    const notifier = new RecordingNotifier();
+    const store = new MemoryStore();
+    const tracker = new Tracker({ store, clock, notifier, transport: async () => client, random: () => 1 });
+    await tracker.track(ID);
+    await clock.advance(10_000);
+    expect(notifier.shown.map((t) => [t.intentId, t.status])).toEqual([[ID, 'SUCCEEDED']]);
+    tracker.stop();
+  });
+});
