@@ -40,11 +40,14 @@ export function parseBaseUrl(input: string): BaseUrlResult {
   return { ok: true, baseUrl, origin: url.origin, permissionPattern: `${url.protocol}//${url.hostname}/*` };
 }
 
-/** Checks an access key: not empty, no white space, at most 512 characters. */
+/** Checks an access key: not empty, no white space, only visible ASCII (fetch cannot send other characters in a header), at most 512 characters. */
 export function parseAccessKey(input: string): { ok: true; accessKey: string } | { ok: false; message: string } {
   const key = input.trim();
   if (key === '') return { ok: false, message: t('accessKeyEmpty') };
   if (/\s/.test(key)) return { ok: false, message: t('accessKeyHasSpaces') };
+  // A header value outside visible ASCII (a zero-width space, a soft hyphen, a look-alike letter) makes fetch refuse
+  // the request before it is sent: Test connection would say that nothing answered.
+  if (/[^\x21-\x7e]/.test(key)) return { ok: false, message: t('accessKeyNotAscii') };
   if (key.length > 512) return { ok: false, message: t('accessKeyTooLong') };
   return { ok: true, accessKey: key };
 }

@@ -27,6 +27,7 @@ import {
   WaitIntentReceiptResponse,
 } from './schemas/receipt';
 import { GetExactOutputRoutesRequest, GetExactOutputRoutesResponse, GetTokenPricesRequest, GetTokenPricesResponse } from './schemas/routes';
+import type { SetAsideRow } from './schemas/rows';
 
 /**
  * An intent as QuoteIntent returned it: the parsed `intent`, and `wire`, its exact JSON text, which CommitIntent
@@ -45,6 +46,12 @@ function checked<S extends z.ZodMiniType>(operation: string, schema: S, request:
   throw new SvcValidationError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid request');
 }
 
+/** Logs the rows of a list answer that were set aside (their place, intentId and reason; never a body or the key). */
+function noteSetAside<T extends { setAside?: SetAsideRow[] }>(operation: string, res: T): T {
+  if (res.setAside?.length) console.warn(`${operation}: ${res.setAside.length} row(s) set aside, the others used`, res.setAside);
+  return res;
+}
+
 /** Every operation of the service. One instance per (baseUrl, accessKey). */
 export class SvcClient extends SvcHttp {
   /** GetIntentReceipt: the current receipt, once, without waiting. NotFound (8000) for an unknown intentId. */
@@ -61,27 +68,37 @@ export class SvcClient extends SvcHttp {
     return this.call('WaitIntentReceipt', { lastReceiptStates: [], ...request }, WaitIntentReceiptResponse, options);
   }
 
-  /** GetIntentHistory: one page of intents with receipts; follow `nextPage` (see `iterateIntentHistory`). */
+  /**
+   * GetIntentHistory: one page of intents with receipts; follow `nextPage` (see `iterateIntentHistory`). A row that is
+   * not an IntentHistory is set aside (`setAside`, logged) and the others are returned.
+   */
   async getIntentHistory(request: GetIntentHistoryRequest = {}, options?: CallOptions): Promise<GetIntentHistoryResponse> {
-    return this.call('GetIntentHistory', checked('GetIntentHistory', GetIntentHistoryRequest, request), GetIntentHistoryResponse, options);
+    const res = await this.call(
+      'GetIntentHistory',
+      checked('GetIntentHistory', GetIntentHistoryRequest, request),
+      GetIntentHistoryResponse,
+      options,
+    );
+    return noteSetAside('GetIntentHistory', res);
   }
 
   /**
    * GetIntentHistory read lightly (intentId, status, receipt, nextPage): what the tracker's batch refresh and the
    * watched-address check need.
    */
-  getIntentHistoryLite(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse> {
-    return this.call('GetIntentHistory', request, HistoryLiteResponse, options);
+  async getIntentHistoryLite(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse> {
+    return noteSetAside('GetIntentHistory', await this.call('GetIntentHistory', request, HistoryLiteResponse, options));
   }
 
-  /** SearchIntents: intents matching every given filter; not paginated. Needs at least one filter. */
+  /** SearchIntents: intents matching every given filter; not paginated. Needs at least one filter. Bad rows set aside. */
   async searchIntents(request: SearchIntentsRequest, options?: CallOptions): Promise<SearchIntentsResponse> {
-    return this.call('SearchIntents', checked('SearchIntents', SearchIntentsRequest, request), SearchIntentsResponse, options);
+    const res = await this.call('SearchIntents', checked('SearchIntents', SearchIntentsRequest, request), SearchIntentsResponse, options);
+    return noteSetAside('SearchIntents', res);
   }
 
   /** SearchIntents by a transaction hash of any leg, read lightly (intentIds and estimated durations). */
-  searchByTransactionHash(hash: string, options?: CallOptions): Promise<SearchLiteResponse> {
-    return this.call('SearchIntents', { byTransactionHash: hash }, SearchLiteResponse, options);
+  async searchByTransactionHash(hash: string, options?: CallOptions): Promise<SearchLiteResponse> {
+    return noteSetAside('SearchIntents', await this.call('SearchIntents', { byTransactionHash: hash }, SearchLiteResponse, options));
   }
 
   /** GetExactOutputRoutes: origin tokens that can pay for the destination token; empty when none. */
@@ -99,9 +116,17 @@ export class SvcClient extends SvcHttp {
     return this.call('GetTokenPrices', checked('GetTokenPrices', GetTokenPricesRequest, request), GetTokenPricesResponse, options);
   }
 
-  /** GetIntent: the full Intent. */
+  /**
+   * GetIntent: the full Intent. Throws SvcValidationError (path `intent.intentId`) when the answer is about another
+   * intent than the one asked (ids compared case-insensitively): a misrouted or cached answer is malformed, never
+   * another intent's data (its estimate, its fees) taken for this one's.
+   */
   async getIntent(request: GetIntentRequest, options?: CallOptions): Promise<GetIntentResponse> {
-    return this.call('GetIntent', checked('GetIntent', GetIntentRequest, request), GetIntentResponse, options);
+    const res = await this.call('GetIntent', checked('GetIntent', GetIntentRequest, request), GetIntentResponse, options);
+    if (res.intent.intentId.toLowerCase() !== request.intentId.toLowerCase()) {
+      throw new SvcValidationError('GetIntent', 'intent.intentId', `the answer is about another intent (${res.intent.intentId})`);
+    }
+    return res;
   }
 
   /** QuoteIntent: a QUOTED intent (raw amounts as decimal strings), with its exact JSON kept for {@link commitIntent}. */

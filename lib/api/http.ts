@@ -17,6 +17,7 @@ import {
   SvcTimeoutError,
   SvcValidationError,
 } from './errors';
+import { issuePath } from './schemas/rows';
 
 /** Connection settings: where the service is and the key it accepts. */
 export interface SvcClientConfig {
@@ -112,11 +113,6 @@ export function parseRetryAfter(value: string | null, nowMs: number = Date.now()
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
-}
-
-/** Formats a zod issue path as `a.b[0].c`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
 }
 
 /** Calls the service over HTTP. One instance per (baseUrl, accessKey); {@link SvcClient} adds the operations. */
@@ -221,7 +217,8 @@ export class SvcHttp {
       throw new SvcAbortedError(operation);
     }
     if (!response) throw new SvcAbortedError(operation);
-    const snippet = redact(text.slice(0, SNIPPET_CHARS), this.#accessKey);
+    // Redacted before it is cut: a key across the cut would otherwise leave its first characters in the snippet.
+    const snippet = redact(text.slice(0, SNIPPET_CHARS + this.#accessKey.length), this.#accessKey).slice(0, SNIPPET_CHARS);
     if (text.length > MAX_BODY_CHARS) {
       throw new SvcBadBodyError(
         operation,
@@ -258,7 +255,7 @@ export class SvcHttp {
     const result = schema.safeParse(body);
     if (!result.success) {
       const issue = result.error.issues[0];
-      throw new SvcValidationError(operation, issue ? formatPath(issue.path) : '', issue?.message ?? 'invalid');
+      throw new SvcValidationError(operation, issue ? issuePath(issue.path) : '', issue?.message ?? 'invalid');
     }
     return { data: result.data, text };
   }

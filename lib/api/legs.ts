@@ -18,3 +18,9 @@ export function legOf(receipt: IntentReceipt, kind: LegKind): IntentTransaction 
           : receipt.refundTransaction;
   return tx ?? undefined;
 }
+
+/** True when a leg of `receipt` has the transaction hash `hash` (compared case-insensitively). */
+export function hasLegHash(receipt: IntentReceipt, hash: string): boolean {
+  const wanted = hash.toLowerCase();
+  return LEG_KINDS.some((kind) => legOf(receipt, kind)?.txnHash?.toLowerCase() === wanted);
+}

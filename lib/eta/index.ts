@@ -42,12 +42,36 @@ export function stuckLimitMs(baseline: Baseline | undefined, floorMs: number): n
   return Math.max(floorMs, 2 * (baseline?.seconds ?? 0) * 1000);
 }
 
-const parse = (iso: string | null | undefined): number | undefined => {
-  const ms = Date.parse(iso ?? '');
-  return Number.isNaN(ms) ? undefined : ms;
-};
+/** The first time (ms) too late to be believed: 2100-01-01T00:00:00Z. */
+export const LATEST_SERVICE_TIME_MS = Date.UTC(2100, 0, 1);
+/** The longest an intent can have been on its way (ms, 10 years): a start older than that is absurd, not late. */
+export const MAX_INTENT_AGE_MS = 3_652 * 86_400_000;
 
-/** When execution started (ms): `summary.startedAt`, else the receipt's `createdAt`; undefined when neither parses. */
+/**
+ * Milliseconds since the epoch of a time the service wrote about an intent (ISO 8601), or undefined when it does not
+ * parse or is absurd: at or before the Unix epoch (Go's zero time `0001-01-01T00:00:00Z` and `1970-01-01T00:00:00Z`
+ * stand for "not set"), or from {@link LATEST_SERVICE_TIME_MS} on. An absurd time is unknown, never a duration of
+ * centuries.
+ */
+export function serviceTimeMs(iso: string | null | undefined): number | undefined {
+  const ms = Date.parse(iso ?? '');
+  return Number.isNaN(ms) || ms <= 0 || ms >= LATEST_SERVICE_TIME_MS ? undefined : ms;
+}
+
+/**
+ * True when `startMs` can be the start of an intent on its way at `nowMs` (both ms since the epoch): at most
+ * {@link MAX_INTENT_AGE_MS} before it. An older start is treated as unknown (no "late by years", no stuck warning).
+ */
+export function isPlausibleStart(startMs: number, nowMs: number): boolean {
+  return nowMs - startMs <= MAX_INTENT_AGE_MS;
+}
+
+const parse = serviceTimeMs;
+
+/**
+ * When execution started (ms): `summary.startedAt`, else the receipt's `createdAt`; undefined when neither parses to a
+ * plausible time ({@link serviceTimeMs}).
+ */
 export function startedAtMs(receipt: IntentReceipt | undefined): number | undefined {
   return parse(receipt?.summary?.startedAt) ?? parse(receipt?.createdAt);
 }
@@ -118,7 +142,7 @@ export function etaAt(receipt: IntentReceipt | undefined, baseline: Baseline | u
   }
   if (!baseline || expectedMs === undefined) return { kind: 'unknown' };
   // Before execution the clock does not run: the receipt's createdAt would count the time the owner took to sign.
-  if (!receipt || status === 'QUOTED' || status === 'COMMITTED' || started === undefined) {
+  if (!receipt || status === 'QUOTED' || status === 'COMMITTED' || started === undefined || !isPlausibleStart(started, now)) {
     return { kind: 'waiting', expectedMs, source: baseline.source };
   }
   const elapsed = now - started;

@@ -13,7 +13,17 @@ import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
-import { errorMeaning, ForeignReceiptError, isFinalStatus, isReceiptFor, rememberState, sameStates, stateKey } from './policy';
+import { NewsPace } from './news-pace';
+import {
+  errorMeaning,
+  ForeignReceiptError,
+  isFinalStatus,
+  isReceiptFor,
+  isStatusBehind,
+  rememberState,
+  sameStates,
+  stateKey,
+} from './policy';
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
@@ -37,6 +47,8 @@ export class Tracker {
   readonly #serviceClock: ServiceClock;
   /** States each intent's answers showed (oldest first): a state coming back is not news (flapping). */
   readonly #seen = new Map<string, string[]>();
+  /** How often each intent's answers may count as news (a status cycling through many states is not news each time). */
+  readonly #newsPace = new NewsPace();
   /** Intents whose `done` without a final status was logged (once each, not on every answer). */
   readonly #doneLogged = new Set<string>();
   /** Requests in flight, by intentId (the history page uses the key ''). */
@@ -123,6 +135,7 @@ export class Tracker {
     this.#inFlight.get(intentId)?.controller.abort();
     this.#settleRefresh(intentId);
     this.#seen.delete(intentId);
+    this.#newsPace.forget(intentId);
     try {
       await this.#mirror.remove(intentId);
     } finally {
@@ -458,7 +471,8 @@ export class Tracker {
           }
           const states = res.receiptStates ?? undefined;
           const final = isFinalStatus(status);
-          const unchanged = !final && sameStates(states ?? [], t.lastStates) && status === t.status;
+          // Unchanged, or stale (a status behind the believed one): the next long-poll waits its pause.
+          const unchanged = !final && ((sameStates(states ?? [], t.lastStates) && status === t.status) || isStatusBehind(status, t.status));
           // A state seen before coming back is no news: a flapping service is asked at the idle pace.
           const flapping = !final && this.#seenLately(intentId, stateKey(status, states ?? t.lastStates));
           const news = await this.#record(
@@ -544,7 +558,8 @@ export class Tracker {
   /**
    * Writes an answer (already checked to be about `intentId`); only a final status moves the intent to `final`, with
    * its notification pending — a `done` flag alone never does. True when it was news; an answer that only brings
-   * back a state seen before (`flapping`) is not, and does not make the tracker busy.
+   * back a state seen before (`flapping`) is not, and does not make the tracker busy; nor is one past the intent's
+   * news pace (`./news-pace`): it is written with the pause of an unchanged answer before the next long-poll.
    */
   async #record(
     intentId: string,
@@ -560,10 +575,15 @@ export class Tracker {
     const written = await this.#mirror.write(intentId, (t) => {
       const a = answered(t, receipt, states, now, nextCheckAt);
       news = a.next !== undefined && a.news && !flapping;
-      return a.next;
+      if (!news || a.next?.phase !== 'tracking' || this.#newsPace.admit(intentId, receipt.status)) return a.next;
+      news = false;
+      return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + this.#tuning.minWaitCycleMs) };
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
-    if (written?.phase !== 'tracking') this.#seen.delete(intentId);
+    if (written?.phase !== 'tracking') {
+      this.#seen.delete(intentId);
+      this.#newsPace.forget(intentId);
+    }
     // Not awaited: the request's slot is free again while the notification is shown (it may be held for grouping).
     if (written?.notification === 'pending') void this.#delivery.deliver(intentId);
     return news;

@@ -96,6 +96,25 @@ export function isNews(t: TrackedIntent, status: string, states: readonly Transa
   return final || t.receipt === undefined || status !== t.status || statesChanged;
 }
 
+/** The order of the non-final statuses an intent goes through; a status not listed (a final or unknown one) has no place. */
+const PROGRESS_ORDER: readonly string[] = ['QUOTED', 'COMMITTED', 'EXECUTING'];
+
+/**
+ * True when an answer's `status` is behind the status already believed (`believed`): both are non-final, known, and
+ * the answer's comes earlier in QUOTED → COMMITTED → EXECUTING (a stale replica, a cache). Such an answer is stale: a
+ * status never moves backwards in what the tracker believes. Unknown and final statuses are never behind.
+ */
+export function isStatusBehind(status: string, believed: string | undefined): boolean {
+  const at = progressRank(status);
+  const known = progressRank(believed);
+  return at >= 0 && known >= 0 && at < known;
+}
+
+/** The place of a non-final status in QUOTED → COMMITTED → EXECUTING (0, 1, 2); -1 for any other (final, unknown). */
+export function progressRank(status: string | undefined): number {
+  return status === undefined ? -1 : PROGRESS_ORDER.indexOf(status);
+}
+
 /** True when two receipt-state lists are equal. */
 export function sameStates(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
@@ -119,8 +138,12 @@ export function isReceiptFor(intentId: string, receiptIntentId: string | undefin
   return receiptIntentId !== undefined && receiptIntentId.toLowerCase() === intentId.toLowerCase();
 }
 
-/** How many states of one intent are remembered to tell a return (flapping) from progress. */
-export const FLAP_MEMORY_STATES = 16;
+/**
+ * How many states of one intent are remembered to tell a return (flapping) from progress: a cycle through up to this
+ * many states is flapping from its second turn. Longer cycles, and sequences that never repeat, are bounded by the
+ * news pace (`./news-pace`).
+ */
+export const FLAP_MEMORY_STATES = 64;
 
 /**
  * Remembers state `key` among those an intent showed (`seen`, oldest first, at most {@link FLAP_MEMORY_STATES}) and

@@ -7,7 +7,7 @@
 import type { IntentReceipt } from '../api/schemas/receipt';
 import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackingError, TrackingPhase } from '../store';
-import { backoffDelay, isFinalStatus, isNews, NOTIFYING_STATUSES, notFoundDelay, sameStates } from './policy';
+import { backoffDelay, isFinalStatus, isNews, isStatusBehind, NOTIFYING_STATUSES, notFoundDelay, sameStates } from './policy';
 import type { TrackerTuning } from './types';
 import { EXPIRED_MESSAGE } from './watchdogs';
 
@@ -116,6 +116,7 @@ export interface Answered {
  * An answer about this intent (already checked to be about it): only a final status moves the intent to `final`,
  * with its notification pending when the status notifies — a `done` flag alone never does. `states` undefined: the
  * answer carried no leg states (a single read). `nextCheckAt`: no long-poll before then (unchanged or flapping).
+ * An answer whose status is behind the believed one ({@link isStatusBehind}) is stale: only `lastCheckedAt` moves.
  */
 export function answered(
   t: TrackedIntent | undefined,
@@ -125,6 +126,12 @@ export function answered(
   nextCheckAt: number | undefined,
 ): Answered {
   if (t?.phase !== 'tracking') return { next: undefined, news: false };
+  // A status behind the one believed (COMMITTED after EXECUTING) is a stale answer: it counts as a check, but the
+  // record keeps what it knew (status, receipt, leg states), so no watchdog acts on the older status.
+  if (isStatusBehind(receipt.status, t.status)) {
+    const next: TrackedIntent = { ...t, lastCheckedAt: now, lastError: undefined, retry: undefined, nextCheckAt };
+    return { next: guarded(t, next), news: false };
+  }
   const final = isFinalStatus(receipt.status);
   const newStates = states ?? t.lastStates;
   const news = isNews(t, receipt.status, states, final);

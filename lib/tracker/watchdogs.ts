@@ -3,7 +3,7 @@
  * expected time). Each acts only on an answer at most `freshForMs` old (invariant I2); on an older one it asks for a
  * fresh GetIntentReceipt first ("verify").
  */
-import { baselineOf, stuckLimitMs } from '../eta';
+import { baselineOf, isPlausibleStart, serviceTimeMs, startedAtMs, stuckLimitMs } from '../eta';
 import type { TrackedIntent } from '../store';
 import type { TrackerTuning } from './types';
 
@@ -22,22 +22,25 @@ export const EXPIRED_MESSAGE = 'Not executed within 10 minutes of commit: the qu
 /**
  * Checks one tracked intent at local time `now` (ms) and service time `serviceNow` (ms, `service-clock.ts`): the
  * receipt's timestamps are compared with `serviceNow`, the record's own (`lastCheckedAt`) with `now`; `wakeAt` is
- * local. `stuckWarnings` is false when the notifier has no stuck warning.
+ * local. `stuckWarnings` is false when the notifier has no stuck warning. A time the service wrote that does not parse
+ * or is absurd (Go's zero time, more than 10 years
+ * before `serviceNow`: `lib/eta` `serviceTimeMs`, `isPlausibleStart`) is unknown: a start falls back to `createdAt`, and with
+ * neither known the watchdog does nothing.
  */
 export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnings: boolean, serviceNow: number = now): Watch {
   const fresh = now - (t.lastCheckedAt ?? Number.NEGATIVE_INFINITY) < tuning.freshForMs;
   /** A service time as local time. */
   const local = (serviceMs: number) => now + (serviceMs - serviceNow);
   if (t.status === 'COMMITTED') {
-    const created = Date.parse(t.receipt?.createdAt ?? '');
-    if (Number.isNaN(created)) return { action: 'none' };
+    const created = serviceTimeMs(t.receipt?.createdAt);
+    if (created === undefined || !isPlausibleStart(created, serviceNow)) return { action: 'none' };
     const deadline = created + tuning.commitWindowMs;
     if (serviceNow <= deadline) return { action: 'none', wakeAt: local(deadline) + 1 };
     return fresh ? { action: 'expire' } : { action: 'verify' };
   }
   if (t.status === 'EXECUTING' && stuckWarnings && t.stuckNotifiedAt === undefined) {
-    const started = Date.parse(t.receipt?.summary?.startedAt ?? t.receipt?.createdAt ?? '');
-    if (Number.isNaN(started)) return { action: 'none' };
+    const started = startedAtMs(t.receipt);
+    if (started === undefined || !isPlausibleStart(started, serviceNow)) return { action: 'none' };
     const limit = stuckLimitMs(baselineOf(t), tuning.stuckAfterMs);
     if (serviceNow - started <= limit) return { action: 'none', wakeAt: local(started + limit) + 1 };
     return fresh ? { action: 'stuck', minutes: Math.round((serviceNow - started) / 60_000) } : { action: 'verify' };

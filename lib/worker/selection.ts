@@ -5,6 +5,7 @@
 import type { SvcClient } from '../api/client';
 import { isNotFound } from '../api/errors';
 import { findIntentId } from '../api/intent-id';
+import { hasLegHash } from '../api/legs';
 import { shortId } from '../format/intent';
 import { t } from '../i18n';
 import type { ReplyOf } from '../messages';
@@ -12,6 +13,12 @@ import type { TrackIntent } from './track';
 
 /** Time-out of the look-ups behind a selection (ms). */
 const LOOKUP_TIMEOUT_MS = 10_000;
+
+/**
+ * Most SearchIntents rows of one transaction hash checked (and so tracked) per click: a transaction belongs to one
+ * intent, rarely a few; a longer answer is a search that ignored its filter, and its rows past these are not looked at.
+ */
+export const MAX_TX_CANDIDATES = 5;
 
 /** What the selection and omnibox look-ups need. */
 export interface SelectionDeps {
@@ -27,7 +34,8 @@ export interface SelectionDeps {
 /** The menu and omnibox actions. */
 export interface SelectionLookup {
   /**
-   * Tracks what `text` holds: an intentId, or every intent of a transaction hash. Tells the user with a notification.
+   * Tracks what `text` holds: an intentId, or the intents of a transaction hash (SearchIntents rows whose receipt has a
+   * leg with that hash, at most {@link MAX_TX_CANDIDATES}). Tells the user with a notification.
    * `added` is true only when at least one intent was newly tracked. Never throws.
    */
   trackSelection(text: string): Promise<ReplyOf<'track-text'>>;
@@ -47,6 +55,28 @@ export function transactionMessage(hash: string, ids: readonly string[], added: 
   return added === 1 ? t('txTrackingSomeOne', tx, known) : t('txTrackingSome', added, tx, known);
 }
 
+/**
+ * The rows of a SearchIntents answer for transaction `hash` that really are its intents: of the first
+ * {@link MAX_TX_CANDIDATES} distinct intentIds, those whose receipt (GetIntentReceipt, read one at a time) has a leg
+ * with that `txnHash`. A row whose receipt cannot be read is left out. Never throws.
+ */
+async function legsWithHash<T extends { intentId: string }>(
+  client: Pick<SvcClient, 'getIntentReceipt'>,
+  hash: string,
+  rows: readonly T[],
+): Promise<T[]> {
+  const candidates = [...new Map(rows.map((r) => [r.intentId.toLowerCase(), r])).values()].slice(0, MAX_TX_CANDIDATES);
+  const matching: T[] = [];
+  for (const row of candidates) {
+    const receipt = await client
+      .getIntentReceipt({ intentId: row.intentId }, { timeoutMs: LOOKUP_TIMEOUT_MS })
+      .then((r) => r.intentReceipt)
+      .catch(() => undefined);
+    if (receipt && receipt.intentId.toLowerCase() === row.intentId.toLowerCase() && hasLegHash(receipt, hash)) matching.push(row);
+  }
+  return matching;
+}
+
 /** Creates the menu and omnibox actions. */
 export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
   /** The intents of a transaction hash, tracked; undefined when the hash names no intent or the search failed. */
@@ -61,20 +91,21 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
     }
     try {
       const found = await client.searchByTransactionHash(hash, { timeoutMs: LOOKUP_TIMEOUT_MS });
-      if (found.intents.length === 0) return undefined;
+      const matching = await legsWithHash(client, hash, found.intents);
+      if (matching.length === 0) return undefined;
       let added = 0;
-      for (const i of found.intents) {
+      for (const i of matching) {
         const r = await deps.track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
         if (r.ok && r.added) added++;
       }
       await deps.inform(
         transactionMessage(
           hash,
-          found.intents.map((i) => i.intentId),
+          matching.map((i) => i.intentId),
           added,
         ),
       );
-      return { ok: true, added: added > 0, intentId: found.intents[0]!.intentId };
+      return { ok: true, added: added > 0, intentId: matching[0]!.intentId };
     } catch {
       return undefined; // tracked as an intentId below: the tracker keeps trying for a while
     }

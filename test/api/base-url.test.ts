@@ -34,4 +34,14 @@ describe('parseAccessKey', () => {
     expect(parseAccessKey('a b')).toMatchObject({ ok: false });
     expect(parseAccessKey('k'.repeat(10_000))).toMatchObject({ ok: false });
   });
+
+  it('refuses a key with an invisible or non-ASCII character, which fetch would refuse to send (issue 27)', () => {
+    for (const key of ['ak_live\u200b123', '\u2060ak_live', 'аk_live']) {
+      expect(() => new Headers({ 'X-Access-Key': key })).toThrow(TypeError);
+      expect(parseAccessKey(key)).toEqual({ ok: false, message: expect.stringContaining('invisible or non-ASCII') });
+    }
+    // A soft hyphen is sent (one Latin-1 byte) but can be no key's character: the service would reject it unseen.
+    expect(parseAccessKey('ak\u00adlive')).toEqual({ ok: false, message: expect.stringContaining('invisible or non-ASCII') });
+    expect(parseAccessKey('ak_live_AbC-123.xyz~!')).toEqual({ ok: true, accessKey: 'ak_live_AbC-123.xyz~!' });
+  });
 });

@@ -5,7 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { baselineOf, etaAt, etaText, formatDuration, inFlightFirst, routeMedianSeconds, sourceText, stuckLimitMs } from '@/lib/eta';
+import {
+  baselineOf,
+  etaAt,
+  etaText,
+  formatDuration,
+  inFlightFirst,
+  routeMedianSeconds,
+  serviceTimeMs,
+  sourceText,
+  stuckLimitMs,
+} from '@/lib/eta';
 import { SCRIPTS, type SimIntent, type Step, snapshotAt } from '../simulator/lifecycle';
 import { CATALOGUE } from '../simulator/tokens';
 import { VirtualClock } from '../tracker/fakes';
@@ -129,6 +139,33 @@ describe('ETA from the route median', () => {
     expect(etaAt(receiptAt(live, clock.now()), baseline, clock.now())).toMatchObject({ kind: 'counting', leftMs: 60_000, source: 'route' });
     await clock.advance(60_001);
     expect(etaText(etaAt(receiptAt(live, clock.now()), baseline, clock.now()))).toBe('taking longer than usual (expected ≈ 1 min)');
+  });
+});
+
+describe('absurd times from the service (issue 27, symptom 14)', () => {
+  it('Go zero time or a far-future time is unknown: an intent executing since 0001-01-01 is waiting, not late by centuries', () => {
+    expect(serviceTimeMs('0001-01-01T00:00:00Z')).toBeUndefined();
+    expect(serviceTimeMs('2150-06-01T00:00:00Z')).toBeUndefined();
+    expect(serviceTimeMs('1970-01-01T00:00:00Z')).toBeUndefined();
+    expect(serviceTimeMs('not a time')).toBeUndefined();
+    expect(serviceTimeMs('2026-11-22T10:00:00.000Z')).toBe(Date.UTC(2026, 10, 22, 10));
+    const now = Date.UTC(2026, 10, 22, 10);
+    const receipt = { intentId: 'x', status: 'EXECUTING', summary: { startedAt: '0001-01-01T00:00:00Z' } };
+    expect(etaAt(receipt, { seconds: 60, source: 'quote' }, now)).toEqual({ kind: 'waiting', expectedMs: 60_000, source: 'quote' });
+    // A start 20 years ago is as absurd.
+    const old = { ...receipt, summary: { startedAt: '2006-11-22T10:00:00Z' } };
+    expect(etaAt(old, { seconds: 60, source: 'quote' }, now)).toEqual({ kind: 'waiting', expectedMs: 60_000, source: 'quote' });
+    const rows = [1, 2, 3].map(() => ({
+      status: 'SUCCEEDED',
+      receipt: {
+        ...receipt,
+        status: 'SUCCEEDED',
+        originChainId: 1,
+        destinationChainId: 10,
+        summary: { startedAt: '0001-01-01T00:00:00Z', finishedAt: '2026-11-22T10:00:00Z' },
+      },
+    }));
+    expect(routeMedianSeconds(rows, 1, 10)).toBeUndefined();
   });
 });
 

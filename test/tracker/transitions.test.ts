@@ -86,6 +86,17 @@ describe('transitions', () => {
     expect(b.next?.lastChangeAt).toBe(NOW);
   });
 
+  it('answered: a status behind the believed one (COMMITTED after EXECUTING) is stale: counted as a check, nothing else changes', () => {
+    const t = rec({ status: 'EXECUTING', receipt: receipt(ID, 'EXECUTING'), lastStates: ['PENDING'], lastCheckedAt: 1, lastChangeAt: 7 });
+    const a = answered(t, receipt(ID, 'COMMITTED'), ['UNKNOWN'], NOW, NOW + 5_000);
+    expect(a.news).toBe(false);
+    expect(a.next).toMatchObject({ phase: 'tracking', status: 'EXECUTING', lastStates: ['PENDING'], lastCheckedAt: NOW, lastChangeAt: 7 });
+    expect(a.next?.receipt?.status).toBe('EXECUTING');
+    expect(expired(a.next, NOW)).toBeUndefined();
+    // An unknown status is not ordered: it is believed as sent.
+    expect(answered(t, receipt(ID, 'PAUSED'), ['PENDING'], NOW, undefined).next?.status).toBe('PAUSED');
+  });
+
   it('answered: a final record stays final (a later answer is not written)', () => {
     const t = rec({ phase: 'final', status: 'FAILED', notification: 'shown' });
     expect(answered(t, receipt(ID, 'SUCCEEDED'), undefined, NOW, undefined)).toEqual({ next: undefined, news: false });

@@ -110,4 +110,17 @@ describe('watchdogs', () => {
       wakeAt: T + 25 * 60_000 + 1,
     });
   });
+  it('an absurd time (Go zero time, year 2150) is unknown: no stuck warning of a billion minutes, no expiry (issue 27, symptom 14)', () => {
+    const at = T + 60_000;
+    const zero = '0001-01-01T00:00:00Z';
+    const executing = (startedAt: string, createdAt: string) =>
+      intent('EXECUTING', { lastCheckedAt: at, receipt: { intentId: 'x', status: 'EXECUTING', createdAt, summary: { startedAt } } });
+    // The start falls back to createdAt: the warning is 15 min after it, not now.
+    expect(watch(executing(zero, new Date(T).toISOString()), at, tuning, true)).toEqual({ action: 'none', wakeAt: T + 15 * 60_000 + 1 });
+    expect(watch(executing(zero, zero), at, tuning, true)).toEqual({ action: 'none' });
+    expect(watch(executing('1970-01-01T00:00:00Z', '2006-01-01T00:00:00Z'), at, tuning, true)).toEqual({ action: 'none' });
+    expect(watch(executing('2150-01-01T00:00:00Z', zero), at, tuning, true)).toEqual({ action: 'none' });
+    const committed = intent('COMMITTED', { lastCheckedAt: at, receipt: { intentId: 'x', status: 'COMMITTED', createdAt: zero } });
+    expect(watch(committed, at, tuning, true)).toEqual({ action: 'none' });
+  });
 });

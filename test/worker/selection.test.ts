@@ -4,8 +4,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
+import { SvcServiceError } from '@/lib/api/errors';
 import type { ReplyOf } from '@/lib/messages';
-import { createSelectionLookup, transactionMessage } from '@/lib/worker/selection';
+import { createSelectionLookup, MAX_TX_CANDIDATES, transactionMessage } from '@/lib/worker/selection';
 import { useLocale } from '../i18n/fake-i18n';
 import { intentWithDestinationHash } from '../simulator/find';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -90,6 +91,49 @@ describe('trackSelection', () => {
     });
     expect(tracked.size).toBe(0);
     expect(told).toEqual(['The selection holds no intent ID or transaction hash.']);
+  });
+});
+
+describe('trackSelection of a hash against a search that ignores its filter (issue 27, symptom 13)', () => {
+  const hash = `0x${'ef'.repeat(32)}`;
+  const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+  /** A service whose SearchIntents answers `rows` strangers whatever the filter; intent 3's origin leg has `hash`. */
+  function lying(rows: number) {
+    const tracked: string[] = [];
+    const reads: string[] = [];
+    const client = {
+      searchByTransactionHash: async () => ({ intents: Array.from({ length: rows }, (_, i) => ({ intentId: id(i + 1) })) }),
+      getIntentReceipt: async ({ intentId }: { intentId: string }) => {
+        reads.push(intentId);
+        if (intentId === hash)
+          throw new SvcServiceError('GetIntentReceipt', { errorName: 'NotFound', code: 8000, msg: 'x', httpStatus: 400 });
+        const txnHash = intentId === id(3) ? hash.toUpperCase().replace('0X', '0x') : `0x${'12'.repeat(32)}`;
+        return { intentReceipt: { intentId, status: 'EXECUTING', originTransaction: { txnHash } } };
+      },
+    };
+    const lookup = createSelectionLookup({
+      client: async () => client,
+      track: async (intentId): Promise<ReplyOf<'track'>> => {
+        tracked.push(intentId);
+        return { ok: true, added: true, intentId };
+      },
+      inform: async () => {},
+      openReceipt: async () => {},
+    });
+    return { lookup, tracked, reads };
+  }
+
+  it('of 500 rows, only the one whose leg has the hash is tracked, and at most MAX_TX_CANDIDATES receipts are read', async () => {
+    const { lookup, tracked, reads } = lying(500);
+    expect(await lookup.trackSelection(hash)).toEqual({ ok: true, added: true, intentId: id(3) });
+    expect(tracked).toEqual([id(3)]);
+    expect(reads.filter((r) => r !== hash).length).toBeLessThanOrEqual(MAX_TX_CANDIDATES);
+  });
+
+  it('rows none of which has the hash are not tracked: the hash itself is tracked as an intentId', async () => {
+    const { lookup, tracked } = lying(2);
+    expect(await lookup.trackSelection(hash)).toMatchObject({ ok: true, intentId: hash });
+    expect(tracked).toEqual([hash]);
   });
 });
 

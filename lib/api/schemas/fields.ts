@@ -28,3 +28,21 @@ export const RawAmount = z.pipe(
 );
 /** Exact decimal string of a raw amount (smallest token unit). See {@link RawAmount}. */
 export type RawAmount = z.output<typeof RawAmount>;
+
+/**
+ * A field the specification types as `number` (ids, chainIds, deadlines, nonces, USD values), as a JS number. The
+ * client's lossless JSON parser hands an integer above 2^53 over as its exact decimal string (2^256−1 is the usual
+ * "no deadline" of `deadline` and `permitDeadline`); it is read here as the nearest JS number instead of rejecting the
+ * whole answer; any other string is refused. Only raw amounts ({@link RawAmount}) are kept exact.
+ */
+export const SvcNumber = z.union([
+  z.number(),
+  // An integer's decimal string as the nearest number; any other string becomes NaN, which z.number() refuses.
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((s: string) => (/^-?\d+$/.test(s) ? Number(s) : Number.NaN)),
+    ),
+    z.number(),
+  ),
+]);

@@ -3,8 +3,9 @@
  * its intent address; and the page cursors that walk through them.
  */
 import * as z from 'zod/mini';
-import { intentStatus, opt, RawAmount } from './fields';
+import { intentStatus, opt, RawAmount, SvcNumber } from './fields';
 import { IntentReceipt } from './receipt';
+import { listAnswer } from './rows';
 
 /** TokenBalance: `balance` raw; `balanceUsd`/`priceUsd` USD strings. */
 export const TokenBalance = z.looseObject({
@@ -12,14 +13,14 @@ export const TokenBalance = z.looseObject({
   balance: opt(RawAmount),
   balanceUsd: opt(z.union([z.string(), z.number()])),
   priceUsd: opt(z.union([z.string(), z.number()])),
-  decimals: opt(z.number()),
-  chainId: opt(z.number()),
+  decimals: opt(SvcNumber),
+  chainId: opt(SvcNumber),
   symbol: opt(z.string()),
 });
 export type TokenBalance = z.output<typeof TokenBalance>;
 
 /** BalanceEntry: what an intent address holds on one chain. */
-export const BalanceEntry = z.looseObject({ intentAddress: opt(z.string()), chainId: opt(z.number()), tokens: opt(z.array(TokenBalance)) });
+export const BalanceEntry = z.looseObject({ intentAddress: opt(z.string()), chainId: opt(SvcNumber), tokens: opt(z.array(TokenBalance)) });
 export type BalanceEntry = z.output<typeof BalanceEntry>;
 
 /** IntentHistory: one row of GetIntentHistory with its full receipt. */
@@ -45,10 +46,10 @@ export type SortBy = z.output<typeof SortBy>;
  */
 export const Page = z.looseObject({
   column: opt(z.string()),
-  before: opt(z.number()),
-  after: opt(z.number()),
+  before: opt(SvcNumber),
+  after: opt(SvcNumber),
   sort: opt(z.array(SortBy)),
-  pageSize: opt(z.number()),
+  pageSize: opt(SvcNumber),
   more: opt(z.boolean()),
 });
 export type Page = z.output<typeof Page>;
@@ -70,8 +71,11 @@ export const GetIntentHistoryRequest = z.object({
   onlyRecoverable: z.optional(z.boolean()),
 });
 export type GetIntentHistoryRequest = z.input<typeof GetIntentHistoryRequest>;
-/** GetIntentHistory response: `nextPage` absent or null on the last page. */
-export const GetIntentHistoryResponse = z.looseObject({ intents: z.array(IntentHistory), nextPage: opt(Page) });
+/**
+ * GetIntentHistory response: `nextPage` absent or null on the last page. Read row by row (`./rows`): a row that is not
+ * an IntentHistory is set aside (`setAside`, with its reason) and the page's other rows are used.
+ */
+export const GetIntentHistoryResponse = listAnswer(IntentHistory, Page);
 export type GetIntentHistoryResponse = z.output<typeof GetIntentHistoryResponse>;
 
 /** The GetIntentHistory request of the light reading; `fromTime` in Unix seconds. */
@@ -84,11 +88,12 @@ export interface HistoryLiteRequest {
 }
 
 /**
- * GetIntentHistory read lightly: only what the tracker's batch refresh and the watched-address check need (intentId,
- * status, receipt, nextPage).
+ * One row of GetIntentHistory read lightly: only what the tracker's batch refresh and the watched-address check need
+ * (intentId, status, receipt).
  */
-export const HistoryLiteResponse = z.looseObject({
-  intents: z.array(z.looseObject({ intentId: z.string(), status: intentStatus, receipt: opt(IntentReceipt) })),
-  nextPage: opt(z.looseObject({ after: opt(z.number()), more: opt(z.boolean()) })),
-});
+export const HistoryLiteRow = z.looseObject({ intentId: z.string(), status: intentStatus, receipt: opt(IntentReceipt) });
+/** The cursor part of a page, read lightly. */
+const LitePage = z.looseObject({ after: opt(SvcNumber), more: opt(z.boolean()) });
+/** GetIntentHistory read lightly, row by row as {@link GetIntentHistoryResponse}. */
+export const HistoryLiteResponse = listAnswer(HistoryLiteRow, LitePage);
 export type HistoryLiteResponse = z.output<typeof HistoryLiteResponse>;

@@ -4,14 +4,15 @@
  * strings; USD values, ids, chainIds and deadlines are numbers.
  */
 import * as z from 'zod/mini';
-import { intentStatus, opt, RawAmount } from './fields';
+import { intentStatus, opt, RawAmount, SvcNumber } from './fields';
 import { TransactionPrecondition } from './receipt';
+import { listAnswer } from './rows';
 
 /** QuoteRequest.options. `slippageTolerance` is a fraction (0.005 = 0.5 %). */
 export const QuoteRequestOptions = z.looseObject({
   swapProviderFallback: opt(z.boolean()),
   bridgeProviderFallback: opt(z.boolean()),
-  slippageTolerance: opt(z.number()),
+  slippageTolerance: opt(SvcNumber),
   svcAddressOverrides: opt(
     z.looseObject({
       svcWalletFactoryAddress: opt(z.string()),
@@ -26,9 +27,9 @@ export const QuoteRequestOptions = z.looseObject({
 /** QuoteRequest. Token amounts and the call value are raw amounts. */
 export const QuoteRequest = z.looseObject({
   ownerAddress: opt(z.string()),
-  originChainId: opt(z.number()),
+  originChainId: opt(SvcNumber),
   originTokenAddress: opt(z.string()),
-  destinationChainId: opt(z.number()),
+  destinationChainId: opt(SvcNumber),
   destinationTokenAddress: opt(z.string()),
   destinationToAddress: opt(z.string()),
   destinationApproveAddress: opt(z.string()),
@@ -45,11 +46,11 @@ export const IntentDeposit = z.looseObject({
   toAddress: opt(z.string()),
   tokenAddress: opt(z.string()),
   amount: opt(RawAmount),
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   to: opt(z.string()),
   data: opt(z.string()),
   value: opt(RawAmount),
-  decimals: opt(z.number()),
+  decimals: opt(SvcNumber),
 });
 
 /** Call; `value` in wei (raw). */
@@ -60,12 +61,12 @@ export const Call = z.looseObject({
   gasLimit: opt(RawAmount),
   delegateCall: opt(z.boolean()),
   onlyFallback: opt(z.boolean()),
-  behaviorOnError: opt(z.number()),
+  behaviorOnError: opt(SvcNumber),
 });
 
 /** CallBundle. */
 export const CallBundle = z.looseObject({
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   calls: opt(z.array(Call)),
   space: opt(RawAmount),
   nonce: opt(RawAmount),
@@ -74,7 +75,7 @@ export const CallBundle = z.looseObject({
 /** MetaTxn. */
 export const MetaTxn = z.looseObject({
   id: opt(z.string()),
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   walletAddress: opt(z.string()),
   contract: opt(z.string()),
   input: opt(z.string()),
@@ -89,7 +90,7 @@ export const Contracts = z.looseObject({
   svcUtilsAddress: opt(z.string()),
 });
 
-const PriceImpactPart = z.looseObject({ priceImpact: opt(z.number()), priceImpactUsd: opt(z.number()) });
+const PriceImpactPart = z.looseObject({ priceImpact: opt(SvcNumber), priceImpactUsd: opt(SvcNumber) });
 
 /**
  * Quote. from/to amounts are raw amounts of the origin/destination token; `*Usd` are USD;
@@ -98,18 +99,18 @@ const PriceImpactPart = z.looseObject({ priceImpact: opt(z.number()), priceImpac
 export const Quote = z.looseObject({
   routeProviders: opt(z.array(z.unknown())),
   routeProvidersRequestIds: opt(z.array(z.string())),
-  routeProvidersFeeUsd: opt(z.array(z.number())),
+  routeProvidersFeeUsd: opt(z.array(SvcNumber)),
   fromAmount: opt(RawAmount),
   fromAmountMin: opt(RawAmount),
-  fromAmountUsd: opt(z.number()),
-  fromAmountMinUsd: opt(z.number()),
+  fromAmountUsd: opt(SvcNumber),
+  fromAmountMinUsd: opt(SvcNumber),
   toAmount: opt(RawAmount),
   toAmountMin: opt(RawAmount),
-  toAmountUsd: opt(z.number()),
-  toAmountMinUsd: opt(z.number()),
-  maxSlippage: opt(z.number()),
-  priceImpact: opt(z.number()),
-  priceImpactUsd: opt(z.number()),
+  toAmountUsd: opt(SvcNumber),
+  toAmountMinUsd: opt(SvcNumber),
+  maxSlippage: opt(SvcNumber),
+  priceImpact: opt(SvcNumber),
+  priceImpactUsd: opt(SvcNumber),
   priceImpactDetails: opt(
     z.looseObject({
       executionPriceImpact: opt(PriceImpactPart),
@@ -119,12 +120,12 @@ export const Quote = z.looseObject({
       netPriceImpact: opt(PriceImpactPart),
     }),
   ),
-  estimatedDuration: opt(z.number()),
+  estimatedDuration: opt(SvcNumber),
 });
 
 /** GasFee: `totalFeeAmount` raw in the native token; `totalFeeUsd` a USD string. */
 export const GasFee = z.looseObject({
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   totalGasLimit: opt(RawAmount),
   gasPrice: opt(RawAmount),
   nativeTokenSymbol: opt(z.string()),
@@ -132,20 +133,20 @@ export const GasFee = z.looseObject({
   totalFeeUsd: opt(z.union([z.string(), z.number()])),
   metaTxnFeeDetails: opt(z.looseObject({ metaTxnId: opt(z.string()), estimatedGasLimit: opt(RawAmount), feeNative: opt(RawAmount) })),
   metaTxnGasQuote: opt(z.string()),
-  nativeTokenPriceUsd: opt(z.number()),
+  nativeTokenPriceUsd: opt(SvcNumber),
 });
 
 /** ProviderFee: fee amounts raw, `*Usd` in USD. */
 export const ProviderFee = z.looseObject({
   quoteProvider: opt(z.string()),
   quoteProviderFee: opt(RawAmount),
-  quoteProviderFeeUsd: opt(z.number()),
+  quoteProviderFeeUsd: opt(SvcNumber),
   svcFee: opt(RawAmount),
-  svcFeeUsd: opt(z.number()),
+  svcFeeUsd: opt(SvcNumber),
   quoteProviderWithSvcFee: opt(RawAmount),
-  providerWithSvcFeeUsd: opt(z.number()),
+  providerWithSvcFeeUsd: opt(SvcNumber),
   totalFeeAmount: opt(RawAmount),
-  totalFeeUsd: opt(z.number()),
+  totalFeeUsd: opt(SvcNumber),
 });
 
 /** Fees: totals raw (fee token units), `*Usd` in USD. */
@@ -155,27 +156,27 @@ export const Fees = z.looseObject({
   provider: opt(ProviderFee),
   feeTokenAddress: opt(z.string()),
   feeTokenAmount: opt(RawAmount),
-  feeTokenUsd: opt(z.number()),
+  feeTokenUsd: opt(SvcNumber),
   feeTokenTotal: opt(RawAmount),
   gasFeeTotal: opt(RawAmount),
-  gasFeeUsd: opt(z.number()),
+  gasFeeUsd: opt(SvcNumber),
   svcFeeTotal: opt(RawAmount),
-  svcFeeUsd: opt(z.number()),
+  svcFeeUsd: opt(SvcNumber),
   collectorFeeTotal: opt(RawAmount),
-  collectorFeeUsd: opt(z.number()),
+  collectorFeeUsd: opt(SvcNumber),
   providerFeeTotal: opt(RawAmount),
-  providerFeeUsd: opt(z.number()),
+  providerFeeUsd: opt(SvcNumber),
   totalFeeAmount: opt(RawAmount),
-  totalFeeUsd: opt(z.number()),
+  totalFeeUsd: opt(SvcNumber),
 });
 
 /** FeeOption: `amount` raw in the fee token. */
 export const FeeOption = z.looseObject({
   tokenAddress: opt(z.string()),
   tokenSymbol: opt(z.string()),
-  tokenDecimals: opt(z.number()),
+  tokenDecimals: opt(SvcNumber),
   amount: opt(RawAmount),
-  amountUsd: opt(z.number()),
+  amountUsd: opt(SvcNumber),
   feeCollectorAddress: opt(z.string()),
   is2612: opt(z.boolean()),
   isPassthroughEligible: opt(z.boolean()),
@@ -184,7 +185,7 @@ export const FeeOption = z.looseObject({
 /** GasFeeOptions. */
 export const GasFeeOptions = z.looseObject({
   gasEstimate: opt(
-    z.looseObject({ totalGas: opt(RawAmount), gasPrice: opt(RawAmount), nativeCost: opt(RawAmount), nativeCostUsd: opt(z.number()) }),
+    z.looseObject({ totalGas: opt(RawAmount), gasPrice: opt(RawAmount), nativeCost: opt(RawAmount), nativeCostUsd: opt(SvcNumber) }),
   ),
   feeOptions: opt(z.array(FeeOption)),
   expiresAt: opt(z.string()),
@@ -193,14 +194,14 @@ export const GasFeeOptions = z.looseObject({
 
 /** Intent: returned by SearchIntents, GetIntent and QuoteIntent, sent back to CommitIntent. */
 export const Intent = z.looseObject({
-  id: opt(z.number()),
-  projectId: opt(z.number()),
+  id: opt(SvcNumber),
+  projectId: opt(SvcNumber),
   intentId: z.string(),
   status: opt(intentStatus),
   quoteRequest: opt(QuoteRequest),
   ownerAddress: opt(z.string()),
-  originChainId: opt(z.number()),
-  destinationChainId: opt(z.number()),
+  originChainId: opt(SvcNumber),
+  destinationChainId: opt(SvcNumber),
   originTokenAddress: opt(z.string()),
   destinationTokenAddress: opt(z.string()),
   originIntentAddress: opt(z.string()),
@@ -236,8 +237,8 @@ export const SearchIntentsRequest = z.object({
   byQueryString: z.optional(z.string()),
 });
 export type SearchIntentsRequest = z.input<typeof SearchIntentsRequest>;
-/** SearchIntents response: not paginated. */
-export const SearchIntentsResponse = z.looseObject({ intents: z.array(Intent) });
+/** SearchIntents response: not paginated; read row by row (`./rows`): a row that is not an Intent is set aside. */
+export const SearchIntentsResponse = listAnswer(Intent);
 export type SearchIntentsResponse = z.output<typeof SearchIntentsResponse>;
 
 /** CommitIntent response. */
@@ -245,9 +246,9 @@ export const CommitIntentResponse = z.looseObject({ intentId: z.string() });
 export type CommitIntentResponse = z.output<typeof CommitIntentResponse>;
 
 /** A light reading of a SearchIntents response: intentIds and the quote's estimated duration (seconds). */
-export const SearchLiteResponse = z.looseObject({
-  intents: z.array(z.looseObject({ intentId: z.string(), quote: opt(z.looseObject({ estimatedDuration: opt(z.number()) })) })),
-});
+const SearchLiteRow = z.looseObject({ intentId: z.string(), quote: opt(z.looseObject({ estimatedDuration: opt(SvcNumber) })) });
+/** Read row by row as {@link SearchIntentsResponse}. */
+export const SearchLiteResponse = listAnswer(SearchLiteRow);
 export type SearchLiteResponse = z.output<typeof SearchLiteResponse>;
 
 /** GetIntent: `{intentId}` → `{intent}`. */

@@ -3,15 +3,15 @@
  * it. Unknown fields are kept; amounts are exact decimal strings (see `./fields`).
  */
 import * as z from 'zod/mini';
-import { intentStatus, opt, RawAmount, transactionStatus } from './fields';
+import { intentStatus, opt, RawAmount, SvcNumber, transactionStatus } from './fields';
 
 /** TokenMetadata: `decimals` scales raw amounts to display units. */
 export const TokenMetadata = z.looseObject({
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   tokenAddress: opt(z.string()),
   name: opt(z.string()),
   symbol: opt(z.string()),
-  decimals: opt(z.number()),
+  decimals: opt(SvcNumber),
   logoUri: opt(z.string()),
 });
 export type TokenMetadata = z.output<typeof TokenMetadata>;
@@ -19,7 +19,7 @@ export type TokenMetadata = z.output<typeof TokenMetadata>;
 /** TransactionPrecondition; `minAmount` is a raw amount. */
 export const TransactionPrecondition = z.looseObject({
   type: opt(z.string()),
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   ownerAddress: opt(z.string()),
   tokenAddress: opt(z.string()),
   minAmount: opt(RawAmount),
@@ -31,12 +31,12 @@ export const DepositIntentEntry = z.looseObject({
   feeAmount: opt(z.string()),
   feeToken: opt(z.string()),
   feeCollector: opt(z.string()),
-  deadline: opt(z.number()),
+  deadline: opt(SvcNumber),
   intentSignature: opt(z.string()),
   permitSignature: opt(z.string()),
-  permitDeadline: opt(z.number()),
+  permitDeadline: opt(SvcNumber),
   permitAmount: opt(RawAmount),
-  userNonce: opt(z.number()),
+  userNonce: opt(SvcNumber),
 });
 export type DepositIntentEntry = z.output<typeof DepositIntentEntry>;
 
@@ -46,9 +46,9 @@ export type DepositIntentEntry = z.output<typeof DepositIntentEntry>;
  * more zeros is a placeholder.
  */
 export const IntentTransaction = z.looseObject({
-  id: opt(z.number()),
+  id: opt(SvcNumber),
   intentId: opt(z.string()),
-  chainId: opt(z.number()),
+  chainId: opt(SvcNumber),
   fromAddress: opt(z.string()),
   toAddress: opt(z.string()),
   tokenAddress: opt(z.string()),
@@ -72,8 +72,8 @@ export type IntentTransaction = z.output<typeof IntentTransaction>;
 export const IntentReceiptSummary = z.looseObject({
   intentId: opt(z.string()),
   ownerAddress: opt(z.string()),
-  originChainId: opt(z.number()),
-  destinationChainId: opt(z.number()),
+  originChainId: opt(SvcNumber),
+  destinationChainId: opt(SvcNumber),
   routeProviders: opt(z.array(z.unknown())),
   originIntentAddress: opt(z.string()),
   originTokenAddress: opt(z.string()),
@@ -98,21 +98,21 @@ export type IntentReceiptSummary = z.output<typeof IntentReceiptSummary>;
 
 /** IntentReceipt: status and every leg of one intent. `intentId` and `status` are required. */
 export const IntentReceipt = z.looseObject({
-  id: opt(z.number()),
-  projectId: opt(z.number()),
+  id: opt(SvcNumber),
+  projectId: opt(SvcNumber),
   intentId: z.string(),
   status: intentStatus,
   ownerAddress: opt(z.string()),
-  originChainId: opt(z.number()),
-  destinationChainId: opt(z.number()),
-  depositTransactionId: opt(z.number()),
+  originChainId: opt(SvcNumber),
+  destinationChainId: opt(SvcNumber),
+  depositTransactionId: opt(SvcNumber),
   depositTransaction: opt(IntentTransaction),
-  originTransactionId: opt(z.number()),
+  originTransactionId: opt(SvcNumber),
   originTransaction: opt(IntentTransaction),
   summary: opt(IntentReceiptSummary),
-  destinationTransactionId: opt(z.number()),
+  destinationTransactionId: opt(SvcNumber),
   destinationTransaction: opt(IntentTransaction),
-  refundTransactionId: opt(z.number()),
+  refundTransactionId: opt(SvcNumber),
   refundTransaction: opt(IntentTransaction),
   updatedAt: opt(z.string()),
   createdAt: opt(z.string()),

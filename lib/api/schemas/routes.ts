@@ -3,7 +3,7 @@
  * (GetExactOutputRoutes), and USD prices of tokens (GetTokenPrices).
  */
 import * as z from 'zod/mini';
-import { opt } from './fields';
+import { opt, SvcNumber } from './fields';
 
 /** TokenInfo. */
 export const TokenInfo = z.looseObject({
@@ -38,8 +38,8 @@ export type GetTokenPricesRequest = z.input<typeof GetTokenPricesRequest>;
 export const GetTokenPricesResponse = z.looseObject({
   tokenPrices: z.array(
     z.looseObject({
-      token: z.looseObject({ chainId: opt(z.number()), tokenAddress: opt(z.string()) }),
-      priceUsd: opt(z.number()),
+      token: z.looseObject({ chainId: opt(SvcNumber), tokenAddress: opt(z.string()) }),
+      priceUsd: opt(SvcNumber),
       updatedAt: opt(z.string()),
     }),
   ),
