@@ -6,6 +6,7 @@
  */
 import { t } from '../i18n';
 import type { SettingsStore } from './index';
+import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, type SyncVersion, syncPartCount, validSyncedValue } from './sync-values';
 import type { Settings } from './types';
 
 /** Settings keys that may never be synced: the connection (the key above all) and the device's own sync choice. */
@@ -44,6 +45,8 @@ export const SYNC_QUOTA = {
 export const syncItemName = (key: SyncableSettingKey): string => `settings.${key}`;
 /** The item holding the revision of the synced settings: when they were last saved (ms, the saving device's clock). */
 export const SYNC_REVISION_ITEM = 'settings.$revision';
+/** The item holding the {@link SyncVersion} of the synced settings: which save they are (a logical clock). */
+export const SYNC_VERSION_ITEM = 'settings.$version';
 /** The `i`-th part of a key's value split over several items. */
 const partName = (key: SyncableSettingKey, i: number) => `${syncItemName(key)}#${i}`;
 
@@ -118,22 +121,44 @@ export function syncItems(synced: SyncedSettings, revision: number): Record<stri
   return items;
 }
 
-/** Reads the synced settings back from the items of {@link syncItems}; a value whose parts are missing is left out. */
-export function readSyncItems(items: Record<string, unknown>): { synced: SyncedSettings; revision: number | undefined } {
+/**
+ * Reads the synced settings back from the items of {@link syncItems}. Never throws: a value whose parts are missing
+ * is left out; a value another device wrote malformed (a part count that is not a whole number from 1 to
+ * {@link MAX_SYNC_PARTS}, a shape this version does not read) is left out with a warning, so that this device's own
+ * value of that key stands.
+ */
+export function readSyncItems(items: Record<string, unknown>): {
+  synced: SyncedSettings;
+  revision: number | undefined;
+  version: SyncVersion | undefined;
+} {
   const synced: Record<string, unknown> = {};
+  const ignore = (key: string, why: string) => console.warn(`settings sync: ignored ${syncItemName(key as SyncableSettingKey)} (${why})`);
   for (const key of SYNCED_SETTING_KEYS) {
-    const value = items[syncItemName(key)];
+    let value = items[syncItemName(key)];
     if (value === undefined) continue;
-    const parts = (value as { parts?: unknown })?.parts;
-    if (!Array.isArray(value) && typeof parts === 'number') {
+    if (isPartsHeader(value)) {
+      const parts = syncPartCount(value);
+      if (parts === undefined) {
+        ignore(key, 'bad part count');
+        continue;
+      }
       const all = Array.from({ length: parts }, (_, i) => items[partName(key, i)]);
-      if (all.every(Array.isArray)) synced[key] = all.flat();
+      if (!all.every(Array.isArray)) continue;
+      value = all.flat();
+    }
+    if (!validSyncedValue(key, value)) {
+      ignore(key, 'unexpected shape');
       continue;
     }
     synced[key] = value;
   }
   const revision = items[SYNC_REVISION_ITEM];
-  return { synced: synced as SyncedSettings, revision: typeof revision === 'number' ? revision : undefined };
+  return {
+    synced: synced as SyncedSettings,
+    revision: typeof revision === 'number' ? revision : undefined,
+    version: readSyncVersion(items[SYNC_VERSION_ITEM]),
+  };
 }
 
 /** What this device keeps beside its settings about syncing them: when they were saved here, and which revision they match. */
