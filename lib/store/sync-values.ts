@@ -59,8 +59,10 @@ export function validSyncedValue(key: string, value: unknown): boolean {
 
 /**
  * A logical clock for the synced settings (Lamport): each save takes a `counter` one above every counter it has seen
- * (this device's last save and the synced one), and names its device. Two versions are ordered by counter, then by
- * device id; wall clocks never take part, so a device whose clock is wrong cannot lose or win a change by it.
+ * (this device's last save and the synced one), and names its device. A save is "after" another when its counter is
+ * higher; equal counters are saves made without seeing each other, and `./sync.ts` lets the synced one win (the copy
+ * every device reads, so that they agree) — the device id makes each version unique and says who wrote it. Wall
+ * clocks never take part, so a device whose clock is wrong cannot lose or win a change by it.
  */
 export interface SyncVersion {
   /** A whole number ≥ 1. */
@@ -76,10 +78,4 @@ export function readSyncVersion(value: unknown): SyncVersion | undefined {
   return typeof counter === 'number' && Number.isSafeInteger(counter) && counter >= 1 && typeof device === 'string'
     ? { counter, device }
     : undefined;
-}
-
-/** Orders two versions: negative when `a` came first, 0 when they are the same save, positive when `a` came later. */
-export function compareSyncVersions(a: SyncVersion, b: SyncVersion): number {
-  if (a.counter !== b.counter) return a.counter - b.counter;
-  return a.device < b.device ? -1 : a.device > b.device ? 1 : 0;
 }

@@ -49,6 +49,7 @@ describe('settings synced through storage.sync', () => {
     expect(text).not.toContain('svc.example');
     expect(Object.keys(await fakeBrowser.storage.sync.get(null)).sort()).toEqual([
       'settings.$revision',
+      'settings.$version',
       'settings.autoTrackAddresses',
       'settings.notify',
       'settings.watchedAddresses',
