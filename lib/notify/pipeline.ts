@@ -268,7 +268,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     const t = now();
     const id =
       first.kind === 'away'
-        ? `${AWAY}${t}`
+        ? `${AWAY}${first.key.slice('away:'.length)}`
         : first.kind === 'info'
           ? `${INFO}${first.key.slice('info:'.length)}`
           : first.kind === 'stuck'
@@ -453,14 +453,17 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         // One write: each held intent becomes a line of the away summary (or is skipped, muted meanwhile).
         const due = held.filter((h) => !state.muted.includes(h.intentIds[0]!));
         const away = awayContent(due.map((h) => ({ intentId: h.intentIds[0]!, status: h.status ?? 'UNKNOWN', heldAt: h.at })));
+        // Its key (and notification id) names its first intent: two summaries made in the same millisecond, in one
+        // life or two, never share a job or a notification (each intent is summarised once).
+        const awayKey = due.length > 0 ? `away:${t}:${due[0]!.intentIds[0]}` : '';
         await outbox.update((all) => {
           for (const h of held) {
             if (all[h.key]?.state !== 'held') continue;
-            all[h.key] = { ...all[h.key]!, state: 'done', reason: due.includes(h) ? `summarised:away:${t}` : 'skipped' };
+            all[h.key] = { ...all[h.key]!, state: 'done', reason: due.includes(h) ? `summarised:${awayKey}` : 'skipped' };
           }
           if (due.length > 0)
-            all[`away:${t}`] = {
-              key: `away:${t}`,
+            all[awayKey] = {
+              key: awayKey,
               kind: 'away',
               state: 'queued',
               intentIds: due.map((h) => h.intentIds[0]!),

@@ -25,7 +25,7 @@ export type JobState = 'held' | 'queued' | 'clearing' | 'showing' | 'shown' | 'd
 
 /** One notification job. Times in ms since the epoch. */
 export interface NotificationJob {
-  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>`, `info:<ms>:<n>`. */
+  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>:<its first intentId>`, `info:<ms>:<n>`. */
   key: string;
   kind: JobKind;
   state: JobState;

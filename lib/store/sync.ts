@@ -133,14 +133,13 @@ export function readSyncItems(items: Record<string, unknown>): {
   version: SyncVersion | undefined;
 } {
   const synced: Record<string, unknown> = {};
-  const ignore = (key: string, why: string) => console.warn(`settings sync: ignored ${syncItemName(key as SyncableSettingKey)} (${why})`);
   for (const key of SYNCED_SETTING_KEYS) {
     let value = items[syncItemName(key)];
     if (value === undefined) continue;
     if (isPartsHeader(value)) {
       const parts = syncPartCount(value);
       if (parts === undefined) {
-        ignore(key, 'bad part count');
+        console.warn(`settings sync: ignored ${syncItemName(key)} (bad part count)`);
         continue;
       }
       const all = Array.from({ length: parts }, (_, i) => items[partName(key, i)]);
@@ -148,7 +147,7 @@ export function readSyncItems(items: Record<string, unknown>): {
       value = all.flat();
     }
     if (!validSyncedValue(key, value)) {
-      ignore(key, 'unexpected shape');
+      console.warn(`settings sync: ignored ${syncItemName(key)} (unexpected shape)`);
       continue;
     }
     synced[key] = value;
