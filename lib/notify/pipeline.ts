@@ -23,13 +23,13 @@
 
 import { t as words } from '../i18n';
 import type { CalmState, CalmStateStore, NotifySettings, TrackedIntent } from '../store';
-import { DEFAULT_NOTIFY } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import type { Notifier } from '../tracker/types';
 import { AWAY, GROUP, INFO, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
 import { awayContent, isSnoozed, progressContent, releaseAt, SNOOZE_MS } from './calm';
 import { groupContentOf, groupLine, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 import { decide, type GroupWindow, groupFlushAt } from './decide';
+import { rememberedSettings } from './settings-memory';
 
 /** What {@link createNotificationPipeline} uses. */
 export interface PipelineDeps {
@@ -37,7 +37,10 @@ export interface PipelineDeps {
   outbox: Outbox;
   /** Mute and snooze (IndexedDB, beside the settings). */
   state: CalmStateStore;
-  /** Current notification settings (defaults when undefined or when the read fails). */
+  /**
+   * Current notification settings (defaults when undefined). A failed read gives the last ones read in this life;
+   * with none, nothing is decided until a read succeeds (`./settings-memory`).
+   */
   settings: () => Promise<NotifySettings | undefined>;
   /** The tracked intent as the tracker holds it now. */
   intent: (intentId: string) => Promise<TrackedIntent | undefined>;
@@ -112,13 +115,8 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
   const quietMs = deps.groupQuietMs ?? 100;
   const groupTimer = deps.groupTimer ?? ((fn, ms) => void setTimeout(fn, ms));
   const retryTimer = deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms));
-  const settings = () =>
-    Promise.resolve()
-      .then(deps.settings)
-      .then(
-        (s) => ({ ...DEFAULT_NOTIFY, ...(s ?? {}) }),
-        () => DEFAULT_NOTIFY,
-      );
+  // A failed read gives the last settings read in this life, never the defaults (./settings-memory).
+  const settings = rememberedSettings(() => Promise.resolve().then(deps.settings));
 
   // Every read-modify-write of the calm state, and every decision that writes jobs, runs in turn.
   let queue: Promise<unknown> = Promise.resolve();
