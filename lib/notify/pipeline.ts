@@ -12,7 +12,8 @@
  * - A rejected call leaves the job where it was, to be tried again with back-off (1 s doubling, at most 60 s), on
  *   every wake-up of the worker (the 30 s watchdog), and at once when a job is added. Nothing is dropped.
  * - A job found `showing` (the worker died in the call, or could not record its end) is settled by asking the
- *   browser: Chrome lists what is on screen (`getAll`); an id it lists was shown. Firefox cannot tell: there a job
+ *   browser: a mark outside IndexedDB (`./shown-marks`, written when the call resolved) says it was shown; else
+ *   Chrome lists what is on screen (`getAll`); an id it lists was shown. Firefox cannot tell: there a job
  *   `showing` counts as shown (at most once, the window being the `create` call itself).
  * - The tracker's delivery asks `exists(intentId)` before `show`: true as soon as the intent has a final job in any
  *   state (held, queued, shown, summarised, skipped), so a record that stayed `pending` (its write failed, or the
@@ -30,6 +31,7 @@ import { awayContent, isSnoozed, progressContent, releaseAt, SNOOZE_MS } from '.
 import { groupContentOf, groupLine, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 import { decide, type GroupWindow, groupFlushAt } from './decide';
 import { rememberedSettings } from './settings-memory';
+import type { ShownMarks } from './shown-marks';
 
 /** What {@link createNotificationPipeline} uses. */
 export interface PipelineDeps {
@@ -60,6 +62,12 @@ export interface PipelineDeps {
   groupTimer?: (fn: () => void, ms: number) => void;
   /** Runs `fn` after `ms` (a retry after a rejected call; default setTimeout). */
   retryTimer?: (fn: () => void, ms: number) => void;
+  /**
+   * "Shown" recorded outside IndexedDB (`./shown-marks`): written when a showing call resolved, read for a job found
+   * `showing` before the screen is asked, so that a notification the user closed is not shown again when the outbox
+   * could not record it. None: the screen alone decides.
+   */
+  shownMarks?: ShownMarks;
 }
 
 /** The pipeline: the tracker's Notifier, plus what the popup and the worker's events ask of it. */
@@ -154,6 +162,9 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       waiters.set(key, list);
     });
 
+  /** Records outside IndexedDB that `id` was shown (best effort: the outbox's `shown` write follows). */
+  const mark = (id: string) => deps.shownMarks?.add(id).catch(() => {});
+
   /** Writes `patch` over the jobs `keys` (those still there). */
   const patch = (keys: readonly string[], p: Partial<NotificationJob>) =>
     outbox.update((jobs) => {
@@ -179,6 +190,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     }
     createRejected.delete(id);
     shownHere.add(id);
+    await mark(id);
     await setShown(batch.map((j) => j.key));
   };
 
@@ -187,6 +199,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     const id = job.replaces!;
     if (await adapter.update(id, contentOf(job), { sound: s.sound, explorer: job.explorerUrl !== undefined })) {
       shownHere.add(id);
+      await mark(id);
       await setShown([job.key]);
       return;
     }
@@ -235,6 +248,12 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         // 2026-11-24: the away summary lost after a rejected create and a refused write.
         if (createRejected.has(id)) {
           await createFor(id, batch, s);
+          return;
+        }
+        // Shown in an earlier life whose outbox write was refused: the user may have closed it since.
+        if (await deps.shownMarks?.has(id)) {
+          shownHere.add(id);
+          await setShown(batch.map((j) => j.key));
           return;
         }
         const screen = await adapter.onScreen();
