@@ -188,7 +188,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     ensureWatchdog: () => ensureWatchdog(browser),
     ensureMenus: () => ensureMenus(browser),
     ...selection,
-    ...createNotificationRouting(browser, intents),
+    ...createNotificationRouting(browser, intents, (notificationId) => calm.explorerLinkOf(notificationId)),
     checkWatched,
     updateBadge: badge.update,
     // Kept alive while any request of the worker is in flight or waits for its place (a watched check, a look-up).

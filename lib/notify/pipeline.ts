@@ -98,6 +98,11 @@ export interface NotificationPipeline extends Notifier {
   progress(intentId: string): Promise<void>;
   /** Every start and wake-up: releases what is due and delivers every job left unfinished. */
   resume(): Promise<void>;
+  /**
+   * The explorer link ("Open in explorer") the notification `notificationId` was shown with, from its outbox job —
+   * kept when its intent was removed since (`forget`); undefined when none is known.
+   */
+  explorerLinkOf(notificationId: string): Promise<string | undefined>;
 }
 
 /** The former name of the pipeline's interface (mute, snooze, quiet hours, progress). */
@@ -112,6 +117,8 @@ const finalKey = (intentId: string) => `final:${intentId}`;
 const progressKey = (intentId: string) => `progress:${intentId}`;
 const stuckKey = (intentId: string) => `stuck:${intentId}`;
 const infoKey = (at: number, n: number) => `info:${at}:${n}`;
+/** A removed intent's final job, kept for its link only. */
+const goneKey = (intentId: string) => `gone:${intentId}`;
 const active = (j: NotificationJob | undefined) => j !== undefined && j.state !== 'done';
 const contentOf = (j: NotificationJob): NotificationContent => ({ title: j.title ?? '', message: j.message ?? '' });
 
@@ -566,6 +573,11 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       return decided.content;
     },
 
+    async explorerLinkOf(notificationId) {
+      const jobs = Object.values(await outbox.all());
+      return jobs.find((j) => j.notificationId === notificationId && j.explorerUrl !== undefined)?.explorerUrl;
+    },
+
     async exists(intentId) {
       return (await outbox.all())[finalKey(intentId)] !== undefined;
     },
@@ -614,6 +626,11 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         if (state.muted.includes(intentId)) await saveCalm({ ...state, muted: state.muted.filter((id) => id !== intentId) });
         const t = now();
         await outbox.update((all) => {
+          // Its notification may still be on screen: its link stays for "Open in explorer" (a finished job, pruned
+          // with the others); the intent may be told again if tracked again.
+          const f = all[finalKey(intentId)];
+          if (f?.notificationId && f.explorerUrl)
+            all[goneKey(intentId)] = { ...f, key: goneKey(intentId), state: 'done', reason: 'forgotten' };
           delete all[finalKey(intentId)];
           delete all[stuckKey(intentId)];
           const p = all[progressKey(intentId)];
