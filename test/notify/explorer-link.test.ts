@@ -27,7 +27,7 @@ describe('Open in explorer after the intent was removed', () => {
     expect(shown.buttons).toEqual(['View receipt', 'Open in explorer']);
     // The user removes the intent (the popup's remove: the record goes, the pipeline forgets it).
     await shared.intents.remove(id(1));
-    await w.calm.forget(id(1));
+    await w.calm.forget!(id(1));
     const routing = createNotificationRouting(w.browser as never, shared.intents, (nid) => w.calm.explorerLinkOf(nid));
     await routing.notificationButton(shown.id, 1);
     expect(desktop.tabs).toEqual([BASESCAN_TX]);
