@@ -131,6 +131,7 @@ export function readSettings(
   if (out.accessKey === undefined) out.accessKey = '';
   check('watchedAddresses', strings);
   check('autoTrackAddresses', strings);
+  check('autoTrackTicks', strings);
   check('notify', NotifyShape);
   check('syncSettings', z.boolean());
   const checked = isObject(watchedCheckedAt)

@@ -49,9 +49,8 @@ export function validSyncedValue(key: string, value: unknown): boolean {
       return validNotify(value);
     case 'watchedAddresses':
     case 'autoTrackAddresses':
-      return isStringList(value);
     case 'autoTrackTicks':
-      return isObject(value) && Object.values(value).every((x) => typeof x === 'string');
+      return isStringList(value);
     default:
       return false;
   }

@@ -7,6 +7,7 @@
 import { t } from '../i18n';
 import type { SettingsStore } from './index';
 import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, type SyncVersion, syncPartCount, validSyncedValue } from './sync-values';
+import { newTickToken, stampTicks } from './ticks';
 import type { Settings } from './types';
 
 /** Settings keys that may never be synced: the connection (the key above all) and the device's own sync choice. */
@@ -19,7 +20,12 @@ export type SyncableSettingKey = Exclude<keyof Settings, DeviceOnlyKey>;
  * The settings synced across the user's browsers, one `storage.sync` item each (`settings.<key>`). To sync a new
  * preference, add its key here; the type refuses the access key and the URL.
  */
-export const SYNCED_SETTING_KEYS = ['notify', 'watchedAddresses', 'autoTrackAddresses'] as const satisfies readonly SyncableSettingKey[];
+export const SYNCED_SETTING_KEYS = [
+  'notify',
+  'watchedAddresses',
+  'autoTrackAddresses',
+  'autoTrackTicks',
+] as const satisfies readonly SyncableSettingKey[];
 
 /** The synced part of the settings. */
 export type SyncedSettings = Partial<Pick<Settings, (typeof SYNCED_SETTING_KEYS)[number]>>;
@@ -192,13 +198,14 @@ function localCopyWins(saved: Settings & SyncMeta, synced: SyncVersion | undefin
  * "After" is decided by a logical clock ({@link SyncVersion}: a counter above every one seen), never by comparing two
  * devices' wall clocks. `set` rejects with {@link SyncFailedError} after a successful local
  * write when only the sync failed. `area` undefined: local only. `now` gives the time in ms (the write-rate window,
- * and the revision older versions read); `newDeviceId` makes this device's id on its first save.
+ * and the revision older versions read); `random` (uniform in [0, 1)) makes this device's id on its first save
+ * and the tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`).
  */
 export function createSyncedSettingsStore(
   local: SettingsStore,
   area: SyncArea | undefined,
   now: () => number = Date.now,
-  newDeviceId: () => string = () => crypto.randomUUID(),
+  random: () => number = Math.random,
 ): SettingsStore {
   /** When this store wrote to the sync area in the last minute (ms). */
   const writes: number[] = [];
@@ -207,29 +214,34 @@ export function createSyncedSettingsStore(
     const { savedAt: _, syncVersion: _v, syncDevice: _d, ...settings } = saved;
     return settings;
   };
+  const read = async (): Promise<Settings | undefined> => {
+    const saved = (await local.get()) as (Settings & SyncMeta) | undefined;
+    if (!area || !syncEnabled(saved)) return strip(saved);
+    let items: Record<string, unknown>;
+    try {
+      items = await area.get(null);
+    } catch {
+      return strip(saved); // sync unavailable: this device's copy is the truth
+    }
+    const { synced, revision, version } = readSyncItems(items);
+    if (!saved && Object.keys(synced).length === 0) return undefined;
+    if (saved && localCopyWins(saved, version, revision)) return strip(saved);
+    return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...synced };
+  };
   return {
-    async get() {
-      const saved = (await local.get()) as (Settings & SyncMeta) | undefined;
-      if (!area || !syncEnabled(saved)) return strip(saved);
-      let items: Record<string, unknown>;
-      try {
-        items = await area.get(null);
-      } catch {
-        return strip(saved); // sync unavailable: this device's copy is the truth
-      }
-      const { synced, revision, version } = readSyncItems(items);
-      if (!saved && Object.keys(synced).length === 0) return undefined;
-      if (saved && localCopyWins(saved, version, revision)) return strip(saved);
-      return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...synced };
-    },
-    async set(settings) {
+    get: read,
+    async set(given) {
       const savedAt = now();
       const before = (await local.get().catch(() => undefined)) as (Settings & SyncMeta) | undefined;
+      // Tick tokens from the settings as they read now (another device's ticks included); unreadable: every ticked
+      // address counts as ticked now.
+      const settings = stampTicks(await read().catch(() => undefined), given, () => newTickToken(random));
       const syncing = area !== undefined && syncEnabled(settings);
       // What is there now: its version orders this save after it; the parts of a list that shrank are removed
       // (unreadable: nothing is removed, and the counter goes on from this device's own).
       const existing = syncing ? await area.get(null).catch(() => ({}) as Record<string, unknown>) : {};
-      const device = typeof before?.syncDevice === 'string' && before.syncDevice ? before.syncDevice : newDeviceId();
+      const device =
+        typeof before?.syncDevice === 'string' && before.syncDevice ? before.syncDevice : newTickToken(random) + newTickToken(random);
       const counters = [readSyncVersion(before?.syncVersion), readSyncVersion(existing[SYNC_VERSION_ITEM])].map((v) => v?.counter ?? 0);
       const version: SyncVersion = { counter: Math.max(...counters) + 1, device };
       await local.set({ ...strip(settings as Settings & SyncMeta), savedAt, syncVersion: version, syncDevice: device } as Settings);

@@ -21,12 +21,7 @@ describe('sync decides between devices by a logical clock, never by their wall c
     globalThis.indexedDB = new IDBFactory();
   });
   const device = (name: string, skewMs: number, area: SyncArea = fakeBrowser.storage.sync) =>
-    createSyncedSettingsStore(
-      createSettingsStore(createStore(`ver-${name}`, 'settings')),
-      area,
-      () => real + skewMs,
-      () => name,
-    );
+    createSyncedSettingsStore(createSettingsStore(createStore(`ver-${name}`, 'settings')), area, () => real + skewMs);
 
   it('a change made on a device 10 minutes slow, after one made on a correct device, is what both read', async () => {
     const desk = device('desk', 0);
