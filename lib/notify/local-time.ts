@@ -10,40 +10,22 @@
 /** One day of wall time (ms). */
 export const WALL_DAY_MS = 86_400_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      era: 'short',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(key, f);
-  }
-  return f;
-}
+const formatters = new Map<string | undefined, Intl.DateTimeFormat>();
 
 /**
  * The wall-clock reading (wall ms, see the module's docstring) of instant `t` (ms since the epoch) in `timeZone` (an
- * IANA name; the platform's own zone when undefined). Throws RangeError for an unknown zone.
+ * IANA name; the platform's own zone when undefined). Years 100 and later. Throws RangeError for an unknown zone.
  */
 export function wallClockMs(t: number, timeZone?: string): number {
-  const parts = formatter(timeZone).formatToParts(t);
-  const n = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const era = parts.find((p) => p.type === 'era')?.value;
-  const year = era === 'BC' ? 1 - n('year') : n('year');
-  const wall = new Date(0);
-  wall.setUTCFullYear(year, n('month') - 1, n('day'));
-  wall.setUTCHours(n('hour'), n('minute'), n('second'), ((t % 1000) + 1000) % 1000);
-  return wall.getTime();
+  let f = formatters.get(timeZone);
+  if (!f) {
+    const n = 'numeric';
+    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: n, month: n, day: n, hour: n, minute: n, second: n });
+    formatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(t)) p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day, p.hour, p.minute, p.second) + (((t % 1000) + 1000) % 1000);
 }
 
 /** Minutes after local midnight at instant `t` (0–1439) in `timeZone` (the platform's when undefined). */

@@ -11,10 +11,7 @@ import { DEFAULT_NOTIFY, type NotifySettings } from '../store';
 
 /** The settings could not be read, and none were read before in this worker's life. `cause`: the read's error. */
 export class SettingsUnreadableError extends Error {
-  constructor(cause: unknown) {
-    super(`notification settings unreadable: ${cause instanceof Error ? cause.message : String(cause)}`);
-    this.name = 'SettingsUnreadableError';
-  }
+  override name = 'SettingsUnreadableError';
 }
 
 /**
@@ -31,7 +28,7 @@ export function rememberedSettings(read: () => Promise<NotifySettings | undefine
       return lastGood;
     } catch (err) {
       if (lastGood) return lastGood;
-      throw new SettingsUnreadableError(err);
+      throw new SettingsUnreadableError('notification settings unreadable', { cause: err });
     }
   };
 }
