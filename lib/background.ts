@@ -7,6 +7,7 @@ import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
 import { createNotificationAdapter } from './notify/browser';
 import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
+import { createShownMarks } from './notify/shown-marks';
 import { CLIPBOARD_PERMISSION } from './permissions';
 import {
   createAsideRecords,
@@ -105,6 +106,8 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
     scheduleRelease: createCalmAlarm(browser),
     onChange: () => changed(''),
+    // "Shown" also outside IndexedDB: a notification the user closed is not shown again when the outbox could not say so.
+    shownMarks: createShownMarks([browser.storage?.session, browser.storage?.local]),
   });
   // What a user's action did (the context menu, the shortcut): an outbox job like every notification (never lost).
   const inform = (message: string) => calm.inform(message).catch(() => undefined);
@@ -185,7 +188,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     ensureWatchdog: () => ensureWatchdog(browser),
     ensureMenus: () => ensureMenus(browser),
     ...selection,
-    ...createNotificationRouting(browser, intents),
+    ...createNotificationRouting(browser, intents, (notificationId) => calm.explorerLinkOf(notificationId)),
     checkWatched,
     updateBadge: badge.update,
     // Kept alive while any request of the worker is in flight or waits for its place (a watched check, a look-up).

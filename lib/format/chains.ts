@@ -43,6 +43,12 @@ export function explorerTxUrl(chainId: number | null | undefined, hash: string |
   return `${chain.explorer}/tx/${hash}`;
 }
 
+/** True when `url` is a transaction link {@link explorerTxUrl} makes: a known chain's explorer, `/tx/`, a hash. */
+export function isKnownExplorerTxUrl(url: string): boolean {
+  const m = /^(https:\/\/[^/]+)\/tx\/(0x[0-9a-fA-F]{64})$/.exec(url);
+  return m !== null && !isPlaceholderHash(m[2]!) && Object.values(CHAINS).some((c) => c.explorer === m[1]);
+}
+
 /** A well-formed address: 0x and 40 hex digits. */
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

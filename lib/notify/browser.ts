@@ -4,7 +4,7 @@
  *
  * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary of intents that
  * finished together, `svc-stuck:<intentId>:<time>` for "taking longer than expected", `svc-progress:<intentId>:<time>`
- * for the optional progress notification, `svc-away:<time>` for the "while you were away" summary and
+ * for the optional progress notification, `svc-away:<time>:<its first intentId>` for the "while you were away" summary and
  * `svc-info:<time>:<n>` for plain information. A notification can be traced to its intents (click → receipt).
  *
  * Buttons (Chrome only; Firefox has none): a notification of one intent gets "View receipt", and its final one

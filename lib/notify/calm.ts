@@ -8,6 +8,7 @@ import { legName, routeText, shortId, statusLabel } from '../format/intent';
 import { t } from '../i18n';
 import type { CalmState, HeldNotification, NotifySettings, QuietHours, TrackedIntent } from '../store';
 import type { NotificationContent } from './content';
+import { minuteOfDay, nextWallTime } from './local-time';
 import { outcomeRank } from './outcomes';
 
 /** Length of the popup's snooze (ms). */
@@ -19,26 +20,30 @@ export function parseClockTime(text: string): number | undefined {
   return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
 }
 
-/** True when `now` (ms) falls inside the quiet hours, in the local time zone. Start included, end excluded. */
-export function inQuietHours(now: number, quiet: QuietHours | undefined): boolean {
+/**
+ * True when `now` (ms) falls inside the quiet hours, by the local clock of `timeZone` (an IANA name; the platform's
+ * own zone when undefined, `./local-time`). Start included, end excluded. On the night the clocks go back, the
+ * repeated hour is inside (or outside) both times, as the clock reads.
+ */
+export function inQuietHours(now: number, quiet: QuietHours | undefined, timeZone?: string): boolean {
   if (!quiet) return false;
   const start = parseClockTime(quiet.start);
   const end = parseClockTime(quiet.end);
   if (start === undefined || end === undefined || start === end) return false;
-  const d = new Date(now);
-  const minute = d.getHours() * 60 + d.getMinutes();
+  const minute = minuteOfDay(now, timeZone);
   // end < start: the quiet hours span midnight (e.g. 22:00–07:00).
   return start < end ? minute >= start && minute < end : minute >= start || minute < end;
 }
 
-/** When (ms) the quiet hours `now` falls in end; undefined outside them. */
-export function quietHoursEnd(now: number, quiet: QuietHours | undefined): number | undefined {
-  if (!quiet || !inQuietHours(now, quiet)) return undefined;
-  const end = parseClockTime(quiet.end)!;
-  const d = new Date(now);
-  const at = new Date(d.getFullYear(), d.getMonth(), d.getDate(), Math.floor(end / 60), end % 60);
-  if (at.getTime() <= now) at.setDate(at.getDate() + 1);
-  return at.getTime();
+/**
+ * When (ms) the quiet hours `now` falls in end, undefined outside them: the first instant after `now` at which the
+ * local clock reads the end time or later (`./local-time` {@link nextWallTime}: across a change of the clocks, the
+ * end as it next happens; an end inside a skipped hour is the first instant after it). `timeZone` as in
+ * {@link inQuietHours}.
+ */
+export function quietHoursEnd(now: number, quiet: QuietHours | undefined, timeZone?: string): number | undefined {
+  if (!quiet || !inQuietHours(now, quiet, timeZone)) return undefined;
+  return nextWallTime(now, parseClockTime(quiet.end)!, timeZone);
 }
 
 /** True while a snooze runs. */
@@ -48,9 +53,15 @@ export function isSnoozed(state: Pick<CalmState, 'snoozeUntil'>, now: number): b
 
 /**
  * The first time (ms, ≥ `now`) when neither the snooze nor the quiet hours hold notifications back: `now` itself
- * when nothing does. A snooze that ends inside quiet hours lasts until they end, and the other way round.
+ * when nothing does. A snooze that ends inside quiet hours lasts until they end, and the other way round. `timeZone`
+ * as in {@link inQuietHours}.
  */
-export function releaseAt(state: Pick<CalmState, 'snoozeUntil'>, settings: Pick<NotifySettings, 'quietHours'>, now: number): number {
+export function releaseAt(
+  state: Pick<CalmState, 'snoozeUntil'>,
+  settings: Pick<NotifySettings, 'quietHours'>,
+  now: number,
+  timeZone?: string,
+): number {
   let t = now;
   // Each step moves past one snooze or one quiet period; four are more than the two that can chain.
   for (let i = 0; i < 4; i++) {
@@ -58,7 +69,7 @@ export function releaseAt(state: Pick<CalmState, 'snoozeUntil'>, settings: Pick<
       t = state.snoozeUntil!;
       continue;
     }
-    const end = quietHoursEnd(t, settings.quietHours);
+    const end = quietHoursEnd(t, settings.quietHours, timeZone);
     if (end === undefined) break;
     t = end;
   }

@@ -12,7 +12,8 @@
  * - A rejected call leaves the job where it was, to be tried again with back-off (1 s doubling, at most 60 s), on
  *   every wake-up of the worker (the 30 s watchdog), and at once when a job is added. Nothing is dropped.
  * - A job found `showing` (the worker died in the call, or could not record its end) is settled by asking the
- *   browser: Chrome lists what is on screen (`getAll`); an id it lists was shown. Firefox cannot tell: there a job
+ *   browser: a mark outside IndexedDB (`./shown-marks`, written when the call resolved) says it was shown; else
+ *   Chrome lists what is on screen (`getAll`); an id it lists was shown. Firefox cannot tell: there a job
  *   `showing` counts as shown (at most once, the window being the `create` call itself).
  * - The tracker's delivery asks `exists(intentId)` before `show`: true as soon as the intent has a final job in any
  *   state (held, queued, shown, summarised, skipped), so a record that stayed `pending` (its write failed, or the
@@ -23,13 +24,14 @@
 
 import { t as words } from '../i18n';
 import type { CalmState, CalmStateStore, NotifySettings, TrackedIntent } from '../store';
-import { DEFAULT_NOTIFY } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import type { Notifier } from '../tracker/types';
 import { AWAY, GROUP, INFO, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
 import { awayContent, isSnoozed, progressContent, releaseAt, SNOOZE_MS } from './calm';
 import { groupContentOf, groupLine, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 import { decide, type GroupWindow, groupFlushAt } from './decide';
+import { rememberedSettings } from './settings-memory';
+import type { ShownMarks } from './shown-marks';
 
 /** What {@link createNotificationPipeline} uses. */
 export interface PipelineDeps {
@@ -37,7 +39,10 @@ export interface PipelineDeps {
   outbox: Outbox;
   /** Mute and snooze (IndexedDB, beside the settings). */
   state: CalmStateStore;
-  /** Current notification settings (defaults when undefined or when the read fails). */
+  /**
+   * Current notification settings (defaults when undefined). A failed read gives the last ones read in this life;
+   * with none, nothing is decided until a read succeeds (`./settings-memory`).
+   */
   settings: () => Promise<NotifySettings | undefined>;
   /** The tracked intent as the tracker holds it now. */
   intent: (intentId: string) => Promise<TrackedIntent | undefined>;
@@ -57,6 +62,12 @@ export interface PipelineDeps {
   groupTimer?: (fn: () => void, ms: number) => void;
   /** Runs `fn` after `ms` (a retry after a rejected call; default setTimeout). */
   retryTimer?: (fn: () => void, ms: number) => void;
+  /**
+   * "Shown" recorded outside IndexedDB (`./shown-marks`): written when a showing call resolved, read for a job found
+   * `showing` before the screen is asked, so that a notification the user closed is not shown again when the outbox
+   * could not record it. None: the screen alone decides.
+   */
+  shownMarks?: ShownMarks;
 }
 
 /** The pipeline: the tracker's Notifier, plus what the popup and the worker's events ask of it. */
@@ -87,6 +98,11 @@ export interface NotificationPipeline extends Notifier {
   progress(intentId: string): Promise<void>;
   /** Every start and wake-up: releases what is due and delivers every job left unfinished. */
   resume(): Promise<void>;
+  /**
+   * The explorer link ("Open in explorer") the notification `notificationId` was shown with, from its outbox job —
+   * kept when its intent was removed since (`forget`); undefined when none is known.
+   */
+  explorerLinkOf(notificationId: string): Promise<string | undefined>;
 }
 
 /** The former name of the pipeline's interface (mute, snooze, quiet hours, progress). */
@@ -101,6 +117,8 @@ const finalKey = (intentId: string) => `final:${intentId}`;
 const progressKey = (intentId: string) => `progress:${intentId}`;
 const stuckKey = (intentId: string) => `stuck:${intentId}`;
 const infoKey = (at: number, n: number) => `info:${at}:${n}`;
+/** A removed intent's final job, kept for its link only. */
+const goneKey = (intentId: string) => `gone:${intentId}`;
 const active = (j: NotificationJob | undefined) => j !== undefined && j.state !== 'done';
 const contentOf = (j: NotificationJob): NotificationContent => ({ title: j.title ?? '', message: j.message ?? '' });
 
@@ -112,13 +130,8 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
   const quietMs = deps.groupQuietMs ?? 100;
   const groupTimer = deps.groupTimer ?? ((fn, ms) => void setTimeout(fn, ms));
   const retryTimer = deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms));
-  const settings = () =>
-    Promise.resolve()
-      .then(deps.settings)
-      .then(
-        (s) => ({ ...DEFAULT_NOTIFY, ...(s ?? {}) }),
-        () => DEFAULT_NOTIFY,
-      );
+  // A failed read gives the last settings read in this life, never the defaults (./settings-memory).
+  const settings = rememberedSettings(() => Promise.resolve().then(deps.settings));
 
   // Every read-modify-write of the calm state, and every decision that writes jobs, runs in turn.
   let queue: Promise<unknown> = Promise.resolve();
@@ -156,6 +169,9 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       waiters.set(key, list);
     });
 
+  /** Records outside IndexedDB that `id` was shown (best effort: the outbox's `shown` write follows). */
+  const mark = (id: string) => deps.shownMarks?.add(id).catch(() => {});
+
   /** Writes `patch` over the jobs `keys` (those still there). */
   const patch = (keys: readonly string[], p: Partial<NotificationJob>) =>
     outbox.update((jobs) => {
@@ -181,6 +197,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     }
     createRejected.delete(id);
     shownHere.add(id);
+    await mark(id);
     await setShown(batch.map((j) => j.key));
   };
 
@@ -189,6 +206,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     const id = job.replaces!;
     if (await adapter.update(id, contentOf(job), { sound: s.sound, explorer: job.explorerUrl !== undefined })) {
       shownHere.add(id);
+      await mark(id);
       await setShown([job.key]);
       return;
     }
@@ -239,6 +257,12 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
           await createFor(id, batch, s);
           return;
         }
+        // Shown in an earlier life whose outbox write was refused: the user may have closed it since.
+        if (await deps.shownMarks?.has(id)) {
+          shownHere.add(id);
+          await setShown(batch.map((j) => j.key));
+          return;
+        }
         const screen = await adapter.onScreen();
         // Firefox cannot tell: the call may have shown it, so it counts as shown (at most once).
         if (screen === undefined) {
@@ -268,7 +292,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     const t = now();
     const id =
       first.kind === 'away'
-        ? `${AWAY}${t}`
+        ? `${AWAY}${first.key.slice('away:'.length)}`
         : first.kind === 'info'
           ? `${INFO}${first.key.slice('info:'.length)}`
           : first.kind === 'stuck'
@@ -453,14 +477,17 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         // One write: each held intent becomes a line of the away summary (or is skipped, muted meanwhile).
         const due = held.filter((h) => !state.muted.includes(h.intentIds[0]!));
         const away = awayContent(due.map((h) => ({ intentId: h.intentIds[0]!, status: h.status ?? 'UNKNOWN', heldAt: h.at })));
+        // Its key (and notification id) names its first intent: two summaries made in the same millisecond, in one
+        // life or two, never share a job or a notification (each intent is summarised once).
+        const awayKey = due.length > 0 ? `away:${t}:${due[0]!.intentIds[0]}` : '';
         await outbox.update((all) => {
           for (const h of held) {
             if (all[h.key]?.state !== 'held') continue;
-            all[h.key] = { ...all[h.key]!, state: 'done', reason: due.includes(h) ? `summarised:away:${t}` : 'skipped' };
+            all[h.key] = { ...all[h.key]!, state: 'done', reason: due.includes(h) ? `summarised:${awayKey}` : 'skipped' };
           }
           if (due.length > 0)
-            all[`away:${t}`] = {
-              key: `away:${t}`,
+            all[awayKey] = {
+              key: awayKey,
               kind: 'away',
               state: 'queued',
               intentIds: due.map((h) => h.intentIds[0]!),
@@ -546,6 +573,11 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       return decided.content;
     },
 
+    async explorerLinkOf(notificationId) {
+      const jobs = Object.values(await outbox.all());
+      return jobs.find((j) => j.notificationId === notificationId && j.explorerUrl !== undefined)?.explorerUrl;
+    },
+
     async exists(intentId) {
       return (await outbox.all())[finalKey(intentId)] !== undefined;
     },
@@ -594,6 +626,11 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         if (state.muted.includes(intentId)) await saveCalm({ ...state, muted: state.muted.filter((id) => id !== intentId) });
         const t = now();
         await outbox.update((all) => {
+          // Its notification may still be on screen: its link stays for "Open in explorer" (a finished job, pruned
+          // with the others); the intent may be told again if tracked again.
+          const f = all[finalKey(intentId)];
+          if (f?.notificationId && f.explorerUrl)
+            all[goneKey(intentId)] = { ...f, key: goneKey(intentId), state: 'done', reason: 'forgotten' };
           delete all[finalKey(intentId)];
           delete all[stuckKey(intentId)];
           const p = all[progressKey(intentId)];

@@ -14,7 +14,11 @@ export const STORE_VERSION_KEY = 'store-version';
 /**
  * The intent store of the worker over `db`: `list()` (the tracker's load) reads every record through
  * {@link readTrackedIntent}, writes back the ones it migrated, sets aside the ones it cannot read (kept first, then
- * deleted here), and records {@link STORE_VERSION}; `get()` reads the same way. Writes are the plain store's.
+ * deleted here), and records {@link STORE_VERSION} unless a later version is recorded; `get()` reads the same way.
+ * Written by a later version — a record with a value this version does not know in an enumeration, or any
+ * unreadable record once the stored version is above this one (the user went back to an older version) — a record
+ * is left where it is, as it is: not tracked, not set aside, not deleted, so that the later version finds it again.
+ * Writes are the plain store's.
  */
 export function createCheckedIntentStore(
   aside: AsideRecords,
@@ -23,8 +27,18 @@ export function createCheckedIntentStore(
   now: () => number = Date.now,
 ): IntentStore {
   const plain = createIntentStore(db);
-  const setAside = async (key: string, raw: unknown, reason: string) => {
-    await aside.add([{ key, raw, reason, at: now() }]);
+  /** The version of the stored shapes recorded beside the settings (undefined: none, or not a number). */
+  const storedVersion = async () => {
+    const v = await get<unknown>(STORE_VERSION_KEY, settingsDb);
+    return typeof v === 'number' ? v : undefined;
+  };
+  /** Sets aside a record this version cannot read, unless a later version wrote it (then it stays as it is). */
+  const unreadable = async (key: string, raw: unknown, read: { reason: string; later: boolean }, newer: boolean) => {
+    if (read.later || newer) {
+      console.warn(`intent record ${key} left as it is: written by a later version (${read.reason})`);
+      return;
+    }
+    await aside.add([{ key, raw, reason: read.reason, at: now() }]);
     await del(key, db);
   };
   return {
@@ -34,22 +48,25 @@ export function createCheckedIntentStore(
       if (raw === undefined) return undefined;
       const read = readTrackedIntent(raw, intentId);
       if (read.ok) return read.record;
-      await setAside(intentId, raw, read.reason);
+      await unreadable(intentId, raw, read, ((await storedVersion()) ?? 0) > STORE_VERSION);
       return undefined;
     },
     async list() {
+      const stored = await storedVersion();
+      const newer = (stored ?? 0) > STORE_VERSION;
       const all = await entries<IDBValidKey, unknown>(db);
       const records: TrackedIntent[] = [];
       for (const [key, raw] of all) {
         const read = readTrackedIntent(raw, key);
         if (!read.ok) {
-          await setAside(String(key), raw, read.reason);
+          await unreadable(String(key), raw, read, newer);
           continue;
         }
         if (read.migrated) await set(key, read.record, db);
         records.push(read.record);
       }
-      await set(STORE_VERSION_KEY, STORE_VERSION, settingsDb);
+      // Never lowered: a later version's number stays for that version to read.
+      if (stored === undefined || stored < STORE_VERSION) await set(STORE_VERSION_KEY, STORE_VERSION, settingsDb);
       return records.sort((a, b) => b.addedAt - a.addedAt);
     },
   };

@@ -25,7 +25,8 @@ export type JobState = 'held' | 'queued' | 'clearing' | 'showing' | 'shown' | 'd
 
 /** One notification job. Times in ms since the epoch. */
 export interface NotificationJob {
-  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>`, `info:<ms>:<n>`. */
+  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>:<its first intentId>`, `info:<ms>:<n>`; `gone:<intentId>`: the
+   * final job of an intent removed since, kept (done) for its explorer link only. */
   key: string;
   kind: JobKind;
   state: JobState;

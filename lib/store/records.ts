@@ -45,9 +45,15 @@ export const TrackedIntentShape = z.looseObject({
   source: z.optional(z.enum(['user', 'watched', 'menu'])),
 });
 
-/** What reading one stored record gives. */
-export type ReadRecord = { ok: true; record: TrackedIntent; migrated: boolean } | { ok: false; reason: string };
+/**
+ * What reading one stored record gives. Unreadable: `later` when the record has this version's shape but a value this
+ * version does not know in one of its enumerations (`phase`, `notification`, `source`): a later version wrote it,
+ * and it must be left as it is for that version.
+ */
+export type ReadRecord = { ok: true; record: TrackedIntent; migrated: boolean } | { ok: false; reason: string; later: boolean };
 
+/** The fields of a record whose values are an enumeration a later version may extend. */
+const ENUM_FIELDS = ['phase', 'notification', 'source'];
 const FINAL = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -56,7 +62,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * cannot be read gives `{ ok: false, reason }` (the zod issue's path and message).
  */
 export function readTrackedIntent(raw: unknown, key?: unknown): ReadRecord {
-  if (!isObject(raw)) return { ok: false, reason: 'not an object' };
+  if (!isObject(raw)) return { ok: false, reason: 'not an object', later: false };
   const r: Record<string, unknown> = { ...raw };
   let migrated = false;
   const fill = (field: string, value: unknown) => {
@@ -81,8 +87,11 @@ export function readTrackedIntent(raw: unknown, key?: unknown): ReadRecord {
   fill('addedAt', typeof r.lastCheckedAt === 'number' ? r.lastCheckedAt : 0);
   const parsed = TrackedIntentShape.safeParse(r);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, reason: `${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'}` };
+    const issues = parsed.error.issues;
+    const issue = issues[0];
+    // Only unknown values of known enumerations: the shape is this version's, the words a later one's.
+    const later = issues.every((i) => i.code === 'invalid_value' && i.path.length === 1 && ENUM_FIELDS.includes(String(i.path[0])));
+    return { ok: false, reason: `${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'}`, later };
   }
   return { ok: true, record: parsed.data as TrackedIntent, migrated };
 }
@@ -122,6 +131,7 @@ export function readSettings(
   if (out.accessKey === undefined) out.accessKey = '';
   check('watchedAddresses', strings);
   check('autoTrackAddresses', strings);
+  check('autoTrackTicks', strings);
   check('notify', NotifyShape);
   check('syncSettings', z.boolean());
   const checked = isObject(watchedCheckedAt)

@@ -6,6 +6,8 @@
  */
 import { t } from '../i18n';
 import type { SettingsStore } from './index';
+import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, type SyncVersion, syncPartCount, validSyncedValue } from './sync-values';
+import { newTickToken, stampTicks } from './ticks';
 import type { Settings } from './types';
 
 /** Settings keys that may never be synced: the connection (the key above all) and the device's own sync choice. */
@@ -18,7 +20,12 @@ export type SyncableSettingKey = Exclude<keyof Settings, DeviceOnlyKey>;
  * The settings synced across the user's browsers, one `storage.sync` item each (`settings.<key>`). To sync a new
  * preference, add its key here; the type refuses the access key and the URL.
  */
-export const SYNCED_SETTING_KEYS = ['notify', 'watchedAddresses', 'autoTrackAddresses'] as const satisfies readonly SyncableSettingKey[];
+export const SYNCED_SETTING_KEYS = [
+  'notify',
+  'watchedAddresses',
+  'autoTrackAddresses',
+  'autoTrackTicks',
+] as const satisfies readonly SyncableSettingKey[];
 
 /** The synced part of the settings. */
 export type SyncedSettings = Partial<Pick<Settings, (typeof SYNCED_SETTING_KEYS)[number]>>;
@@ -44,6 +51,8 @@ export const SYNC_QUOTA = {
 export const syncItemName = (key: SyncableSettingKey): string => `settings.${key}`;
 /** The item holding the revision of the synced settings: when they were last saved (ms, the saving device's clock). */
 export const SYNC_REVISION_ITEM = 'settings.$revision';
+/** The item holding the {@link SyncVersion} of the synced settings: which save they are (a logical clock). */
+export const SYNC_VERSION_ITEM = 'settings.$version';
 /** The `i`-th part of a key's value split over several items. */
 const partName = (key: SyncableSettingKey, i: number) => `${syncItemName(key)}#${i}`;
 
@@ -118,74 +127,133 @@ export function syncItems(synced: SyncedSettings, revision: number): Record<stri
   return items;
 }
 
-/** Reads the synced settings back from the items of {@link syncItems}; a value whose parts are missing is left out. */
-export function readSyncItems(items: Record<string, unknown>): { synced: SyncedSettings; revision: number | undefined } {
+/**
+ * Reads the synced settings back from the items of {@link syncItems}. Never throws: a value whose parts are missing
+ * is left out; a value another device wrote malformed (a part count that is not a whole number from 1 to
+ * {@link MAX_SYNC_PARTS}, a shape this version does not read) is left out with a warning, so that this device's own
+ * value of that key stands.
+ */
+export function readSyncItems(items: Record<string, unknown>): {
+  synced: SyncedSettings;
+  revision: number | undefined;
+  version: SyncVersion | undefined;
+} {
   const synced: Record<string, unknown> = {};
   for (const key of SYNCED_SETTING_KEYS) {
-    const value = items[syncItemName(key)];
+    let value = items[syncItemName(key)];
     if (value === undefined) continue;
-    const parts = (value as { parts?: unknown })?.parts;
-    if (!Array.isArray(value) && typeof parts === 'number') {
+    if (isPartsHeader(value)) {
+      const parts = syncPartCount(value);
+      if (parts === undefined) {
+        console.warn(`settings sync: ignored ${syncItemName(key)} (bad part count)`);
+        continue;
+      }
       const all = Array.from({ length: parts }, (_, i) => items[partName(key, i)]);
-      if (all.every(Array.isArray)) synced[key] = all.flat();
+      if (!all.every(Array.isArray)) continue;
+      value = all.flat();
+    }
+    if (!validSyncedValue(key, value)) {
+      console.warn(`settings sync: ignored ${syncItemName(key)} (unexpected shape)`);
       continue;
     }
     synced[key] = value;
   }
   const revision = items[SYNC_REVISION_ITEM];
-  return { synced: synced as SyncedSettings, revision: typeof revision === 'number' ? revision : undefined };
+  return {
+    synced: synced as SyncedSettings,
+    revision: typeof revision === 'number' ? revision : undefined,
+    version: readSyncVersion(items[SYNC_VERSION_ITEM]),
+  };
 }
 
-/** What this device keeps beside its settings about syncing them: when they were saved here, and which revision they match. */
+/** What this device keeps beside its settings about syncing them (never synced itself). */
 interface SyncMeta {
-  /** When the settings were last saved on this device (ms). */
+  /** When the settings were last saved on this device (ms, this device's clock; read only against older versions). */
   savedAt?: number;
+  /** The version of this device's last save ({@link SyncVersion}). */
+  syncVersion?: SyncVersion;
+  /** This device's id in {@link SyncVersion}s (random, made on its first save). */
+  syncDevice?: string;
+}
+
+/**
+ * Whether this device's copy `saved` wins over what `storage.sync` holds (version `synced`, and the older versions'
+ * `revision`, a save time in ms): only when this device saved after it had seen the synced values — its own save
+ * could not be synced — that is, when its counter is above the synced one. Two saves with the same counter were made
+ * without seeing each other (on two devices, or one device's unsynced save and another's): the synced one wins, the
+ * copy every device reads, so that all of them agree. Against a sync area no version has written yet, the older
+ * rule (save times) decides.
+ */
+function localCopyWins(saved: Settings & SyncMeta, synced: SyncVersion | undefined, revision: number | undefined): boolean {
+  const mine = readSyncVersion(saved.syncVersion);
+  if (synced) return mine !== undefined && mine.counter > synced.counter;
+  return saved.savedAt !== undefined && (revision ?? 0) < saved.savedAt;
 }
 
 /**
  * The settings store of the extension's pages and worker: `local` (IndexedDB) holds everything; while syncing is on,
- * `get` overlays what `storage.sync` holds for the synced keys — only when it was saved after this device's copy, so
- * a save that could not be synced is never undone by older synced values — and `set` writes them there, split to
- * fit Chrome's quotas ({@link SYNC_QUOTA}), and at most {@link SYNC_QUOTA.writesPerMinute} writes a minute. `set`
- * rejects with {@link SyncFailedError} after a successful local write when only the sync failed. `area` undefined:
- * local only. `now` gives the time in ms (tests).
+ * `get` overlays what `storage.sync` holds for the synced keys — unless this device saved after them (its own save
+ * could not be synced), so that such a save is never undone by older synced values — and `set` writes them there,
+ * split to fit Chrome's quotas ({@link SYNC_QUOTA}), and at most {@link SYNC_QUOTA.writesPerMinute} writes a minute.
+ * "After" is decided by a logical clock ({@link SyncVersion}: a counter above every one seen), never by comparing two
+ * devices' wall clocks. `set` rejects with {@link SyncFailedError} after a successful local
+ * write when only the sync failed. `area` undefined: local only. `now` gives the time in ms (the write-rate window,
+ * and the revision older versions read); `random` (uniform in [0, 1)) makes this device's id on its first save
+ * and the tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`).
  */
-export function createSyncedSettingsStore(local: SettingsStore, area: SyncArea | undefined, now: () => number = Date.now): SettingsStore {
+export function createSyncedSettingsStore(
+  local: SettingsStore,
+  area: SyncArea | undefined,
+  now: () => number = Date.now,
+  random: () => number = Math.random,
+): SettingsStore {
   /** When this store wrote to the sync area in the last minute (ms). */
   const writes: number[] = [];
   const strip = (saved: (Settings & SyncMeta) | undefined): Settings | undefined => {
     if (!saved) return saved;
-    const { savedAt: _, ...settings } = saved;
+    const { savedAt: _, syncVersion: _v, syncDevice: _d, ...settings } = saved;
     return settings;
   };
+  const read = async (): Promise<Settings | undefined> => {
+    const saved = (await local.get()) as (Settings & SyncMeta) | undefined;
+    if (!area || !syncEnabled(saved)) return strip(saved);
+    let items: Record<string, unknown>;
+    try {
+      items = await area.get(null);
+    } catch {
+      return strip(saved); // sync unavailable: this device's copy is the truth
+    }
+    const { synced, revision, version } = readSyncItems(items);
+    if (!saved && Object.keys(synced).length === 0) return undefined;
+    if (saved && localCopyWins(saved, version, revision)) return strip(saved);
+    return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...synced };
+  };
   return {
-    async get() {
-      const saved = (await local.get()) as (Settings & SyncMeta) | undefined;
-      if (!area || !syncEnabled(saved)) return strip(saved);
-      let items: Record<string, unknown>;
-      try {
-        items = await area.get(null);
-      } catch {
-        return strip(saved); // sync unavailable: this device's copy is the truth
-      }
-      const { synced, revision } = readSyncItems(items);
-      if (!saved && Object.keys(synced).length === 0) return undefined;
-      // This device saved after the synced values were written (its own save could not be synced): its copy wins.
-      if (saved?.savedAt !== undefined && (revision ?? 0) < saved.savedAt) return strip(saved);
-      return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...synced };
-    },
-    async set(settings) {
+    get: read,
+    async set(given) {
       const savedAt = now();
-      await local.set({ ...settings, savedAt } as Settings);
-      if (!area || !syncEnabled(settings)) return;
-      const items = syncItems(pickSynced(settings), savedAt);
+      const before = (await local.get().catch(() => undefined)) as (Settings & SyncMeta) | undefined;
+      // Tick tokens from the settings as they read now (another device's ticks included); unreadable: every ticked
+      // address counts as ticked now.
+      const settings = stampTicks(await read().catch(() => undefined), given, () => newTickToken(random));
+      const syncing = area !== undefined && syncEnabled(settings);
+      // What is there now: its version orders this save after it; the parts of a list that shrank are removed
+      // (unreadable: nothing is removed, and the counter goes on from this device's own).
+      const existing = syncing ? await area.get(null).catch(() => ({}) as Record<string, unknown>) : {};
+      const device =
+        typeof before?.syncDevice === 'string' && before.syncDevice ? before.syncDevice : newTickToken(random) + newTickToken(random);
+      const counters = [readSyncVersion(before?.syncVersion), readSyncVersion(existing[SYNC_VERSION_ITEM])].map((v) => v?.counter ?? 0);
+      const version: SyncVersion = { counter: Math.max(...counters) + 1, device };
+      await local.set({ ...strip(settings as Settings & SyncMeta), savedAt, syncVersion: version, syncDevice: device } as Settings);
+      if (!syncing) return;
+      const items = { ...syncItems(pickSynced(settings), savedAt), [SYNC_VERSION_ITEM]: version };
       while (writes.length > 0 && writes[0]! <= savedAt - 60_000) writes.shift();
       // A save is at most two writes (set, then remove what is no longer there).
       if (writes.length + 2 > SYNC_QUOTA.writesPerMinute) throw new SyncFailedError('too-often');
-      // What is there now, to remove the parts of a list that shrank (unreadable: nothing is removed).
-      const existing = await area.get(null).catch(() => ({}) as Record<string, unknown>);
       const ours = (name: string) =>
-        name === SYNC_REVISION_ITEM || SYNCED_SETTING_KEYS.some((k) => name === syncItemName(k) || name.startsWith(`${syncItemName(k)}#`));
+        name === SYNC_REVISION_ITEM ||
+        name === SYNC_VERSION_ITEM ||
+        SYNCED_SETTING_KEYS.some((k) => name === syncItemName(k) || name.startsWith(`${syncItemName(k)}#`));
       const stale = Object.keys(existing).filter((name) => ours(name) && !(name in items));
       try {
         writes.push(savedAt);

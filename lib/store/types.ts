@@ -15,6 +15,12 @@ export interface Settings {
   watchedAddresses?: string[];
   /** Of those, the ones whose new intents are tracked automatically (lower-case). */
   autoTrackAddresses?: string[];
+  /**
+   * `<address>:<token>` per ticked address (lower-case): a token made when it was ticked, new when it is ticked again
+   * (`./ticks.ts`); the watched-address check starts an address whose token changed from that moment. Set by the
+   * settings store on every save.
+   */
+  autoTrackTicks?: string[];
   /** Which outcomes raise a desktop notification, and whether it makes a sound. Everything on when absent. */
   notify?: NotifySettings;
   /** Whether the synced keys (`./sync.ts`) follow the user through `storage.sync`; on unless false. This device only. */
@@ -167,7 +173,9 @@ export interface WatchedCheckpoint {
   after?: number;
   /**
    * The address was unticked (seen so by a check): ticked again, it starts from that moment, not from `fromTime`
-   * (issue 20: an address ticked again after 3 days must not auto-track its old intents).
+   * (an address ticked again after 3 days must not auto-track its old intents).
    */
   unticked?: boolean;
+  /** The `Settings.autoTrackTicks` token of the tick this checkpoint belongs to (none: ticked before tokens). */
+  tick?: string;
 }

@@ -1,8 +1,10 @@
 /**
  * Where a click on a notification leads: the body opens the receipt of its intent (the tracked list for a summary of
- * several, and for the "while you were away" summary); on Chrome, button 0 is "View receipt" and button 1 "Open in explorer" (the leg that settled or failed).
+ * several, and for the "while you were away" summary); on Chrome, button 0 is "View receipt" and button 1 "Open in explorer" (the leg that settled or failed;
+ * for an intent removed since, the link its notification was shown with).
  */
 import type { browser as browserApi } from 'wxt/browser';
+import { isKnownExplorerTxUrl } from '../format/chains';
 import { AWAY, intentIdOfNotification, intentIdsOfNotification } from '../notify/browser';
 import { outcomeExplorerUrl } from '../notify/content';
 import type { IntentStore } from '../store';
@@ -19,8 +21,19 @@ export interface NotificationRouting {
   notificationButton(notificationId: string, index: number): Promise<void>;
 }
 
-/** Creates the handlers; `intents` gives the tracked intent whose explorer link a button opens. */
-export function createNotificationRouting(browser: Browser, intents: Pick<IntentStore, 'get'>): NotificationRouting {
+/**
+ * Creates the handlers; `intents` gives the tracked intent whose explorer link a button opens, `linkOf` the link a
+ * notification was shown with (its outbox job, kept after its intent was removed).
+ *
+ * "Open in explorer" opens what can be opened: the intent's link, else the notification's own (a known explorer
+ * only), else — nothing known any more — the intent's receipt page, which looks it up by its id and says what is
+ * known. A notification is cleared only once something was opened for it.
+ */
+export function createNotificationRouting(
+  browser: Browser,
+  intents: Pick<IntentStore, 'get'>,
+  linkOf?: (notificationId: string) => Promise<string | undefined>,
+): NotificationRouting {
   return {
     async openNotification(notificationId) {
       if (notificationId.startsWith(AWAY)) {
@@ -37,14 +50,16 @@ export function createNotificationRouting(browser: Browser, intents: Pick<Intent
     async notificationButton(notificationId, index) {
       const intentId = intentIdOfNotification(notificationId);
       if (!intentId) return;
-      await browser.notifications.clear(notificationId);
       if (index === 0) {
+        await browser.notifications.clear(notificationId);
         await openReceiptPage(browser, intentId);
         return;
       }
-      const intent = await intents.get(intentId);
-      const url = intent ? outcomeExplorerUrl(intent) : undefined;
-      if (url) await browser.tabs.create({ url });
+      const intent = await intents.get(intentId).catch(() => undefined);
+      const url = (intent ? outcomeExplorerUrl(intent) : undefined) ?? (await linkOf?.(notificationId).catch(() => undefined));
+      if (url && isKnownExplorerTxUrl(url)) await browser.tabs.create({ url });
+      else await openReceiptPage(browser, intentId);
+      await browser.notifications.clear(notificationId);
     },
   };
 }

@@ -9,13 +9,15 @@
  * - a row is tracked only when its receipt names the address as its owner (a history that ignores the owner filter
  *   must not auto-track strangers' intents) and it was created at or after the checkpoint;
  * - an intent the user removed is never tracked again by the check (`RemovedIntents`);
- * - an address unticked and ticked again starts from that moment, not from where it stood;
+ * - an address unticked and ticked again starts from that moment, not from where it stood — also with no check in
+ *   between: each tick has its own token (`Settings.autoTrackTicks`, lib/store/ticks.ts), kept in the checkpoint;
  * - the checkpoint moves only over what was read: to the newest own row read (less {@link OVERLAP_S}), never to the
  *   worker's own clock.
  */
 import type { SvcClient } from '../api/client';
 import type { HistoryLiteResponse } from '../api/schemas/history';
 import type { RemovedIntents, SettingsStore, WatchedCheckpoint, WatchedCheckpoints } from '../store';
+import { tickOf } from '../store/ticks';
 import type { TrackIntent } from './track';
 
 /** Watched addresses are checked at most this often (ms), unless forced. */
@@ -125,7 +127,8 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
   /** One check of every ticked address; each address's checkpoint is saved as soon as it is read. */
   async function checkAll(t: number): Promise<number> {
     // `fromTime` is compared with the service's timestamps: the service's clock, not this computer's.
-    const ticked = ((await deps.settings.get())?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
+    const settings = await deps.settings.get();
+    const ticked = (settings?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
     const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
     // Addresses no longer ticked are marked so: ticked again, they start from that moment.
     const saved = await deps.checkpoints.get();
@@ -142,10 +145,13 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     for (const address of ticked) {
       const checkpoints = await deps.checkpoints.get();
       const known = checkpoints[address];
-      const start = !known ? { fromTime: nowS - FIRST_LOOK_BACK_S } : known.unticked ? { fromTime: nowS - OVERLAP_S } : known;
+      // Ticked again since this checkpoint (another tick token), seen unticked or not: from this moment.
+      const tick = tickOf(settings, address);
+      const reticked = known !== undefined && (known.unticked || known.tick !== tick);
+      const start = !known ? { fromTime: nowS - FIRST_LOOK_BACK_S } : reticked ? { fromTime: nowS - OVERLAP_S } : known;
       const result = await checkAddress(client, address, start, nowS);
       added += result.added;
-      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: result.next });
+      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: { ...result.next, ...(tick ? { tick } : {}) } });
     }
     return added;
   }

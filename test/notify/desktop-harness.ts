@@ -7,6 +7,7 @@ import { createStore } from 'idb-keyval';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { createNotificationAdapter } from '@/lib/notify/browser';
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
+import type { ShownMarks } from '@/lib/notify/shown-marks';
 import { createCalmStateStore, DEFAULT_NOTIFY, type IntentStore, type NotifySettings, type TrackedIntent } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
 import { Delivery } from '@/lib/tracker/delivery';
@@ -89,6 +90,8 @@ export function worker(
     settingsFail?: () => boolean;
     /** IndexedDB refuses this outbox write (asked before each `update`). */
     outboxWriteFails?: () => boolean;
+    /** "Shown" marks outside IndexedDB (as lib/background.ts gives them); none by default. */
+    shownMarks?: ShownMarks;
   } = {},
 ) {
   const browser = desktop.worker();
@@ -113,6 +116,7 @@ export function worker(
     // A dead worker's timers die with it. The grouping flush runs on real time (short); retries on virtual time.
     groupTimer: options.groupTimer ?? ((fn, ms) => void setTimeout(() => browser.dead || fn(), ms)),
     retryTimer: (fn, ms) => void clock.sleep(ms).then(() => browser.dead || fn()),
+    ...(options.shownMarks ? { shownMarks: options.shownMarks } : {}),
   });
   const delivery = new Delivery(mirror, calm, clock);
   const routing = createNotificationRouting(browser as never, shared.intents);

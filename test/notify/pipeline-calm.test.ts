@@ -78,7 +78,7 @@ describe('calm notifications', () => {
     await w.calm.release();
     const all = Object.entries(w.shown());
     expect(all).toHaveLength(1);
-    expect(all[0]![0]).toBe(`svc-away:${at(22, 13)}`);
+    expect(all[0]![0]).toMatch(new RegExp(`^svc-away:${at(22, 13)}:0x[0-9]{64}$`));
     expect(all[0]![1]).toMatchObject({ title: 'While you were away: 3 intents finished', message: '2 succeeded, 1 failed' });
     expect(desktop.alarms.get(CALM_ALARM)).toBeUndefined();
     // After the snooze, notifications show at once again.

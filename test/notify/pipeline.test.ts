@@ -144,14 +144,6 @@ describe('buttons, settings and the stuck warning', () => {
     expect(desktop.log).toHaveLength(1);
   });
 
-  it('falls back to the default settings when their read fails', async () => {
-    const desktop = desktopOf('chrome');
-    const w = worker(shared, desktop, clock, () => ({ ...DEFAULT_NOTIFY, failed: false }), { settingsFail: () => true });
-    await w.finish(1, 'FAILED');
-    expect(desktop.log.map((a) => a.title)).toEqual([finalTitle(1, 'failed')]);
-    expect(desktop.screen.get(desktop.log[0]!.id)?.silent).toBe(false);
-  });
-
   it('shows the stuck warning once, unless switched off', async () => {
     const desktop = desktopOf('chrome');
     const w = worker(shared, desktop, clock, () => settings);

@@ -49,7 +49,9 @@ describe('settings synced through storage.sync', () => {
     expect(text).not.toContain('svc.example');
     expect(Object.keys(await fakeBrowser.storage.sync.get(null)).sort()).toEqual([
       'settings.$revision',
+      'settings.$version',
       'settings.autoTrackAddresses',
+      'settings.autoTrackTicks',
       'settings.notify',
       'settings.watchedAddresses',
     ]);
@@ -102,7 +104,7 @@ describe('settings synced through storage.sync', () => {
     expect((error as Error).message).toContain('QUOTA_BYTES_PER_ITEM');
     expect((error as SyncFailedError).reason).toBe('too-large');
     expect(await createSettingsStore(createStore('settings-laptop', 'settings')).get()).toMatchObject(full);
-    expect(await store.get()).toEqual(full);
+    expect(await store.get()).toEqual({ ...full, autoTrackTicks: [expect.stringMatching(new RegExp(`^${ME}:[0-9a-z]{8}$`))] });
   });
 
   it('reads this device’s copy when the sync area cannot be read', async () => {
@@ -115,7 +117,7 @@ describe('settings synced through storage.sync', () => {
     };
     const store = device('laptop', unreadable);
     await store.set(full);
-    expect(await store.get()).toEqual(full);
+    expect(await store.get()).toEqual({ ...full, autoTrackTicks: [expect.stringMatching(new RegExp(`^${ME}:[0-9a-z]{8}$`))] });
   });
 
   it('lists only preferences in the synced set', () => {
