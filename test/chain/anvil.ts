@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -101,7 +101,10 @@ export function compileToken(): TokenArtifact {
   if (errors.length > 0 || !compiled) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n') || 'no output'}`);
   artifact = { abi: compiled.abi, bytecode: `0x${compiled.evm.bytecode.object}` };
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(cacheFile, JSON.stringify(artifact));
+  // Written aside, then renamed: test files compiling side by side never read a half-written artifact.
+  const partial = `${cacheFile}.${process.pid}.tmp`;
+  writeFileSync(partial, JSON.stringify(artifact));
+  renameSync(partial, cacheFile);
   return artifact;
 }
 
