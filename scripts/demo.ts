@@ -5,6 +5,11 @@
  * With a display (DISPLAY set) the browser window stays open until Ctrl-C. Without one it runs headless, prints
  * each notification as it fires, writes popup screenshots to `.output/demo/`, and exits 0 once every demo intent
  * is final and notified.
+ *
+ * By default the intents run on real local chains (test/simulator/chains.ts: anvil with the chain ids of Arbitrum
+ * One and Base, an ERC-20 on each): each leg's txnHash is a real transaction, and once an intent is final the demo
+ * prints what the chain says of each leg, checked by the extension's verifier (lib/chain). `DEMO_CHAINS=0` runs
+ * the simulator alone.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -13,7 +18,9 @@ import { notificationIdsFor } from '../test/e2e/fixtures/notifications';
 import { readTracked } from '../test/e2e/fixtures/storage';
 import { configure } from '../test/e2e/pages/options';
 import { PopupPage } from '../test/e2e/pages/popup';
+import { ChainWorld } from '../test/simulator/chains';
 import { startSimulator } from '../test/simulator/server';
+import { printVerification } from './demo-chains';
 
 const OUT = '.output/demo';
 const headless = !process.env.DISPLAY || process.env.CI === 'true';
@@ -21,9 +28,15 @@ const headless = !process.env.DISPLAY || process.env.CI === 'true';
 console.log('demo: building the extension…');
 execFileSync('npx', ['wxt', 'build'], { stdio: 'ignore' });
 
-const sim = await startSimulator({ stepMs: 2500 });
-const demo = [sim.createIntent('success', 2000), sim.createIntent('failure', 2500), sim.createIntent('success', 3500)];
+const onChains = process.env.DEMO_CHAINS !== '0';
+const chains = onChains ? await ChainWorld.start() : undefined;
+chains?.mineEvery(1000); // a block a second on each chain: confirmations grow as on a live chain
+const sim = await startSimulator({ stepMs: 2500, ...(chains ? { chains } : {}) });
+const demo = chains
+  ? [sim.createIntent('chain-success', 2000), sim.createIntent('failure', 2500), sim.createIntent('chain-lagging', 1500)]
+  : [sim.createIntent('success', 2000), sim.createIntent('failure', 2500), sim.createIntent('success', 3500)];
 console.log(`demo: simulator at ${sim.url} with ${demo.length} intents`);
+if (chains) console.log(`demo: local chains ${JSON.stringify(sim.rpcUrls())} (anvil; Arbitrum One → Base)`);
 
 const profile = tempProfile();
 const ext = await launchExtension(profile, headless);
@@ -48,6 +61,8 @@ while (printed.size < demo.length && Date.now() < deadline) {
   }
   await new Promise((r) => setTimeout(r, 250));
 }
+
+if (chains) await printVerification(sim, demo);
 
 mkdirSync(OUT, { recursive: true });
 await popup.page.reload();

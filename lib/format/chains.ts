@@ -1,22 +1,11 @@
 /**
  * Chain names and block explorers (docs/protocol.md §10): a transaction link is `base + "/tx/" + hash`. A chain outside the table gets no link, never a guessed one.
  */
+import { KNOWN_CHAINS } from '../chain/known-chains';
 import { t } from '../i18n';
 
-/** Known chains: display name and explorer base URL (https only). Keyed by chainId. */
-export const CHAINS: Readonly<Record<number, { name: string; explorer: string }>> = {
-  1: { name: 'Ethereum', explorer: 'https://etherscan.io' },
-  10: { name: 'Optimism', explorer: 'https://optimistic.etherscan.io' },
-  56: { name: 'BNB Chain', explorer: 'https://bscscan.com' },
-  100: { name: 'Gnosis', explorer: 'https://gnosisscan.io' },
-  137: { name: 'Polygon', explorer: 'https://polygonscan.com' },
-  146: { name: 'Sonic', explorer: 'https://sonicscan.org' },
-  8453: { name: 'Base', explorer: 'https://basescan.org' },
-  42161: { name: 'Arbitrum One', explorer: 'https://arbiscan.io' },
-  42170: { name: 'Arbitrum Nova', explorer: 'https://nova.arbiscan.io' },
-  43114: { name: 'Avalanche', explorer: 'https://snowtrace.io' },
-  80094: { name: 'Berachain', explorer: 'https://berascan.com' },
-};
+/** Known chains: display name and explorer base URL (https only), keyed by chainId (data: lib/chain/known-chains.ts, from viem/chains). */
+export const CHAINS: Readonly<Record<number, { name: string; explorer: string }>> = KNOWN_CHAINS;
 
 /** Display name of a chain, in the browser's language: its known name, "Chain <id>" otherwise, "Unknown chain" when absent. */
 export function chainName(chainId: number | null | undefined): string {

@@ -1,14 +1,17 @@
 /**
  * `npm run simulator -- [--port N] [--wait-timeout-ms N] [--step-ms N] [--access-key K] [--demo N]
- *   [--busy-per-hour N [--busy-backfill-ms N]] [--not-in-history]`
+ *   [--busy-per-hour N [--busy-backfill-ms N]] [--not-in-history] [--chains]`
  *
  * Starts the simulator and prints one JSON line `{"url", "accessKey", "restrictedAccessKey", "intents"}` when it is
  * ready (`intents`: the ids of the `--demo` intents, alternately success and failure). Port 0 (the default) picks
  * any free port. `--busy-per-hour` starts the busy-project stream of other owners' intents (`busy.ts`; backfill
- * default one hour); `--not-in-history`: GetIntentHistory never lists the intents made through the control API.
+ * default one hour); `--not-in-history`: GetIntentHistory never lists the intents made through the control API;
+ * `--chains`: starts the local chains (./chains.ts; the JSON line then has `rpcUrls`), the `--demo` intents are
+ * chain-success and chain-lagging, and the control API takes the chain scenarios.
  * Stops on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
+import { ChainWorld } from './chains';
 import { startSimulator } from './server';
 
 const { values } = parseArgs({
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     'busy-per-hour': { type: 'string' },
     'busy-backfill-ms': { type: 'string' },
     'not-in-history': { type: 'boolean', default: false },
+    chains: { type: 'boolean', default: false },
   },
 });
 
@@ -49,9 +53,20 @@ const sim = await startSimulator({
       }
     : {}),
   scriptedInHistory: !values['not-in-history'],
+  ...(values.chains ? { chains: await ChainWorld.start() } : {}),
 });
-const intents = Array.from({ length: number('demo', values.demo) }, (_, i) => sim.createIntent(i % 2 === 0 ? 'success' : 'failure'));
-console.log(JSON.stringify({ url: sim.url, accessKey: sim.accessKey, restrictedAccessKey: sim.restrictedAccessKey, intents }));
+const scenarios = values.chains ? (['chain-success', 'chain-lagging'] as const) : (['success', 'failure'] as const);
+const intents = Array.from({ length: number('demo', values.demo) }, (_, i) => sim.createIntent(scenarios[i % 2]!));
+const rpcUrls = sim.rpcUrls();
+console.log(
+  JSON.stringify({
+    url: sim.url,
+    accessKey: sim.accessKey,
+    restrictedAccessKey: sim.restrictedAccessKey,
+    intents,
+    ...(values.chains ? { rpcUrls } : {}),
+  }),
+);
 
 const stop = () => void sim.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -65,6 +65,13 @@ export interface SimIntent {
   /** For intents made by QuoteIntent: the quoted Intent as sent (wire JSON text) and commit time. */
   quotedWire?: string;
   committedAt?: number;
+  /**
+   * An intent played on the local chains (./chains.ts): its legs' real transaction hashes, as they are sent. A leg
+   * whose hash is not there yet shows a placeholder.
+   */
+  onChain?: { hashes: Partial<Record<Leg, string>> };
+  /** The intent address, when it is not derived from the intentId (a chain intent's is an anvil account). */
+  intentAddress?: string;
 }
 
 /** Hex digest of the parts, used for deterministic ids, addresses and hashes. */
@@ -194,7 +201,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The intent address (origin and destination share it in this simulation). */
 export function intentAddressOf(intent: SimIntent): string {
-  return addressOf(intent.intentId, 'intent-address');
+  return intent.intentAddress ?? addressOf(intent.intentId, 'intent-address');
 }
 
 /** Transaction hash of a leg (the real-looking one, even where the receipt shows a placeholder). */
@@ -220,6 +227,7 @@ export function snapshotAt(intent: SimIntent, now: number): Snapshot {
     const firstStep = intent.script.findIndex((x) => x[kind] !== undefined);
     const minedStep = intent.script.findIndex((x) => x[kind]?.mined);
     const hash = legHash(intent, kind);
+    const real = intent.onChain ? intent.onChain.hashes[kind] : hash;
     return {
       id: intent.numericId * 10 + legId,
       intentId: intent.intentId,
@@ -232,7 +240,7 @@ export function snapshotAt(intent: SimIntent, now: number): Snapshot {
       status: state.status,
       ...(state.reason ? { statusReason: intent.failureReason } : {}),
       bridgeGas: '0',
-      txnHash: state.placeholder ? `${hash.slice(0, 42)}${'0'.repeat(24)}` : hash,
+      txnHash: state.placeholder || !real ? `${hash.slice(0, 42)}${'0'.repeat(24)}` : real,
       ...(state.mined ? { txnMinedAt: iso(stepTime(Math.max(0, minedStep))) } : {}),
       statusUpdatedAt: updatedAt,
       createdAt: iso(Math.max(intent.createdAt, stepTime(Math.max(0, firstStep)))),

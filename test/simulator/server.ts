@@ -13,7 +13,9 @@
  *   refund, slow (four times the pace its quote estimated), stuck (stays EXECUTING), not-found-until-later (NotFound
  *   for two steps). `inHistory: false`: GetIntentHistory never lists it (an intent of another project);
  *   `createdAgoMs`: created that long ago, its script running from then; `estimatedDuration`: the quote's estimate
- *   in seconds (null: none)
+ *   in seconds (null: none). With local chains attached (`startSimulator({ chains })`, ./chains.ts), the chain
+ *   scenarios too: chain-success, chain-revert, chain-smaller, chain-lagging, chain-reorg, chain-missing
+ * - `GET /control/chains` → the local chains' JSON-RPC URLs by chainId (`{}` without chains)
  * - `POST /control/busy {"perHour", "backfillMs"?, "minLifeMs"?, "maxLifeMs"?, "seed"?}` → `{"perHour", "backfilled"}`:
  *   starts (or restarts) the busy-project stream of other owners' intents (`busy.ts`); `perHour: 0` stops it
  * - `POST /control/history {"scriptedInHistory": boolean}`: whether GetIntentHistory lists the intents made by
@@ -30,6 +32,7 @@ import { EventEmitter } from 'node:events';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type BusyOptions, BusyStream } from './busy';
+import { CHAIN_ACCOUNTS, CHAIN_SCENARIOS, type ChainScenario, type ChainWorld, chainScript } from './chains';
 import { DATASET, generateDataset } from './dataset';
 import {
   addressOf,
@@ -73,6 +76,11 @@ export interface SimulatorOptions {
    * (default true; false: the not-in-history mode, as for intents of another project).
    */
   scriptedInHistory?: boolean;
+  /**
+   * Local chains (./chains.ts, `ChainWorld.start()`): the chain scenarios become available and their legs are real
+   * transactions. The simulator drives the world on its clock and stops it on `close`.
+   */
+  chains?: ChainWorld;
 }
 
 /** Extra settings of one scripted intent (see {@link Simulator.createIntent}). */
@@ -145,7 +153,9 @@ export interface Simulator {
    * Creates an intent running `scenario` from its creation (now, or `more.createdAgoMs` ago); returns its intentId.
    * Ids of created intents follow their creation time, as the service's do, so history pages them in that order.
    */
-  createIntent(scenario: Scenario, stepMs?: number, ownerAddress?: string, more?: CreateOptions): string;
+  createIntent(scenario: Scenario | ChainScenario, stepMs?: number, ownerAddress?: string, more?: CreateOptions): string;
+  /** The local chains' JSON-RPC URLs by chainId (empty without `chains`). */
+  rpcUrls(): Record<number, string>;
   /**
    * Starts (or restarts) the busy-project stream; undefined or `perHour: 0` stops it. Returns how many intents it
    * backfilled. Throws an Error naming a setting that is not a number ≥ 0 (or lifetimes out of order).
@@ -165,6 +175,8 @@ export interface Simulator {
   clearFaults(): void;
   close(): Promise<void>;
 }
+
+const isChainScenario = (s: string): s is ChainScenario => (CHAIN_SCENARIOS as readonly string[]).includes(s);
 
 /** Error names, codes and HTTP statuses used (wire notes, "Errors"). */
 const ERRORS = {
@@ -247,7 +259,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   const demoOwner = addressOf(seed, 'demo-owner');
 
-  const createIntent = (scenario: Scenario, stepMs = defaultStepMs, ownerAddress = demoOwner, more: CreateOptions = {}): string => {
+  const createIntent = (
+    scenario: Scenario | ChainScenario,
+    stepMs = defaultStepMs,
+    ownerAddress = demoOwner,
+    more: CreateOptions = {},
+  ): string => {
+    if (isChainScenario(scenario)) return createChainIntent(scenario, stepMs, more);
     const createdAt = more.createdAgoMs ? uniqueTime(now() - more.createdAgoMs) : freshTime();
     // The id follows the creation time (data set ids are far below), so id order is creation order.
     const numericId = createdAt;
@@ -279,6 +297,39 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
     return intentId;
   };
+
+  /** A chain intent: 250 USDC on Arbitrum One to 249.10 USDC on Base, its legs real transactions (./chains.ts). */
+  const createChainIntent = (scenario: ChainScenario, stepMs: number, more: CreateOptions): string => {
+    const world = options.chains;
+    if (!world) throw new Error(`scenario ${scenario} needs the local chains (startSimulator({ chains }))`);
+    const createdAt = freshTime();
+    const intentId = `0x${hexOf(seed, 'chain-intent', createdAt, Date.now())}`;
+    const script = chainScript(scenario) ?? SCRIPTS.success;
+    const tokens = world.tokens();
+    const intent: SimIntent = {
+      intentId,
+      numericId: createdAt,
+      scripted: true,
+      ...(more.inHistory !== undefined ? { inHistory: more.inHistory } : {}),
+      projectId: 1,
+      ownerAddress: CHAIN_ACCOUNTS.owner.toLowerCase(),
+      intentAddress: CHAIN_ACCOUNTS.intentAddress.toLowerCase(),
+      origin: tokens.origin,
+      destination: tokens.destination,
+      originAmount: '250000000',
+      destinationAmount: '249100000',
+      createdAt,
+      startedAt: createdAt,
+      stepMs,
+      script,
+      failureReason: 'execution reverted',
+      estimatedDuration: Math.round(((scriptLength(script) - stepStart(script, 1)) * stepMs) / 1000),
+    };
+    intent.onChain = world.play(intent, scenario);
+    addIntent(intent);
+    return intentId;
+  };
+  options.chains?.run(now);
 
   let busy: { stream: BusyStream; nextAt: number; timer: NodeJS.Timeout } | undefined;
   const addBusy = (stream: BusyStream, at: number) => {
@@ -494,9 +545,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         }
       | undefined;
     if (!body) return reply.code(400).send(NOT_JSON);
-    const scenario = (body.scenario ?? 'success') as Scenario;
-    if (!SCENARIOS.includes(scenario))
-      return reply.code(400).send({ error: `unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}` });
+    const scenario = (body.scenario ?? 'success') as Scenario | ChainScenario;
+    const known: readonly string[] = options.chains ? [...SCENARIOS, ...CHAIN_SCENARIOS] : SCENARIOS;
+    if (!known.includes(scenario)) return reply.code(400).send({ error: `unknown scenario ${scenario}; one of ${known.join(', ')}` });
     if (body.inHistory !== undefined && typeof body.inHistory !== 'boolean')
       return reply.code(400).send({ error: 'inHistory must be true or false' });
     if (body.createdAgoMs !== undefined && !isNonNegative(body.createdAgoMs))
@@ -528,6 +579,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return { scriptedInHistory };
   });
   app.get('/control/requests', async () => log);
+  app.get('/control/chains', async () => options.chains?.rpcUrls() ?? {});
   app.post('/control/clock', async (request) => {
     const { advanceMs } = JSON.parse(String(request.body || '{}')) as { advanceMs?: number };
     return { now: advance(Number(advanceMs ?? 0)) };
@@ -572,6 +624,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     restrictedAccessKey,
     createIntent,
     intents: () => [...intents.values()],
+    rpcUrls: () => options.chains?.rpcUrls() ?? {},
     now,
     requests: () => log.map((e) => ({ ...e, ...(e.trace ? { trace: [...e.trace] } : {}) })),
     setWaitTimeout: (ms) => {
@@ -590,6 +643,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       setBusy(undefined);
       changes.emit('change');
       await app.close();
+      await options.chains?.close();
     },
   };
 }

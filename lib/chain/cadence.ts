@@ -1,0 +1,29 @@
+/**
+ * When to ask a chain again about a leg (issue 28: "stop once a leg is final"): from the verdict, the chain's block
+ * time and finality depth. Pure; delays in milliseconds, measured by the caller on the monotonic clock.
+ */
+import { isSettled, type LegCheck } from './verify';
+
+/** Bounds of a delay between two checks of one leg (ms). */
+export const MIN_CHECK_MS = 4_000;
+export const MAX_CHECK_MS = 60_000;
+
+/**
+ * The delay before the next check of a leg, or undefined when it is settled (final, or reverted and final): never
+ * again. Not seen: 12 s; missing or re-orged: 30 s (it may come back); in a block: a quarter of the time its missing
+ * confirmations take at `blockTimeMs`, within {@link MIN_CHECK_MS}..{@link MAX_CHECK_MS}.
+ */
+export function nextCheckDelay(check: LegCheck, blockTimeMs: number, finalityDepth: number): number | undefined {
+  if (isSettled(check)) return undefined;
+  switch (check.kind) {
+    case 'not-seen':
+      return 12_000;
+    case 'missing':
+    case 'reorged':
+      return 30_000;
+    default: {
+      const remaining = Math.max(1, finalityDepth - check.confirmations);
+      return Math.min(MAX_CHECK_MS, Math.max(MIN_CHECK_MS, Math.round((remaining * blockTimeMs) / 4)));
+    }
+  }
+}

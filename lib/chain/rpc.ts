@@ -1,0 +1,70 @@
+/**
+ * The verifier's JSON-RPC transport: one observation of one transaction on one chain, with viem (`createClient`, the
+ * `http` transport on the platform's `fetch`, and the tree-shakable actions of `viem/actions`, which cost about a
+ * tenth of `createPublicClient`'s bundle). It sends only JSON-RPC bodies: no access key, no cookies, no header of
+ * the extension's own. viem's own retries are off: the verifier checks again on its own cadence and budget.
+ */
+import { type Client, createClient, type Hash, http } from 'viem';
+import { getBlock, getBlockNumber, getTransaction, getTransactionReceipt } from 'viem/actions';
+import type { LegObservation } from './verify';
+
+/** Reads transactions of one chain. */
+export interface ChainReader {
+  /**
+   * Observes transaction `hash`: its receipt (null when the chain does not know it), the head, the canonical hash of
+   * the receipt's block and, when `withValue`, the transaction's native value. Rejects on a network or RPC error
+   * (the caller keeps its last verdict).
+   */
+  observe(hash: Hash, withValue: boolean): Promise<LegObservation>;
+}
+
+/** JSON-RPC requests one {@link ChainReader.observe} sends at most (receipt, head, block, and the value when asked). */
+export function requestsPerObservation(withValue: boolean): number {
+  return withValue ? 4 : 3;
+}
+
+/** True for viem's "not found" errors, which are answers (null), not failures. */
+function isNotFound(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'TransactionReceiptNotFoundError' || name === 'BlockNotFoundError' || name === 'TransactionNotFoundError';
+}
+
+async function orNull<T>(promise: Promise<T>): Promise<T | null> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * A {@link ChainReader} for the JSON-RPC endpoint `url`, sending with `fetchFn` (the platform's fetch) and giving up
+ * on a request after `timeoutMs` (default 10 s).
+ */
+export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs = 10_000): ChainReader {
+  const client: Client = createClient({ transport: http(url, { fetchFn, retryCount: 0, timeout: timeoutMs }) });
+  return {
+    async observe(hash, withValue) {
+      const receipt = await orNull(getTransactionReceipt(client, { hash }));
+      const [head, block, tx] = await Promise.all([
+        getBlockNumber(client, { cacheTime: 0 }),
+        receipt ? orNull(getBlock(client, { blockNumber: receipt.blockNumber })) : undefined,
+        receipt && withValue ? orNull(getTransaction(client, { hash })) : undefined,
+      ]);
+      if (!receipt) return { receipt: null, head };
+      return {
+        receipt: {
+          status: receipt.status,
+          blockNumber: receipt.blockNumber,
+          blockHash: receipt.blockHash,
+          logs: receipt.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+          to: receipt.to,
+        },
+        head,
+        canonicalBlockHash: block ? block.hash : null,
+        ...(tx ? { value: tx.value } : {}),
+      };
+    },
+  };
+}

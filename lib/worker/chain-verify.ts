@@ -1,0 +1,102 @@
+/**
+ * The worker's on-chain verification service (issue 28): for a tracked intent's receipt, verifies each verifiable leg
+ * on its chain (lib/chain), words each verdict for the receipt view, tells each disagreement once through `notify`
+ * (the notification pipeline's hook), and says when to check again. The worker calls {@link ChainVerification.verifyReceipt}
+ * on each receipt update and when {@link ReceiptVerification.nextCheckMs} has passed; nothing here keeps a timer.
+ */
+import type { LegKind } from '../api/legs';
+import type { IntentReceipt } from '../api/schemas/receipt';
+import { nextCheckDelay } from '../chain/cadence';
+import { type Disagreement, disagreementKey, disagreementOf, isVerifiedOnChain } from '../chain/disagreement';
+import { KNOWN_CHAINS } from '../chain/known-chains';
+import { verifiableLegs } from '../chain/legs';
+import type { ChainSetting, LegVerifier } from '../chain/verifier';
+import type { LegCheck } from '../chain/verify';
+import { disagreementText, legCheckText, transferText } from '../format/verification';
+
+/** One leg's verification as the receipt view shows it. */
+export interface LegVerificationView {
+  leg: LegKind;
+  chainId: number;
+  check: LegCheck;
+  /** "Confirmed on Base · block 24,117,902 · 12 confirmations". */
+  text: string;
+  /** Destination leg: "Received 249.10 USDC at 0x12…ab". */
+  transfer?: string;
+}
+
+/** The verification of one receipt. */
+export interface ReceiptVerification {
+  intentId: string;
+  legs: LegVerificationView[];
+  /** The service says SUCCEEDED and the destination is final with the exact transfer: "verified on-chain". */
+  verified: boolean;
+  /** Delay (ms) before the next check is worth its requests; undefined: every leg is settled or none is enabled. */
+  nextCheckMs?: number;
+}
+
+/** Which disagreement keys were already told (kept in storage by the worker, so that a restart does not repeat one). */
+export interface ToldStore {
+  has(key: string): Promise<boolean>;
+  add(key: string): Promise<void>;
+}
+
+/** What the service needs. */
+export interface ChainVerificationDeps {
+  verifier: LegVerifier;
+  /** The setting of an enabled chain (as the verifier's), for the cadence. */
+  setting: (chainId: number) => ChainSetting | undefined;
+  told: ToldStore;
+  /** Shows a disagreement (title: the intent; `text`: {@link disagreementText}) through the notification pipeline. */
+  notify: (intentId: string, disagreement: Disagreement, text: string) => Promise<void>;
+}
+
+/** The service; one per worker life. */
+export interface ChainVerification {
+  /** Verifies the receipt's legs now (within budget), tells new disagreements, never throws for a chain's failure. */
+  verifyReceipt(receipt: IntentReceipt): Promise<ReceiptVerification>;
+}
+
+/** Builds the service. */
+export function createChainVerification(deps: ChainVerificationDeps): ChainVerification {
+  const previous = new Map<string, LegCheck>();
+  return {
+    async verifyReceipt(receipt) {
+      const legs: LegVerificationView[] = [];
+      let nextCheckMs: number | undefined;
+      for (const ref of verifiableLegs(receipt)) {
+        const result = await deps.verifier.verify(ref);
+        const current = 'check' in result ? result : result.last;
+        const setting = deps.setting(ref.chainId);
+        if (!current || !setting) continue;
+        const { check } = current;
+        const key = `${receipt.intentId}:${ref.leg}`;
+        const disagreement = disagreementOf(receipt.status, ref.leg, check, previous.get(key));
+        previous.set(key, check);
+        if (disagreement) await tellOnce(deps, receipt.intentId, ref.chainId, disagreement);
+        const meta = receipt.summary?.destinationTokenMetadata;
+        const transfer =
+          'transfer' in check && check.transfer
+            ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
+            : undefined;
+        legs.push({ leg: ref.leg, chainId: ref.chainId, check, text: legCheckText(check, ref.chainId), ...(transfer ? { transfer } : {}) });
+        const delay = nextCheckDelay(check, KNOWN_CHAINS[ref.chainId]?.blockTimeMs ?? 12_000, setting.finalityDepth);
+        if (delay !== undefined) nextCheckMs = Math.min(nextCheckMs ?? delay, delay);
+      }
+      const destination = legs.find((l) => l.leg === 'destination')?.check;
+      return {
+        intentId: receipt.intentId,
+        legs,
+        verified: isVerifiedOnChain(receipt.status, destination),
+        ...(nextCheckMs !== undefined ? { nextCheckMs } : {}),
+      };
+    },
+  };
+}
+
+async function tellOnce(deps: ChainVerificationDeps, intentId: string, chainId: number, disagreement: Disagreement): Promise<void> {
+  const key = disagreementKey(intentId, disagreement);
+  if (await deps.told.has(key)) return;
+  await deps.told.add(key);
+  await deps.notify(intentId, disagreement, disagreementText(disagreement.kind, chainId));
+}

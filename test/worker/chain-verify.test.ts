@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { IntentReceipt } from '@/lib/api/schemas/receipt';
+import { RpcBudget } from '@/lib/chain/budget';
+import type { ChainReader } from '@/lib/chain/rpc';
+import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
+import { LegVerifier } from '@/lib/chain/verifier';
+import type { LegObservation } from '@/lib/chain/verify';
+import { createChainVerification } from '@/lib/worker/chain-verify';
+
+const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const DEST_HASH = `0x${'d'.repeat(64)}`;
+const BLOCK = `0x${'1a'.repeat(32)}`;
+const pad = (a: string) => `0x${'0'.repeat(24)}${a.slice(2)}`;
+
+const receipt = (status: string) =>
+  IntentReceipt.parse({
+    intentId: '0xintent',
+    status,
+    destinationTransaction: {
+      chainId: 8453,
+      txnHash: DEST_HASH,
+      status: status === 'SUCCEEDED' ? 'SUCCEEDED' : 'MINING',
+      tokenAmount: '249100000',
+    },
+    summary: {
+      destinationToAddress: TO,
+      destinationTokenAddress: TOKEN,
+      destinationTokenMetadata: { symbol: 'USDC', decimals: 6 },
+    },
+  });
+const received = (head: bigint): LegObservation => ({
+  receipt: {
+    status: 'success',
+    blockNumber: 100n,
+    blockHash: BLOCK,
+    to: TOKEN,
+    logs: [{ address: TOKEN, topics: [TRANSFER_TOPIC, pad(TOKEN), pad(TO)], data: `0x${249_100_000n.toString(16).padStart(64, '0')}` }],
+  },
+  head,
+  canonicalBlockHash: BLOCK,
+});
+
+function setup(answers: LegObservation[]) {
+  const reader: ChainReader = { observe: async () => answers.shift() ?? Promise.reject(new Error('no more answers')) };
+  const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
+  const verifier = new LegVerifier({
+    fetch: () => Promise.reject(new Error('scripted')),
+    monotonic: () => 0,
+    setting,
+    budget: new RpcBudget({ monotonic: () => 0, burst: 100 }),
+    reader: () => reader,
+  });
+  const told = new Set<string>();
+  const notified: Array<{ kind: string; text: string }> = [];
+  const service = createChainVerification({
+    verifier,
+    setting,
+    told: { has: async (k) => told.has(k), add: async (k) => void told.add(k) },
+    notify: async (_id, d, text) => void notified.push({ kind: d.kind, text }),
+  });
+  return { service, notified };
+}
+
+describe('the worker’s chain verification', () => {
+  it('tells "arrived" once while the service says EXECUTING, then "verified on-chain" once final, and stops checking', async () => {
+    const { service, notified } = setup([received(100n), received(101n), received(109n)]);
+    const first = await service.verifyReceipt(receipt('EXECUTING'));
+    expect(first.legs).toEqual([
+      expect.objectContaining({
+        leg: 'destination',
+        text: 'Confirmed on Base · block 100 · 1 confirmation',
+        transfer: 'Received 249.10 USDC at 0x7099…79c8',
+      }),
+    ]);
+    expect(first.verified).toBe(false);
+    expect(first.nextCheckMs).toBeGreaterThan(0);
+    await service.verifyReceipt(receipt('EXECUTING'));
+    expect(notified).toEqual([{ kind: 'arrived-early', text: 'Arrived on Base — the service has not caught up yet' }]);
+    const last = await service.verifyReceipt(receipt('SUCCEEDED'));
+    expect(last).toMatchObject({ verified: true, legs: [{ text: 'Final on Base · block 100 · 10 confirmations' }] });
+    expect(last.nextCheckMs).toBeUndefined();
+    expect(notified).toHaveLength(1);
+  });
+  it('tells a re-org of a destination confirmed earlier', async () => {
+    const { service, notified } = setup([received(102n), { receipt: null, head: 103n }]);
+    await service.verifyReceipt(receipt('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
+    expect(notified.map((n) => n.kind)).toEqual(['reorged']);
+  });
+});
