@@ -24,7 +24,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**', 'test/built/**'],
-          setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts'],
+          setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
           environment: 'node',
           testTimeout: 20_000,
           // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
