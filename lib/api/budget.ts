@@ -217,7 +217,8 @@ export class RequestBudget {
       this.#background < this.maxBackground && this.#backgroundDue(now) ? open.find((w) => w.lane === 'background') : undefined;
     const user = open.find((w) => w.lane === 'user');
     // The user's and the tracker's requests leave the window's last place to the background lane.
-    if (user && count < this.perMinute - 1) return user;
+    // The user's look-ups are first in line, also when the window keeps them waiting.
+    if (user) return count < this.perMinute - 1 ? user : undefined;
     if (dueBackground && count < this.perMinute) return dueBackground;
     // A due background request not sent now is blocked by the window, which blocks the tracker too: a place freed is
     // kept for it until the window has room.
