@@ -105,6 +105,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     settings: async () => (await settings.get())?.notify,
     intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
     scheduleRelease: createCalmAlarm(browser),
+    monotonic: () => realClock.monotonic(),
     onChange: () => changed(''),
   });
   // What a user's action did (the context menu, the shortcut): an outbox job like every notification (never lost).
