@@ -3,7 +3,7 @@
  * `lib/worker/`, and hands them to `entrypoints/background.ts`, which only wires browser events to them.
  */
 import type { browser as browserApi } from 'wxt/browser';
-import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
+import { MAX_HOLD_MS, type RequestBudget, type WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
 import { createNotificationAdapter } from './notify/browser';
 import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
@@ -27,6 +27,7 @@ import { createSyncedSettingsStore } from './store/sync';
 import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
+import { pauseLeftMs } from './tracker/tracker-time';
 import { createCalmAlarm } from './worker/calm-alarm';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
@@ -84,16 +85,16 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   const intents = createCheckedIntentStore(createAsideRecords());
   const settings = createSyncedSettingsStore(createCheckedSettingsStore(createSettingsStore()), browser.storage?.sync);
   // The service's time, from its answers' Date headers: every comparison with a server timestamp uses it.
-  const serviceClock = new ServiceClock(() => Date.now());
+  const serviceClock = new ServiceClock(realClock);
   // ... and the popup's: it reads the estimate to show "ago" and ETAs on the service's time.
   const publishOffset = createServiceOffsetPublisher(serviceClock, createServiceOffsetStore());
-  // Every request of the worker takes its place in this one budget (lib/api/budget.ts).
+  // Every request of the worker takes its place in this one budget (lib/api/budget.ts). Only the saved service's
+  // answers feed the service clock: Test connection of another URL never moves it.
+  const baseFetch: typeof fetch = (input, init) => fetch(input, init);
   const clients = createClientCache(settings, {
-    fetch: fetchObservingDate(
-      (input, init) => fetch(input, init),
-      serviceClock,
-      () => void publishOffset(),
-    ),
+    fetch: baseFetch,
+    configuredFetch: fetchObservingDate(baseFetch, serviceClock, () => void publishOffset()),
+    serviceNow: () => serviceClock.now(),
     ...(options.budget ? { budget: options.budget } : {}),
   });
   const firefox = import.meta.env?.BROWSER === 'firefox';
@@ -105,6 +106,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     settings: async () => (await settings.get())?.notify,
     intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
     scheduleRelease: createCalmAlarm(browser),
+    monotonic: () => realClock.monotonic(),
     onChange: () => changed(''),
     // "Shown" also outside IndexedDB: a notification the user closed is not shown again when the outbox could not say so.
     shownMarks: createShownMarks([browser.storage?.session, browser.storage?.local]),
@@ -121,8 +123,13 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     if (intentId) void findBaseline(intentId);
     if (intentId) void calm.progress(intentId).catch(() => {});
   };
-  // A 429 to any request holds the whole worker; the tracker's state keeps the hold for a restarted worker.
-  clients.budget.onHoldOff = (ms) => void tracker.holdOff(ms).catch(() => {});
+  // A 429 holds every request to the service that sent it; the saved service's hold is kept in the tracker's state
+  // for a restarted worker (a 429 to Test connection of another URL or key pauses nothing else).
+  clients.budget.onHoldOff = (ms, scope) =>
+    void clients
+      .scope()
+      .then((saved) => (saved === scope ? tracker.holdOff(ms) : undefined))
+      .catch(() => {});
   const tracker = new Tracker({
     store: intents,
     stateStore: createTrackerStateStore(),
@@ -132,8 +139,13 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     transport: () => clients.current('tracker'),
     onChange: changed,
     onStateChange: (state) => {
-      // The service's Retry-After holds every request of the worker, also after a restart (I5).
-      if (state.pausedUntil !== undefined) clients.budget.holdOff(state.pausedUntil - realClock.now());
+      // The service's Retry-After holds every request to it, also after a restart (I5); never longer than it was set.
+      const left = pauseLeftMs(state, realClock.now(), MAX_HOLD_MS);
+      if (left > 0)
+        void clients.scope().then(
+          (scope) => scope !== undefined && clients.budget.holdOff(left, scope),
+          () => {},
+        );
       changed('');
     },
   });
@@ -155,6 +167,8 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     track,
     removed,
     serviceNow: () => serviceClock.now(),
+    serviceLatest: () => serviceClock.latestIfDecidable(),
+    monotonic: () => realClock.monotonic(),
   });
   const handleMessage = createDispatcher(
     createMessageHandlers({

@@ -1,40 +1,48 @@
 /**
- * The worker's one request budget (invariant I5, README "Tracking policy"): every request the worker sends — the
- * tracker's, the watched-address check, ETA baselines, receipt details, selections, the options page's Test
- * connection — takes a place here before it is sent (`SvcHttp.callWithText`).
+ * The worker's one request budget (invariant I5, README "Tracking policy", docs/time.md "Request rate"): every request
+ * the worker sends — the tracker's, the watched-address check, ETA baselines, receipt details, selections, the options
+ * page's Test connection — takes a place here before it is sent (`SvcHttp.callWithText`). Every time is read on the
+ * monotonic clock: a wall-clock jump neither stops nor frees anything.
  *
+ * - **At most `perMinute` (60) requests in ANY 60 s window, for the whole worker** ({@link SlidingWindow}: a hard
+ *   limit, proved there and by a property test over random schedules). The user's and the tracker's requests use at
+ *   most `perMinute - 1` of any window: the last place is the background lane's.
  * - **At most `maxInFlight` (4) requests in flight**, whoever sends them. A place is held from the moment the request
  *   is sent until its whole answer is read.
- * - **First in line**: the user's own look-ups (`user`: popup History, Search, receipt details, Test connection, the
- *   context menu), then the tracker's requests (`tracker`), then the worker's own background work (`background`:
- *   watched addresses, ETA baselines), each in the order asked.
- * - **One rate for the whole worker**: every request sent takes a token from one bucket refilled at `perMinute`
- *   (holding at most `burst`). Background requests wait until a token is there; the tracker's and the user's are sent
- *   without waiting and may leave the bucket in debt (down to a minute's worth, `-perMinute`), which background
- *   requests then wait out: every request sent is counted, so the total stays within the rate. The tracker paces
- *   itself (at most 18 long-polls + 24 sweeper requests a minute while nothing changes), so background work gets what
- *   the tracker leaves, and the worker's total while idle stays within `perMinute + burst +
- *   maxInFlight` in any minute, whatever the number of watched addresses or intents and whatever the server's wait.
+ * - **First in line**: the user's own look-ups (`user`), then a background request that is due, then the tracker's
+ *   (`tracker`), then the rest of the background work (`background`: watched addresses, ETA baselines), each lane in
+ *   the order asked.
+ * - **Background work is paced**: a token bucket refilled at `perMinute` (holding at most `burst`), which every request
+ *   sent drains (the tracker's and the user's into debt, down to `-perMinute`), so background work gets what the
+ *   tracker leaves. A background request is *due* when a token is there or when the lane sent nothing for
+ *   {@link BACKGROUND_DUE_AFTER_MS}; a due one goes before the tracker's, and a place freed while it waits for the
+ *   window is kept for it.
+ *   So, with no `Retry-After` hold and requests ending within their time-outs (at most 48 s), **a background request
+ *   waits at most 60 s from when it was asked or from the lane's previous request, whichever is later**, the user's own
+ *   look-ups aside — whatever burst the tracker made (proof in docs/time.md; property test in test/api/budget-*.test.ts).
  * - A request aborted (its signal) while it waits, or no longer wanted when its turn comes (`stillWanted`), is not
- *   sent: the call rejects with the signal's reason or {@link NotWantedError}.
- * - **`Retry-After` holds for the whole worker**: once the service answers 429 with a `Retry-After`
- *   ({@link RequestBudget.holdOff}), no request of any lane is sent before that time; they wait in line.
+ *   sent: the call rejects with the signal's reason or {@link NotWantedError}; it is not counted.
+ * - **`Retry-After` holds the scope that got it**: a scope is one service (origin and access key, see
+ *   `holdScopeOf` in ./http). Once that service answers 429 with `Retry-After` ({@link RequestBudget.holdOff}), no
+ *   request to it, of any lane, is sent before the hold ends (they wait in line); requests to another service go on.
+ *   A hold lasts at most {@link MAX_HOLD_MS}.
  */
 import { type Clock, realClock } from '../tracker/clock';
+import { SlidingWindow } from './rate-window';
 
-/** Who is asking: decides the place in line and whether the request waits for the rate. */
+/** Who is asking: decides the place in line and whether the request waits for the pace. */
 export type Lane = 'user' | 'tracker' | 'background';
 
-/** The time source of the budget (the tracker's `Clock` fits). */
-export type BudgetClock = Clock;
+/** The time source of the budget (the tracker's `Clock` fits; only `monotonic` and `sleep` are used). */
+export type BudgetClock = Pick<Clock, 'monotonic' | 'sleep'>;
 
 /** Tuning of the budget. */
 export interface RequestBudgetOptions {
   /** Requests in flight at most (default 4). */
   maxInFlight?: number;
-  /** Tokens a minute: the worker's idle rate (default {@link WORKER_REQUESTS_PER_MINUTE}). */
+  /** Requests in any 60 s window at most, and the background pace (default {@link WORKER_REQUESTS_PER_MINUTE}). */
   perMinute?: number;
-  /** Tokens held at most (default 2). */
+  /** Tokens of the background pace held at most (default 2). */
   burst?: number;
   /** Background requests in flight at most (default 1): the tracker's and the user's keep the other places. */
   maxBackground?: number;
@@ -50,6 +58,8 @@ export interface SendOptions {
    * call rejects with {@link NotWantedError} (an ETA look-up for an intent removed meanwhile).
    */
   stillWanted?: () => boolean | Promise<boolean>;
+  /** The service the request goes to (its `Retry-After` holds apply; default `''`). */
+  scope?: string;
 }
 
 /** The request was not sent: `stillWanted` said no when its turn came. */
@@ -60,17 +70,19 @@ export class NotWantedError extends Error {
   }
 }
 
-/**
- * The worker's rate (tokens a minute). With the burst (2) and the 4 places of requests the tracker may send while the
- * bucket is empty, no minute holds more than 60 requests while nothing changes.
- */
-export const WORKER_REQUESTS_PER_MINUTE = 54;
+/** Invariant I5: the most requests the worker sends in any 60 s window. */
+export const WORKER_REQUESTS_PER_MINUTE = 60;
+/** A background request is due, whatever the pace's tokens, once the lane sent nothing for this long (ms). */
+export const BACKGROUND_DUE_AFTER_MS = 10_000;
+/** The longest `Retry-After` hold kept (ms): one hour. A longer one (days, or milliseconds sent as seconds) is cut. */
+export const MAX_HOLD_MS = 3_600_000;
 
-const RANK: Record<Lane, number> = { user: 0, tracker: 1, background: 2 };
+const WINDOW_MS = 60_000;
 
 interface Waiter {
   lane: Lane;
   seq: number;
+  scope: string;
   start: () => void;
 }
 
@@ -81,16 +93,19 @@ export class RequestBudget {
   readonly burst: number;
   readonly maxBackground: number;
   readonly #clock: BudgetClock;
+  readonly #window = new SlidingWindow(WINDOW_MS);
   #tokens: number;
   #at: number;
   #inFlight = 0;
   #background = 0;
+  /** When the background lane last had a place (monotonic ms). */
+  #lastBackground = Number.NEGATIVE_INFINITY;
   #seq = 0;
   #waiting: Waiter[] = [];
   #timer: AbortController | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
-  /** No request is sent before this time (ms): the service's `Retry-After`. */
-  #heldUntil = Number.NEGATIVE_INFINITY;
+  /** Per scope: no request is sent before this monotonic time (ms), the service's `Retry-After`. */
+  readonly #holds = new Map<string, number>();
 
   constructor(options: RequestBudgetOptions = {}) {
     this.maxInFlight = options.maxInFlight ?? 4;
@@ -99,7 +114,7 @@ export class RequestBudget {
     this.maxBackground = options.maxBackground ?? 1;
     this.#clock = options.clock ?? realClock;
     this.#tokens = this.burst;
-    this.#at = this.#clock.now();
+    this.#at = this.#clock.monotonic();
   }
 
   /** Requests in flight now. */
@@ -113,23 +128,25 @@ export class RequestBudget {
   }
 
   /**
-   * The service answered 429 with `Retry-After: ms / 1000` s: no request of any lane is sent for `ms` from now (those
-   * asked meanwhile wait in line, the user's first). A shorter hold than one in force changes nothing.
+   * The service of `scope` answered 429 with `Retry-After: ms / 1000` s: no request to that scope, of any lane, is
+   * sent for `ms` from now (at most {@link MAX_HOLD_MS}); those asked meanwhile wait in line, the user's first. A
+   * shorter hold than one in force changes nothing. Not a number or not positive: ignored.
    */
-  holdOff(ms: number): void {
+  holdOff(ms: number, scope = ''): void {
     if (!(ms > 0)) return;
-    const until = this.#clock.now() + ms;
-    if (until <= this.#heldUntil) return;
-    this.#heldUntil = until;
-    this.onHoldOff?.(ms);
+    const length = Math.min(ms, MAX_HOLD_MS);
+    const until = this.#clock.monotonic() + length;
+    if (until <= (this.#holds.get(scope) ?? Number.NEGATIVE_INFINITY)) return;
+    this.#holds.set(scope, until);
+    this.onHoldOff?.(length, scope);
     this.#dispatch();
   }
 
   /**
-   * Told of each new hold (ms from now), so that it can be kept where a restarted worker finds it: the worker hands
-   * it to the tracker, whose state (IndexedDB) keeps the pause and gives it back to the next worker's budget.
+   * Told of each new hold (ms from now, already capped; the scope that got it), so that it can be kept where a
+   * restarted worker finds it: the worker hands the configured service's holds to the tracker, whose state keeps it.
    */
-  onHoldOff?: (ms: number) => void;
+  onHoldOff?: (ms: number, scope: string) => void;
 
   /**
    * Runs `send` when the request's turn comes and holds its place until `send` settles. `send` is called at most
@@ -137,23 +154,30 @@ export class RequestBudget {
    * `stillWanted` says no (rejects with {@link NotWantedError}).
    */
   async run<T>(lane: Lane, send: () => Promise<T>, options: SendOptions = {}): Promise<T> {
-    await this.#acquire(lane, options.signal);
+    await this.#acquire(lane, options.scope ?? '', options.signal);
+    let sent = false;
     try {
       if (options.stillWanted && !(await options.stillWanted())) throw new NotWantedError();
       options.signal?.throwIfAborted();
-      this.#take();
+      sent = true;
+      this.#window.sent(this.#clock.monotonic());
       return await send();
     } finally {
+      if (!sent) {
+        this.#window.cancel();
+        this.#tokens = Math.min(this.burst, this.#tokens + 1);
+      }
       this.#release(lane);
     }
   }
 
-  #acquire(lane: Lane, signal: AbortSignal | undefined): Promise<void> {
+  #acquire(lane: Lane, scope: string, signal: AbortSignal | undefined): Promise<void> {
     signal?.throwIfAborted();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         lane,
         seq: this.#seq++,
+        scope,
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -168,31 +192,66 @@ export class RequestBudget {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiting.push(waiter);
-      this.#waiting.sort((a, b) => RANK[a.lane] - RANK[b.lane] || a.seq - b.seq);
       this.#dispatch();
     });
   }
 
-  /** Starts whoever may start now, first in line first. */
+  /** Starts whoever may start now, first in line first, then sets the timer for the next change. */
   #dispatch(): void {
-    if (this.#waiting.length > 0 && this.#clock.now() < this.#heldUntil) {
-      this.#wakeAt(this.#heldUntil);
-      return;
+    for (;;) {
+      const next = this.#next();
+      if (!next) break;
+      this.#waiting.splice(this.#waiting.indexOf(next), 1);
+      this.#start(next);
     }
-    while (this.#inFlight < this.maxInFlight && this.#waiting.length > 0) {
-      const i = this.#waiting.findIndex((w) => w.lane !== 'background' || this.#backgroundMayStart());
-      if (i < 0) break;
-      const [w] = this.#waiting.splice(i, 1);
-      this.#inFlight++;
-      if (w!.lane === 'background') this.#background++;
-      w!.start();
-    }
-    const bg = this.#waiting.some((w) => w.lane === 'background');
-    if (bg && this.#inFlight < this.maxInFlight && this.#background < this.maxBackground) this.#wakeAt(this.#tokenAt());
+    this.#wakeAt(this.#nextChangeAt());
   }
 
-  #backgroundMayStart(): boolean {
-    return this.#background < this.maxBackground && this.#available() >= 1;
+  /** The waiter to start now, if any (see the order in the module's docstring). */
+  #next(): Waiter | undefined {
+    if (this.#inFlight >= this.maxInFlight || this.#waiting.length === 0) return undefined;
+    const now = this.#clock.monotonic();
+    const count = this.#window.count(now);
+    const open = this.#waiting.filter((w) => !this.#held(w.scope, now)).sort((a, b) => a.seq - b.seq);
+    const dueBackground =
+      this.#background < this.maxBackground && this.#backgroundDue(now) ? open.find((w) => w.lane === 'background') : undefined;
+    const user = open.find((w) => w.lane === 'user');
+    // The user's and the tracker's requests leave the window's last place to the background lane.
+    // The user's look-ups are first in line, also when the window keeps them waiting.
+    if (user) return count < this.perMinute - 1 ? user : undefined;
+    if (dueBackground && count < this.perMinute) return dueBackground;
+    // A due background request not sent now is blocked by the window, which blocks the tracker too: a place freed is
+    // kept for it until the window has room.
+    const tracker = open.find((w) => w.lane === 'tracker');
+    if (tracker && count < this.perMinute - 1 && !dueBackground) return tracker;
+    return undefined;
+  }
+
+  #start(w: Waiter): void {
+    const now = this.#clock.monotonic();
+    this.#window.reserve();
+    this.#refill(now);
+    this.#tokens = Math.max(-this.perMinute, this.#tokens - 1);
+    this.#inFlight++;
+    if (w.lane === 'background') {
+      this.#background++;
+      this.#lastBackground = now;
+    }
+    w.start();
+  }
+
+  /** A background request may go now as far as the pace is concerned. */
+  #backgroundDue(now: number): boolean {
+    this.#refill(now);
+    return this.#tokens >= 1 || now - this.#lastBackground >= BACKGROUND_DUE_AFTER_MS;
+  }
+
+  #held(scope: string, now: number): boolean {
+    const until = this.#holds.get(scope);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.#holds.delete(scope);
+    return false;
   }
 
   #release(lane: Lane): void {
@@ -201,42 +260,33 @@ export class RequestBudget {
     this.#dispatch();
   }
 
-  #refill(): void {
-    const now = this.#clock.now();
-    const elapsed = Math.max(0, now - this.#at);
+  #refill(now: number): void {
+    const elapsed = now - this.#at;
+    if (!(elapsed > 0)) return;
     this.#tokens = Math.min(this.burst, this.#tokens + (elapsed * this.perMinute) / 60_000);
     this.#at = Math.max(this.#at, now);
   }
 
-  #available(): number {
-    this.#refill();
-    return this.#tokens;
-  }
-
-  /**
-   * A request is sent: one token, into debt down to `-perMinute`. While the tracker spends faster than the rate (answers
-   * that bring news), background work waits; once it calms down, background work resumes within seconds.
-   */
-  #take(): void {
-    this.#refill();
-    // Counted in full down to a minute of debt: a shallower floor forgot the tracker's requests sent at it, and the
-    // background work then spent those tokens again (62 requests in an idle minute, found by the worker's campaign).
-    this.#tokens = Math.max(-this.perMinute, this.#tokens - 1);
-  }
-
-  /** When the next whole token is there (ms). */
-  #tokenAt(): number {
-    const tokens = this.#available();
-    return this.#clock.now() + Math.max(0, Math.ceil(((1 - tokens) * 60_000) / this.perMinute));
+  /** When (monotonic ms) something that blocks a waiter may end: a hold, the window, the pace. Slots end on release. */
+  #nextChangeAt(): number {
+    if (this.#waiting.length === 0) return Number.POSITIVE_INFINITY;
+    const now = this.#clock.monotonic();
+    let at = this.#window.nextExpiryAt(now);
+    for (const w of this.#waiting) if (this.#held(w.scope, now)) at = Math.min(at, this.#holds.get(w.scope)!);
+    if (this.#waiting.some((w) => w.lane === 'background') && !this.#backgroundDue(now)) {
+      const tokenAt = now + Math.max(1, Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute));
+      at = Math.min(at, tokenAt, this.#lastBackground + BACKGROUND_DUE_AFTER_MS);
+    }
+    return at;
   }
 
   #wakeAt(at: number): void {
-    if (at >= this.#timerAt) return;
+    if (!Number.isFinite(at) || at >= this.#timerAt) return;
     this.#timer?.abort();
     const controller = new AbortController();
     this.#timer = controller;
     this.#timerAt = at;
-    void this.#clock.sleep(Math.max(0, at - this.#clock.now()), controller.signal).then(() => {
+    void this.#clock.sleep(Math.max(0, at - this.#clock.monotonic()), controller.signal).then(() => {
       if (controller.signal.aborted) return;
       this.#timer = undefined;
       this.#timerAt = Number.POSITIVE_INFINITY;

@@ -6,7 +6,7 @@
  */
 import { parse as parseLosslessJson } from 'lossless-json';
 import * as z from 'zod/mini';
-import { type Lane, RequestBudget } from './budget';
+import { type Lane, MAX_HOLD_MS, RequestBudget } from './budget';
 import {
   redact,
   SvcAbortedError,
@@ -36,6 +36,11 @@ export interface SvcClientConfig {
   budget?: RequestBudget;
   /** The place in line of this client's calls (default `user`); a call may give its own. */
   lane?: Lane;
+  /**
+   * The service's time now (ms since the epoch; `lib/tracker/service-clock.ts`), to read an HTTP-date `Retry-After`
+   * of an answer without a readable `Date` header. Default: the local clock.
+   */
+  serviceNow?: () => number;
 }
 
 /** Per-call options. */
@@ -106,13 +111,37 @@ export function parseJsonExact(text: string): unknown {
   );
 }
 
-/** Reads `Retry-After` as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | undefined {
+/** The longest `Retry-After` kept (s): {@link MAX_HOLD_MS}. */
+export const MAX_RETRY_AFTER_S = MAX_HOLD_MS / 1000;
+
+/**
+ * Reads `Retry-After` (RFC 9110 §10.2.3) as whole seconds, at most {@link MAX_RETRY_AFTER_S} (a day's hold, or
+ * milliseconds sent by mistake, is cut to an hour); undefined when absent or unreadable. An HTTP-date is read against
+ * `serviceNowMs`, the service's time (ms since the epoch): the answer's own `Date` header when readable, else the
+ * worker's estimate — never the user's clock alone, which may be minutes off.
+ */
+export function parseRetryAfter(value: string | null, serviceNowMs: number = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed), MAX_RETRY_AFTER_S);
   const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
+  return Number.isNaN(at) ? undefined : Math.min(MAX_RETRY_AFTER_S, Math.max(0, Math.ceil((at - serviceNowMs) / 1000)));
+}
+
+/**
+ * The scope of a service's `Retry-After` holds in the budget: its origin and a fingerprint of the access key (FNV-1a,
+ * not the key). Two clients of the same service and key share their holds; another origin or key is not held.
+ */
+export function holdScopeOf(baseUrl: string, accessKey: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < accessKey.length; i++) h = Math.imul(h ^ accessKey.charCodeAt(i), 0x01000193);
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    origin = baseUrl;
+  }
+  return `${origin} ${(h >>> 0).toString(16)}`;
 }
 
 /** Calls the service over HTTP. One instance per (baseUrl, accessKey); {@link SvcClient} adds the operations. */
@@ -123,6 +152,8 @@ export class SvcHttp {
   readonly #timeoutMs: number;
   readonly #budget: RequestBudget | undefined;
   readonly #lane: Lane;
+  readonly #scope: string;
+  readonly #serviceNow: () => number;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
   constructor(config: SvcClientConfig) {
@@ -134,6 +165,19 @@ export class SvcHttp {
     this.#timeoutMs = config.timeoutMs ?? 30_000;
     this.#budget = config.budget;
     this.#lane = config.lane ?? 'user';
+    this.#scope = holdScopeOf(this.baseUrl, config.accessKey);
+    this.#serviceNow = config.serviceNow ?? (() => Date.now());
+  }
+
+  /** The scope of this client's `Retry-After` holds in the budget ({@link holdScopeOf}). */
+  get holdScope(): string {
+    return this.#scope;
+  }
+
+  /** The service's time when `response` was answered: its `Date` header when readable, else the estimate. */
+  #answeredAt(response: Response): number {
+    const date = Date.parse(response.headers.get('date') ?? '');
+    return Number.isNaN(date) ? this.#serviceNow() : date;
   }
 
   /** Origin (`scheme://host:port`) the access key is sent to. */
@@ -186,10 +230,11 @@ export class SvcHttp {
           if (signal.aborted) throw cancelled();
           throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
         }
-        // A 429's Retry-After holds every request of the worker, not only this caller's (I5): said before this
-        // request's place is given up, so that none waiting in line is sent in between.
-        const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
-        if (retryAfter !== undefined) this.#budget?.holdOff(retryAfter * 1000);
+        // A 429's Retry-After holds every request of the worker to this service, not only this caller's (I5): said
+        // before this request's place is given up, so that none waiting in line is sent in between.
+        const retryAfter =
+          response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), this.#answeredAt(response)) : undefined;
+        if (retryAfter !== undefined) this.#budget?.holdOff(retryAfter * 1000, this.#scope);
         try {
           text = await response.text();
         } catch (err) {
@@ -207,6 +252,7 @@ export class SvcHttp {
     try {
       // The place is held until the whole answer is read.
       const sendOptions = {
+        scope: this.#scope,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stillWanted ? { stillWanted: options.stillWanted } : {}),
       };
@@ -237,7 +283,7 @@ export class SvcHttp {
     if (!response.ok) {
       const parsed = ErrorBody.safeParse(body);
       if (parsed.success) {
-        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), this.#answeredAt(response));
         const fields = parsed.data;
         throw new SvcServiceError(operation, {
           ...fields,

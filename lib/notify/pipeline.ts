@@ -52,6 +52,11 @@ export interface PipelineDeps {
   onChange?: () => void;
   now?: () => number;
   /**
+   * Monotonic time (ms; default `now`): the grouping window is timed on it, so that a jump of the wall clock never
+   * holds a grouped notification for the length of the jump.
+   */
+  monotonic?: () => number;
+  /**
    * Window (ms) during which further final notifications are grouped (default 300: what a history page reveals
    * arrives within it; a longer window only delays the grouped ones, which go at its end).
    */
@@ -113,6 +118,15 @@ export function retryDelay(attempts: number): number {
   return Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
 }
 
+/**
+ * True when job `j` may be tried at wall time `t` (ms): its `nextAt` has come, or lies further ahead than its own
+ * back-off could set it (`retryDelay(attempts)`): the wall clock went back since it was written, and the wait is not
+ * stretched by the jump (docs/time.md).
+ */
+export function isDue(j: Pick<NotificationJob, 'nextAt' | 'attempts'>, t: number): boolean {
+  return j.nextAt <= t || j.nextAt - t > retryDelay(j.attempts);
+}
+
 const finalKey = (intentId: string) => `final:${intentId}`;
 const progressKey = (intentId: string) => `progress:${intentId}`;
 const stuckKey = (intentId: string) => `stuck:${intentId}`;
@@ -125,6 +139,7 @@ const contentOf = (j: NotificationJob): NotificationContent => ({ title: j.title
 /** Creates the pipeline. */
 export function createNotificationPipeline(deps: PipelineDeps): NotificationPipeline {
   const now = deps.now ?? Date.now;
+  const monotonic = deps.monotonic ?? now;
   const { adapter, outbox } = deps;
   const windowMs = deps.groupWindowMs ?? 300;
   const quietMs = deps.groupQuietMs ?? 100;
@@ -357,7 +372,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       .filter((j) => (j.state === 'queued' || j.state === 'clearing' || j.state === 'showing') && !grouping.has(j.key))
       .filter((j) => j.kind !== 'progress' || j.state === 'clearing')
       .sort((a, b) => a.at - b.at);
-    const due = open.filter((j) => j.nextAt <= t);
+    const due = open.filter((j) => isDue(j, t));
     // Queued finals go together: one notification, or one summary of several.
     const batch = due.filter((j) => j.kind === 'final' && j.state === 'queued' && !j.replaces);
     const seen = new Set<string>();
@@ -387,11 +402,11 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     for (const k of [...waiters.keys()]) {
       const j = after[k];
       if (grouping.has(k)) continue;
-      if (!j || !(j.state === 'queued' || j.state === 'clearing' || j.state === 'showing') || j.nextAt > now()) wakeWaiters([k]);
+      if (!j || !(j.state === 'queued' || j.state === 'clearing' || j.state === 'showing') || !isDue(j, now())) wakeWaiters([k]);
     }
     // The earliest retry still to come.
     const later = Object.values(after)
-      .filter((j) => (j.state === 'queued' || j.state === 'clearing' || j.state === 'showing') && j.nextAt > now())
+      .filter((j) => (j.state === 'queued' || j.state === 'clearing' || j.state === 'showing') && !isDue(j, now()))
       .map((j) => j.nextAt);
     const next = Math.min(...later);
     if (Number.isFinite(next) && next < retryAt) {
@@ -410,7 +425,8 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
    * Decides when the final job `key`, shown at `t`, goes (`./decide`'s grouping rule): at once (undefined), or held
    * in `grouping` until the flush it returns.
    */
-  const holdForGroup = (key: string, t: number): { at: number; early: boolean } | undefined => {
+  const holdForGroup = (key: string): { at: number; early: boolean } | undefined => {
+    const t = monotonic();
     const g = groupFlushAt(window, grouping.size, t, windowMs, quietMs);
     window = g.window;
     if (g.at <= t) return undefined;
@@ -540,7 +556,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         // written: nothing was shown, and a key left in `grouping` would keep the job written by a later try out of
         // every run of this life (desktop campaign, 2026-11-24: two rejected writes, the job queued to the end).
         const windowBefore = window;
-        const flush = action === 'show' ? holdForGroup(key, t) : undefined;
+        const flush = action === 'show' ? holdForGroup(key) : undefined;
         await outbox
           .update((all) => {
             all[key] = job;

@@ -133,8 +133,11 @@ export interface TrackedIntent {
    */
   resumedAt?: number;
   lastError?: TrackingError;
-  /** Back-off after errors: consecutive failures and when the next attempt may start (ms). */
-  retry?: { attempt: number; nextAt: number };
+  /**
+   * Back-off after errors: consecutive failures, when the next attempt may start (ms) and when the back-off was set
+   * (`at`, ms: its length is `nextAt - at`, which no jump of the wall clock stretches; lib/tracker/tracker-time.ts).
+   */
+  retry?: { attempt: number; nextAt: number; at?: number };
   /** Earliest time of the next check (ms), after a long-poll that came back unchanged too soon. */
   nextCheckAt?: number;
   /** When the status or a leg's state last changed (ms): ranks intents for the long-poll slots. */
@@ -154,11 +157,13 @@ export interface TrackedIntent {
 
 /**
  * Tracker-wide state, persisted so that a restarted worker keeps respecting it:
- * `pausedUntil` (ms) after a 429, with `pauseReason`; `keyRejected` when the service refused the access key or the
- * origin (everything waits until the settings change).
+ * `pausedUntil` (ms) after a 429, with `pauseReason` and `pausedAt` (ms, when it was set: a wall-clock jump back
+ * never stretches the pause past its length, lib/tracker/tracker-time.ts); `keyRejected` when the service refused
+ * the access key or the origin (everything waits until the settings change).
  */
 export interface TrackerState {
   pausedUntil?: number;
+  pausedAt?: number;
   pauseReason?: string;
   keyRejected?: TrackingError;
 }

@@ -10,14 +10,20 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** A clock on real time (`Date.now`, `performance.now`, `setTimeout`). */
+/** The longest delay `setTimeout` keeps (ms): a longer one fires at once (and re-armed, spins). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A clock on real time (`Date.now`, `performance.now`, `setTimeout`). A sleep longer than {@link MAX_TIMER_MS} ends
+ * after MAX_TIMER_MS (about 24.8 days): callers look at the time again when a sleep ends.
+ */
 export const realClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal?.aborted) return resolve();
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(done, Math.min(Math.max(0, ms), MAX_TIMER_MS));
       function done() {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);

@@ -7,10 +7,13 @@
  * or an error means), `sweeper` (history pages), `watchdogs` (expiry, stuck) and `delivery` (exactly-once). The clock,
  * transport, store and notifier are injected, so it runs the same in the worker and on virtual time in tests.
  */
+
+import { MAX_HOLD_MS } from '../api/budget';
 import { SvcApiError, SvcServiceError } from '../api/errors';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
+import type { Clock } from './clock';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
 import { NewsPace } from './news-pace';
@@ -27,6 +30,7 @@ import {
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
+import { clampTimes, pauseLeftMs, steadyClock } from './tracker-time';
 import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned, tracked } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';
@@ -39,6 +43,8 @@ const READ_FIRST_AFTER_MS = 10_000;
 /** The tracking engine. Create one per worker instance; call {@link Tracker.resume} on every start-up. */
 export class Tracker {
   readonly #deps: TrackerDeps;
+  /** The tracker's time: wall time at start plus monotonic time since (never jumps; lib/tracker/tracker-time.ts). */
+  readonly #clock: Clock;
   readonly #tuning: TrackerTuning;
   readonly #mirror: IntentMirror;
   readonly #delivery: Delivery;
@@ -73,16 +79,17 @@ export class Tracker {
 
   constructor(deps: TrackerDeps) {
     this.#deps = deps;
+    this.#clock = steadyClock(deps.clock);
     this.#tuning = { ...DEFAULT_TUNING };
     for (const key of Object.keys(DEFAULT_TUNING) as Array<keyof TrackerTuning>) {
       if (deps[key] !== undefined) this.#tuning[key] = deps[key];
     }
     this.#mirror = new IntentMirror(deps.store, deps.onChange);
-    this.#delivery = new Delivery(this.#mirror, deps.notifier, deps.clock);
+    this.#delivery = new Delivery(this.#mirror, deps.notifier, this.#clock);
     this.#sweeper = new HistorySweeper(this.#tuning.maxBatchPages);
     const slots = this.#tuning.maxConcurrent - 1;
-    this.#budget = new LongPollBudget(slots, this.#tuning.longPollsPerMinute, deps.clock.now());
-    this.#serviceClock = deps.serviceClock ?? new ServiceClock(() => deps.clock.now());
+    this.#budget = new LongPollBudget(slots, this.#tuning.longPollsPerMinute, this.#clock.now());
+    this.#serviceClock = deps.serviceClock ?? new ServiceClock(deps.clock);
   }
 
   /** True while at least one request to the service is in flight (the worker must be kept alive). */
@@ -108,7 +115,7 @@ export class Tracker {
     await this.#load();
     this.#mirror.revive(intentId);
     let added = false;
-    const now = this.#deps.clock.now();
+    const now = this.#clock.now();
     const intent = await this.#mirror.write(intentId, (current) => {
       added = current === undefined;
       return tracked(current, intentId, now, extra);
@@ -151,11 +158,11 @@ export class Tracker {
   async retryNow(intentId?: string): Promise<void> {
     await this.#load();
     // A rejected key is retried; the server's Retry-After still holds.
-    const { pausedUntil, pauseReason } = this.#state;
-    await this.#setState(pausedUntil && pausedUntil > this.#deps.clock.now() ? { pausedUntil, pauseReason } : {});
+    const { pausedUntil, pausedAt, pauseReason } = this.#state;
+    await this.#setState(this.#pauseLeft() > 0 ? { pausedUntil, pausedAt, pauseReason } : {});
     const ids = intentId ? [intentId] : this.#mirror.values().map((t) => t.intentId);
     for (const id of ids) {
-      await this.#mirror.write(id, (t) => retried(t, this.#deps.clock.now()));
+      await this.#mirror.write(id, (t) => retried(t, this.#clock.now()));
     }
     // Requests in flight were sent with the old settings or back-off: send them again now.
     for (const [id, f] of this.#inFlight) if (!intentId || id === intentId) f.controller.abort();
@@ -230,16 +237,35 @@ export class Tracker {
   #load(): Promise<void> {
     this.#stateLoaded ??= (async () => {
       const [, state] = await Promise.all([this.#mirror.load(), this.#deps.stateStore?.get()]);
-      if (state) {
-        this.#state = state;
-        // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
-        if (state.pausedUntil !== undefined || state.keyRejected !== undefined) this.#deps.onStateChange?.(state);
-      }
+      if (state) this.#state = state;
+      await this.#rebase();
+      // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
+      if (this.#state.pausedUntil !== undefined || this.#state.keyRejected !== undefined) this.#deps.onStateChange?.(this.#state);
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
     });
     return this.#stateLoaded;
+  }
+
+  /**
+   * Times written by a previous worker whose wall clock was ahead of this one's (the clock went back between them) are
+   * brought back once, at load: no event in the future, no wait (back-off, Retry-After pause) longer than its own
+   * length from now. Within one life the tracker's clock never jumps (lib/tracker/tracker-time.ts). A refused write
+   * leaves that record as it was.
+   */
+  async #rebase(): Promise<void> {
+    const now = this.#clock.now();
+    const cap = this.#tuning.backoffCapMs;
+    for (const t of this.#mirror.values()) {
+      if (clampTimes(t, now, cap) === t) continue;
+      await this.#mirror.write(t.intentId, (c) => c && clampTimes(c, now, cap), { quiet: true }).catch(() => {});
+    }
+    const { pausedUntil, pausedAt } = this.#state;
+    if (pausedUntil !== undefined && (pausedAt === undefined || pausedAt > now)) {
+      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + pauseLeftMs(this.#state, now, MAX_HOLD_MS) };
+      await this.#deps.stateStore?.set(this.#state).catch(() => {});
+    }
   }
 
   async #setState(state: TrackerState): Promise<void> {
@@ -277,7 +303,7 @@ export class Tracker {
     const controller = new AbortController();
     this.#timer = controller;
     this.#timerAt = at;
-    void this.#deps.clock.sleep(Math.max(0, at - this.#deps.clock.now()), controller.signal).then(() => {
+    void this.#clock.sleep(Math.max(0, at - this.#clock.now()), controller.signal).then(() => {
       if (controller.signal.aborted) return;
       this.#timerAt = Number.POSITIVE_INFINITY;
       this.#kick();
@@ -288,12 +314,12 @@ export class Tracker {
   async #pump(): Promise<void> {
     await this.#load();
     if (this.#stopped) return;
-    const { clock } = this.#deps;
+    const clock = this.#clock;
     let now = clock.now();
     // Nothing can be sent now: a user's refresh gets the record as it is rather than waiting.
     if (this.#state.keyRejected) return this.#settleAllRefresh();
-    if (this.#state.pausedUntil && this.#state.pausedUntil > now) {
-      this.#wakeAt(this.#state.pausedUntil);
+    if (this.#pauseLeft() > 0) {
+      this.#wakeAt(now + this.#pauseLeft());
       return this.#settleAllRefresh();
     }
     const transport = await this.#deps.transport();
@@ -305,9 +331,11 @@ export class Tracker {
     now = clock.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     const verify = new Set<string>();
-    const serviceNow = this.#serviceClock.now();
-    // Until an answer told the service's time (a worker just started), a watchdog asks before it acts.
-    const clockKnown = this.#heard || this.#serviceClock.hasEvidence;
+    // The earliest the service's time can be: a watchdog acts only once even that is past its deadline.
+    const serviceNow = this.#serviceClock.bounds()?.earliest ?? this.#serviceClock.now();
+    // Until an answer told the service's time (a worker just started), or while its Date headers disagree or leave an
+    // error too wide to decide, a watchdog asks before it acts.
+    const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && this.#serviceClock.decidable;
     for (const t of this.#tracking()) {
       const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
@@ -347,7 +375,12 @@ export class Tracker {
 
   /** True while nothing may be sent: a rejected key, or a rate-limit pause. */
   #paused(): boolean {
-    return this.#state.keyRejected !== undefined || (this.#state.pausedUntil ?? 0) > this.#deps.clock.now();
+    return this.#state.keyRejected !== undefined || this.#pauseLeft() > 0;
+  }
+
+  /** How long (ms) the Retry-After pause still holds: never more than its own length, whatever the wall clock did. */
+  #pauseLeft(): number {
+    return pauseLeftMs(this.#state, this.#clock.now(), MAX_HOLD_MS);
   }
 
   #tracking(): TrackedIntent[] {
@@ -355,7 +388,7 @@ export class Tracker {
   }
 
   async #notConfigured(): Promise<void> {
-    const now = this.#deps.clock.now();
+    const now = this.#clock.now();
     for (const t of this.#tracking()) {
       if (t.lastError?.kind === 'not-configured') continue;
       await this.#mirror.write(t.intentId, (c) => notConfigured(c, now));
@@ -363,7 +396,7 @@ export class Tracker {
   }
 
   async #expire(intentId: string): Promise<void> {
-    const now = this.#deps.clock.now();
+    const now = this.#clock.now();
     await this.#mirror.write(intentId, (c) => expired(c, now));
   }
 
@@ -374,7 +407,8 @@ export class Tracker {
    * mark unwritten: the next watchdog turn tries again.
    */
   async #stuck(intentId: string, minutes: number): Promise<void> {
-    const { notifier, clock } = this.#deps;
+    const { notifier } = this.#deps;
+    const clock = this.#clock;
     const current = this.#mirror.get(intentId);
     if (!current || current.stuckNotifiedAt !== undefined || !notifier.showStuck) return;
     try {
@@ -400,7 +434,7 @@ export class Tracker {
    * 4.9 s late. And a page due 0.5 s after the last one waited 0.5 s more behind an individual check.
    */
   #sweep(transport: ReceiptTransport, job: SweepJob, hasCold: boolean, history: boolean): void {
-    const { clock } = this.#deps;
+    const clock = this.#clock;
     const started = clock.now();
     this.#sweeping = true;
     if (job.kind === 'history') this.#lastPageAt = started;
@@ -446,7 +480,7 @@ export class Tracker {
   async #check(transport: ReceiptTransport, intentId: string, kind: CheckKind): Promise<boolean> {
     const controller = new AbortController();
     this.#inFlight.set(intentId, { kind, controller });
-    const { clock } = this.#deps;
+    const clock = this.#clock;
     const started = clock.now();
     const options = { signal: controller.signal };
     try {
@@ -568,9 +602,9 @@ export class Tracker {
     nextCheckAt: number | undefined,
     flapping = false,
   ): Promise<boolean> {
-    const now = this.#deps.clock.now();
+    const now = this.#clock.now();
     this.#heard = true;
-    this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''), now);
+    this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''));
     let news = false;
     const written = await this.#mirror.write(intentId, (t) => {
       const a = answered(t, receipt, states, now, nextCheckAt);
@@ -591,7 +625,7 @@ export class Tracker {
 
   /** Records an error: tracker-wide pauses, the NotFound grace, or a back-off of this intent. */
   async #fail(intentId: string, err: unknown): Promise<void> {
-    const now = this.#deps.clock.now();
+    const now = this.#clock.now();
     const meaning = errorMeaning(err);
     if (meaning === 'key-rejected' || meaning === 'origin-rejected') {
       await this.#keyRejected(meaning);
@@ -614,19 +648,23 @@ export class Tracker {
    */
   async holdOff(ms: number): Promise<void> {
     await this.#load();
-    await this.#pauseUntil(this.#deps.clock.now() + ms);
+    await this.#pauseFor(ms);
   }
 
   /** 429: no new request anywhere before Retry-After (at least one back-off step). */
   async #rateLimited(err: unknown): Promise<void> {
-    await this.#pauseUntil(this.#deps.clock.now() + Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err)));
+    await this.#pauseFor(Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err)));
   }
 
-  async #pauseUntil(until: number): Promise<void> {
-    if ((this.#state.pausedUntil ?? 0) >= until) return;
+  /** Pauses every request for `ms` (at most {@link MAX_HOLD_MS}) from now, unless a longer pause holds. */
+  async #pauseFor(ms: number): Promise<void> {
+    const length = Math.min(ms, MAX_HOLD_MS);
+    if (!(length > 0) || this.#pauseLeft() >= length) return;
+    const now = this.#clock.now();
     await this.#setState({
       ...this.#state,
-      pausedUntil: until,
+      pausedUntil: now + length,
+      pausedAt: now,
       pauseReason: 'The service is rate-limiting requests; the tracker slowed down.',
     });
   }
@@ -639,7 +677,7 @@ export class Tracker {
         kind === 'key-rejected'
           ? 'The service rejected the access key. Tracking is paused until the key is updated in the settings.'
           : 'The access key is not allowed from this extension (InvalidOrigin). Tracking is paused until the settings change.',
-      at: this.#deps.clock.now(),
+      at: this.#clock.now(),
     };
     for (const [id, f] of this.#inFlight) if (id !== '') f.controller.abort();
     await this.#setState({ ...this.#state, keyRejected: error });

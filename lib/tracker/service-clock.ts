@@ -1,95 +1,185 @@
 /**
- * The service's clock, estimated from its answers. The user's computer clock may be minutes off; every comparison
- * with a timestamp the service wrote (a receipt's `createdAt`, `summary.startedAt`, a history `fromTime`) is made
- * against this estimate, never against the local clock (README "One clock").
+ * The service's clock, estimated from its answers, with an error bound (docs/time.md "The service clock"). The user's
+ * computer clock may be minutes off and may jump; every comparison with a timestamp the service wrote (a receipt's
+ * `createdAt`, `summary.startedAt`, a history `fromTime`) is made against this estimate (README "One clock").
  *
- * Two kinds of evidence, both in milliseconds since the epoch:
- * - the HTTP `Date` header of an answer: the service's time when it answered, to the second. The estimate is the
- *   median offset of the last {@link DATE_SAMPLES} headers (a single odd proxy does not move it);
- * - a receipt's `updatedAt`: a time the service has already reached, so a lower bound. It moves the estimate forward
- *   only when it is more than {@link LOWER_BOUND_SLACK_MS} ahead of it (a local clock that runs slow and no `Date`
- *   header readable).
- * Pure apart from the injected local clock; one instance is shared by the worker (tracker, watched addresses).
+ * - **Samples**: each answer of the configured service with a `Date` header (to the second) says that, when it
+ *   arrived, the service's time was in [Date, Date + 1 s + round trip] (the round trip measured on the monotonic
+ *   clock: the header was written somewhere between the request's sending and the answer's arrival). Each sample is
+ *   kept as an interval of *service time minus monotonic time*, so a jump of the local wall clock (an NTP correction)
+ *   changes nothing: the estimate re-anchors at once instead of keeping old samples believed against the new wall
+ *   time. A sample widens with age ({@link DRIFT_PPM}) and is forgotten after {@link MAX_SAMPLE_AGE_MS}.
+ * - **Agreement**: the estimate is the interval agreed by the most of the last {@link DATE_SAMPLES} samples
+ *   (Marzullo's algorithm, as NTP and TigerBeetle intersect their sources); it is *decidable* only when a majority
+ *   agrees and the interval is at most {@link MAX_DECIDE_ERROR_MS} either side. An odd header is outvoted.
+ * - **Lower bounds**: a receipt's `updatedAt` is a time the service has reached. It raises the estimate's lower edge
+ *   only within the samples' interval (plus {@link LOWER_BOUND_SLACK_MS}); with no sample, it may move the estimate at
+ *   most {@link MAX_LOWER_BOUND_LEAD_MS} ahead of the local clock. A receipt from the future (years ahead) moves
+ *   nothing.
+ * - **Only the configured service feeds it** (`lib/worker/client-cache.ts`): Test connection of another URL never does.
+ * Pure apart from the injected clock; one instance is shared by the worker (tracker, watched addresses).
  */
+import type { Clock } from './clock';
+import { marzullo } from './marzullo';
 
-/** How many `Date` headers the estimate keeps. */
-export const DATE_SAMPLES = 5;
+/** How many `Date` samples the estimate keeps. */
+export const DATE_SAMPLES = 8;
 /** A `Date` header is truncated to the second: the service's time was up to this much later (ms). */
 const DATE_RESOLUTION_MS = 1_000;
-/** `updatedAt` moves the estimate only when this far (ms) ahead of it. */
+/** `updatedAt` may raise the estimate this far (ms) beyond the samples' upper edge (the header's own slack). */
 export const LOWER_BOUND_SLACK_MS = 2_000;
+/** With no `Date` sample, `updatedAt` may move the estimate at most this far (ms) ahead of the local clock. */
+export const MAX_LOWER_BOUND_LEAD_MS = 15 * 60_000;
+/** Above this error (ms, either side) nothing is decided on the estimate: no expiry, no stuck warning, no checkpoint. */
+export const MAX_DECIDE_ERROR_MS = 30_000;
+/** How fast a sample's interval widens with age, each side (parts per million of its age): two clocks' drift. */
+export const DRIFT_PPM = 200;
+/** A sample older than this (ms, monotonic) is forgotten. */
+export const MAX_SAMPLE_AGE_MS = 60 * 60_000;
+
+interface Sample {
+  /** Service time minus monotonic time (ms): at least `lo`, at most `hi`, when observed. */
+  lo: number;
+  hi: number;
+  /** Monotonic time of the observation (ms). */
+  at: number;
+}
+
+/** The estimate's interval: the service's time now is in [`earliest`, `latest`] (ms since the epoch). */
+export interface ServiceTimeBounds {
+  earliest: number;
+  latest: number;
+}
 
 /** The service's time as estimated from its answers. */
 export class ServiceClock {
-  readonly #local: () => number;
-  #samples: number[] = [];
+  readonly #clock: Pick<Clock, 'now' | 'monotonic'>;
+  #samples: Sample[] = [];
+  /** Highest lower bound learnt from `updatedAt`, as service minus monotonic time (ms). */
   #floor = Number.NEGATIVE_INFINITY;
-  #evidence = false;
 
-  /** `local`: the local clock (ms since the epoch), e.g. `Date.now` or the tracker's injected clock. */
-  constructor(local: () => number) {
-    this.#local = local;
+  /**
+   * `clock`: the local clocks (`now` wall, `monotonic` durations), e.g. the worker's `Clock`; a plain function is both
+   * (a local clock that never jumps: tests).
+   */
+  constructor(clock: Pick<Clock, 'now' | 'monotonic'> | (() => number)) {
+    this.#clock = typeof clock === 'function' ? { now: clock, monotonic: clock } : clock;
   }
 
-  /** The service's time now (ms since the epoch), estimated. Equal to the local clock until evidence arrives. */
+  /** The service's time now (ms since the epoch), estimated: the middle of {@link bounds}; the local clock until evidence arrives. */
   now(): number {
-    return this.#local() + this.offsetMs;
+    const b = this.bounds();
+    return b ? (b.earliest + b.latest) / 2 : this.#clock.now();
+  }
+
+  /** The local monotonic clock the samples are kept on (ms): a request's round trip is measured on it. */
+  monotonic(): number {
+    return this.#clock.monotonic();
+  }
+
+  /** True once an answer told something of the service's time (a `Date` header or a server timestamp). */
+  get hasEvidence(): boolean {
+    return this.#samples.length > 0 || Number.isFinite(this.#floor);
   }
 
   /**
-   * True once an answer told something of the service's time (a `Date` header or a server timestamp). Before that
-   * (a worker just started) the estimate is the local clock, which must not decide anything on its own.
+   * The interval the service's time is in now (ms since the epoch); undefined when nothing is known (no evidence) or
+   * the samples do not agree (no majority). With lower bounds only, a point (the local clock raised to them).
    */
-  get hasEvidence(): boolean {
-    return this.#evidence;
+  bounds(): ServiceTimeBounds | undefined {
+    const mono = this.#clock.monotonic();
+    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
+    if (this.#samples.length === 0) {
+      if (!Number.isFinite(this.#floor)) return undefined;
+      const t = Math.max(this.#clock.now(), mono + this.#floor);
+      return { earliest: t, latest: t };
+    }
+    const widened = this.#samples.map((s) => {
+      const spread = ((mono - s.at) * DRIFT_PPM) / 1e6;
+      return [s.lo - spread, s.hi + spread] as const;
+    });
+    const agreed = marzullo(widened);
+    if (agreed.count * 2 <= this.#samples.length) return undefined;
+    const lo = Math.min(agreed.hi, Math.max(agreed.lo, this.#floor));
+    return { earliest: mono + lo, latest: mono + agreed.hi };
   }
 
-  /** Estimated service time minus local time (ms; positive: the local clock is behind the service's). */
+  /**
+   * True when the estimate may decide something (expire, warn stuck, move a checkpoint): Date samples agree within
+   * {@link MAX_DECIDE_ERROR_MS} either side, or there is no Date sample at all (the local clock, raised by lower
+   * bounds, decides as before; callers first wait for an answer). False while samples disagree or are too wide.
+   */
+  get decidable(): boolean {
+    if (this.#samples.length === 0) return true;
+    const b = this.bounds();
+    return b !== undefined && b.latest - b.earliest <= 2 * MAX_DECIDE_ERROR_MS;
+  }
+
+  /**
+   * The latest the service's time can be now (ms since the epoch), for a bound nothing may be set beyond (a watched
+   * address's checkpoint); undefined while the estimate cannot decide ({@link decidable}). The local clock while there
+   * is no evidence.
+   */
+  latestIfDecidable(): number | undefined {
+    if (!this.decidable) return undefined;
+    return this.bounds()?.latest ?? this.#clock.now();
+  }
+
+  /** Estimated service time minus local wall time (ms; positive: the local clock is behind the service's). */
   get offsetMs(): number {
-    const s = [...this.#samples].sort((a, b) => a - b);
-    const median = s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-    return Math.max(median, this.#floor);
+    return this.now() - this.#clock.now();
   }
 
-  /** Converts a service time (ms) into the local clock's time (ms), e.g. to set a local timer for a service deadline. */
+  /** Converts a service time (ms) into the local wall clock's time (ms), e.g. to set a local timer for a service deadline. */
   toLocal(serviceMs: number): number {
     return serviceMs - this.offsetMs;
   }
 
   /**
-   * An answer's HTTP `Date` header, parsed (ms; NaN is ignored), received at local time `localMs` (default now).
-   * Resets a lower bound learnt earlier: the header is the better evidence.
+   * An answer's HTTP `Date` header, parsed (ms; NaN is ignored). `sentAt` and `answeredAt` are the monotonic times
+   * (ms) the request was sent and the answer arrived (default: now, a round trip of 0).
    */
-  observeDate(serverMs: number, localMs: number = this.#local()): void {
+  observeDate(serverMs: number, sentAt?: number, answeredAt?: number): void {
     if (!Number.isFinite(serverMs)) return;
-    this.#evidence = true;
-    this.#samples.push(serverMs + DATE_RESOLUTION_MS / 2 - localMs);
+    const arrived = answeredAt ?? this.#clock.monotonic();
+    const roundTrip = Math.max(0, arrived - (sentAt ?? arrived));
+    this.#samples.push({ lo: serverMs - arrived, hi: serverMs + DATE_RESOLUTION_MS + roundTrip - arrived, at: arrived });
     if (this.#samples.length > DATE_SAMPLES) this.#samples.shift();
-    this.#floor = Number.NEGATIVE_INFINITY;
   }
 
   /**
-   * A time the service has reached (ms; a receipt's `updatedAt` or `createdAt`), seen at local time `localMs`
-   * (default now). NaN is ignored.
+   * A time the service has reached (ms since the epoch; a receipt's `updatedAt` or `createdAt`), seen now. NaN is
+   * ignored; so is a time beyond the samples' upper edge (plus {@link LOWER_BOUND_SLACK_MS}), or, with no sample,
+   * more than {@link MAX_LOWER_BOUND_LEAD_MS} ahead of the local clock.
    */
-  observeAtLeast(serverMs: number, localMs: number = this.#local()): void {
+  observeAtLeast(serverMs: number): void {
     if (!Number.isFinite(serverMs)) return;
-    this.#evidence = true;
-    const needed = serverMs - localMs;
-    if (needed > this.offsetMs + LOWER_BOUND_SLACK_MS) this.#floor = needed;
+    const mono = this.#clock.monotonic();
+    const limit =
+      this.#samples.length > 0
+        ? (this.bounds()?.latest ?? Number.NEGATIVE_INFINITY) + LOWER_BOUND_SLACK_MS
+        : this.#clock.now() + MAX_LOWER_BOUND_LEAD_MS;
+    if (serverMs > limit) return;
+    const needed = serverMs - mono;
+    // With no sample, a bound within the slack of the local clock says nothing new.
+    if (this.#samples.length === 0 && serverMs <= this.#clock.now() + LOWER_BOUND_SLACK_MS) return;
+    this.#floor = Math.max(this.#floor, needed);
   }
 }
 
 /**
- * Wraps a `fetch` so that every answer's `Date` header (when the browser exposes it) feeds `clock`, then calls
- * `observed` (e.g. to publish the new estimate). The response is returned untouched.
+ * Wraps a `fetch` so that every answer's `Date` header (when the browser exposes it) feeds `clock` with the request's
+ * round trip measured on the clock's monotonic time, then calls `observed` (e.g. to publish the new estimate). The
+ * response is returned untouched. Give it only the configured service's fetch: another URL's answers must not move
+ * the clock.
  */
 export function fetchObservingDate(base: typeof fetch, clock: ServiceClock, observed?: () => void): typeof fetch {
   return async (input, init) => {
+    const sentAt = clock.monotonic();
     const response = await base(input, init);
     const date = response.headers.get('date');
     if (date) {
-      clock.observeDate(Date.parse(date));
+      clock.observeDate(Date.parse(date), sentAt, clock.monotonic());
       observed?.();
     }
     return response;

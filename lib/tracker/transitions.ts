@@ -183,10 +183,14 @@ export function failed(
     }
     // The last try falls at the end of the grace period.
     const nextAt = Math.min(now + notFoundDelay(attempt, failure.random), t.addedAt + tuning.notFoundGraceMs);
-    return guarded(t, { ...t, retry: { attempt, nextAt }, lastError: trackingError('not-found-yet', now) });
+    return guarded(t, { ...t, retry: { attempt, nextAt, at: now }, lastError: trackingError('not-found-yet', now) });
   }
   const delay = backoffDelay(attempt, failure.random, tuning.backoffBaseMs, tuning.backoffCapMs, failure.retryAfterMs);
-  return guarded(t, { ...t, retry: { attempt, nextAt: now + delay }, lastError: trackingError(failure.kind, now, failure.message) });
+  return guarded(t, {
+    ...t,
+    retry: { attempt, nextAt: now + delay, at: now },
+    lastError: trackingError(failure.kind, now, failure.message),
+  });
 }
 
 /** The expiry watchdog: a COMMITTED intent past its window (on a fresh answer, I2) is `expired`. */

@@ -6,6 +6,7 @@
  */
 import { type Lane, RequestBudget } from '../api/budget';
 import { SvcClient } from '../api/client';
+import { holdScopeOf } from '../api/http';
 import type { SettingsStore } from '../store';
 
 export type { Lane } from '../api/budget';
@@ -24,28 +25,44 @@ export interface ClientCache {
   forSettings(baseUrl: string, accessKey: string): SvcClient;
   /** Forgets the clients (the settings were saved): the next `current()` builds them from what is saved now. */
   reset(): void;
+  /**
+   * The `Retry-After` hold scope of the saved service (`holdScopeOf` in lib/api/http.ts); undefined while not
+   * configured. A hold of another scope (Test connection of another URL or key) is not the tracker's.
+   */
+  scope(): Promise<string | undefined>;
   /** The worker's request budget. */
   readonly budget: RequestBudget;
 }
 
 /** What the cache can be given (tests inject a fetch and a budget on virtual time). */
 export interface ClientCacheOptions {
+  /** The fetch of every client (default: the global one). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The fetch of the saved service's clients only (default `fetch`): the worker's feeds the service clock with their
+   * `Date` headers. Test connection of settings not saved uses `fetch`: another server's time never moves the clock.
+   */
+  configuredFetch?: typeof globalThis.fetch;
+  /** The saved service's time (ms since the epoch), to read an HTTP-date `Retry-After` of its answers. */
+  serviceNow?: () => number;
   budget?: RequestBudget;
 }
 
 /** Creates the cache over the settings store. */
 export function createClientCache(settings: SettingsStore, options: ClientCacheOptions = {}): ClientCache {
   const budget = options.budget ?? new RequestBudget();
-  const build = (baseUrl: string, accessKey: string, lane: Lane) =>
-    new SvcClient({
+  const build = (baseUrl: string, accessKey: string, lane: Lane, configured: boolean) => {
+    const fetch = configured ? (options.configuredFetch ?? options.fetch) : options.fetch;
+    return new SvcClient({
       baseUrl,
       accessKey,
       timeoutMs: CALL_TIMEOUT_MS,
       budget,
       lane,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(fetch ? { fetch } : {}),
+      ...(configured && options.serviceNow ? { serviceNow: options.serviceNow } : {}),
     });
+  };
   let cached: { key: string; clients: Partial<Record<Lane, SvcClient>> } | undefined;
   return {
     budget,
@@ -55,15 +72,19 @@ export function createClientCache(settings: SettingsStore, options: ClientCacheO
       const key = `${s.baseUrl}\n${s.accessKey}`;
       if (cached?.key !== key) cached = { key, clients: {} };
       try {
-        cached.clients[lane] ??= build(s.baseUrl, s.accessKey, lane);
+        cached.clients[lane] ??= build(s.baseUrl, s.accessKey, lane, true);
       } catch {
         return undefined;
       }
       return cached.clients[lane];
     },
-    forSettings: (baseUrl, accessKey) => build(baseUrl, accessKey, 'user'),
+    forSettings: (baseUrl, accessKey) => build(baseUrl, accessKey, 'user', false),
     reset() {
       cached = undefined;
+    },
+    async scope() {
+      const s = await settings.get();
+      return s?.baseUrl && s.accessKey ? holdScopeOf(s.baseUrl, s.accessKey) : undefined;
     },
   };
 }

@@ -7,13 +7,21 @@ import type { SvcClient } from '../api/client';
 import { routeMedianSeconds } from '../eta';
 import { routeChains } from '../format/intent';
 import type { TrackedIntent } from '../store';
+import { realClock } from '../tracker/clock';
 import type { Tracker } from '../tracker/engine';
 
 /** What the finder uses. */
 export interface BaselineFinderDeps {
   client(): Promise<Pick<SvcClient, 'getIntent' | 'getIntentHistory'> | undefined>;
   tracker: Pick<Tracker, 'list' | 'setBaseline'>;
+  /** Monotonic time (ms) the waits below are measured on (default the real one). */
+  monotonic?: () => number;
 }
+
+/** A chain pair whose recent history gave no median is not asked again for this long (ms). */
+export const ROUTE_MISS_MS = 30 * 60_000;
+/** An intent whose look-up found nothing (or failed) is not tried again before this long (ms). */
+export const RETRY_AFTER_MISS_MS = 10 * 60_000;
 
 /** Rows of recent history the route median is taken over. */
 export const ROUTE_SAMPLE = 50;
@@ -22,11 +30,19 @@ const MAX_TRIES = 3;
 
 /**
  * Creates `ensure(intentId)`: looks the baseline up unless the record has one, is final or was tried often enough.
- * Look-ups run one at a time (a list of 500 new intents must not open 500 requests beside the tracker's 4).
- * Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
+ * Look-ups run one at a time (a list of 500 new intents must not open 500 requests beside the tracker's 4). What found
+ * nothing is not asked again soon: an intent's quote without an estimate is not read again (a quote does not
+ * change), a chain pair whose history gave no median is not read again for {@link ROUTE_MISS_MS}, and an intent is
+ * tried again at most once per {@link RETRY_AFTER_MISS_MS} (each record change used to try again: about 7.5 look-ups
+ * a minute, idle, for routes without a median). Never throws (errors leave the intent without a baseline: the popup
+ * then shows no countdown).
  */
 export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: string) => Promise<void> {
+  const monotonic = deps.monotonic ?? (() => realClock.monotonic());
   const tries = new Map<string, number>();
+  /** Per intent: not tried again before this monotonic time (ms). */
+  const notBefore = new Map<string, number>();
+  const misses: Misses = { noEstimate: new Map(), routes: new Map(), monotonic };
   const queued = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   /** True while `intentId` is tracked, not final and without a baseline: asked again just before each request (I4). */
@@ -40,10 +56,13 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
     const client = await deps.client();
     if (!client) return;
     tries.set(intentId, (tries.get(intentId) ?? 0) + 1);
-    await find(client, t, deps.tracker, async () => (await wanted(intentId)) !== undefined);
+    // Until it is known to have found something, the next try waits: a failure or a miss is not asked again at once.
+    notBefore.set(intentId, monotonic() + RETRY_AFTER_MISS_MS);
+    await find(client, t, deps.tracker, async () => (await wanted(intentId)) !== undefined, misses);
   };
   return (intentId) => {
     if (!intentId || queued.has(intentId) || (tries.get(intentId) ?? 0) >= MAX_TRIES) return queue;
+    if (monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY)) return queue;
     queued.add(intentId);
     queue = queue
       .then(() => run(intentId))
@@ -52,6 +71,15 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
       .finally(() => queued.delete(intentId));
     return queue;
   };
+}
+
+/** What earlier look-ups found nothing for (see {@link createBaselineFinder}). */
+interface Misses {
+  /** Intents whose quote has no estimate, with the chain pair GetIntent gave. */
+  noEstimate: Map<string, { origin: number | null | undefined; destination: number | null | undefined }>;
+  /** Chain pairs (`origin>destination`) whose history gave no median, until when (monotonic ms). */
+  routes: Map<string, number>;
+  monotonic: () => number;
 }
 
 /**
@@ -63,23 +91,30 @@ async function find(
   t: TrackedIntent,
   tracker: Pick<Tracker, 'setBaseline'>,
   stillWanted: () => Promise<boolean>,
+  misses: Misses,
 ) {
-  let chains = t.receipt ? routeChains(t.receipt) : { origin: undefined, destination: undefined };
-  try {
-    const { intent } = await client.getIntent({ intentId: t.intentId }, { timeoutMs: 10_000, stillWanted });
-    const estimate = intent.quote?.estimatedDuration;
-    if (typeof estimate === 'number' && estimate > 0) return tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
-    chains = { origin: intent.originChainId ?? chains.origin, destination: intent.destinationChainId ?? chains.destination };
-  } catch (err) {
-    if (chains.origin === undefined) throw err;
+  let chains = misses.noEstimate.get(t.intentId) ?? (t.receipt ? routeChains(t.receipt) : { origin: undefined, destination: undefined });
+  if (!misses.noEstimate.has(t.intentId)) {
+    try {
+      const { intent } = await client.getIntent({ intentId: t.intentId }, { timeoutMs: 10_000, stillWanted });
+      const estimate = intent.quote?.estimatedDuration;
+      if (typeof estimate === 'number' && estimate > 0) return tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
+      chains = { origin: intent.originChainId ?? chains.origin, destination: intent.destinationChainId ?? chains.destination };
+      misses.noEstimate.set(t.intentId, chains);
+    } catch (err) {
+      if (chains.origin === undefined) throw err;
+    }
   }
   const { origin, destination } = chains;
   if (origin === undefined || origin === null || destination === undefined || destination === null) return;
+  const route = `${origin}>${destination}`;
+  if (misses.monotonic() < (misses.routes.get(route) ?? Number.NEGATIVE_INFINITY)) return;
   if (!(await stillWanted())) return;
   const { intents } = await client.getIntentHistory(
     { originChainId: origin, destinationChainId: destination, byStatus: 'SUCCEEDED', page: { pageSize: ROUTE_SAMPLE } },
     { timeoutMs: 15_000, stillWanted },
   );
   const median = routeMedianSeconds(intents, origin, destination);
-  if (median !== undefined) await tracker.setBaseline(t.intentId, { routeDuration: median });
+  if (median === undefined) misses.routes.set(route, misses.monotonic() + ROUTE_MISS_MS);
+  else await tracker.setBaseline(t.intentId, { routeDuration: median });
 }

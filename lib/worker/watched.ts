@@ -44,6 +44,13 @@ export interface WatchedCheckDeps {
   now?: () => number;
   /** The service's time in ms (lib/tracker/service-clock.ts), for `fromTime` (default `now`). */
   serviceNow?: () => number;
+  /**
+   * The latest the service's time can be (ms; `ServiceClock.latestIfDecidable`): no checkpoint is stored beyond it;
+   * undefined while the service clock cannot decide, and the check then waits (default `serviceNow`).
+   */
+  serviceLatest?: () => number | undefined;
+  /** Monotonic time in ms, for the once-a-minute throttle (default `now`): a wall-clock jump never stops the check. */
+  monotonic?: () => number;
 }
 
 type Row = HistoryLiteResponse['intents'][number];
@@ -70,6 +77,7 @@ function rowCreatedAt(row: Row): number | undefined {
  */
 export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) => Promise<number> {
   const now = deps.now ?? Date.now;
+  const elapsed = deps.monotonic ?? now;
   let lastCheck = Number.NEGATIVE_INFINITY;
 
   /** Reads one address from its checkpoint; resolves with the new checkpoint and how many intents were added. */
@@ -130,6 +138,10 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     const settings = await deps.settings.get();
     const ticked = (settings?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
     const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
+    // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
+    const latestMs = deps.serviceLatest ? deps.serviceLatest() : (deps.serviceNow?.() ?? t);
+    const latestS = Math.floor((latestMs ?? 0) / 1000);
+    const sane = (c: WatchedCheckpoint): WatchedCheckpoint => (c.fromTime > latestS ? { ...c, fromTime: latestS - OVERLAP_S } : c);
     // Addresses no longer ticked are marked so: ticked again, they start from that moment.
     const saved = await deps.checkpoints.get();
     const unticked = Object.keys(saved).filter((a) => !ticked.includes(a.toLowerCase()) && !saved[a]!.unticked);
@@ -140,7 +152,7 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
       });
     }
     const client = await deps.client();
-    if (!client || ticked.length === 0) return 0;
+    if (!client || ticked.length === 0 || latestMs === undefined) return 0;
     let added = 0;
     for (const address of ticked) {
       const checkpoints = await deps.checkpoints.get();
@@ -148,10 +160,12 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
       // Ticked again since this checkpoint (another tick token), seen unticked or not: from this moment.
       const tick = tickOf(settings, address);
       const reticked = known !== undefined && (known.unticked || known.tick !== tick);
-      const start = !known ? { fromTime: nowS - FIRST_LOOK_BACK_S } : reticked ? { fromTime: nowS - OVERLAP_S } : known;
+      // A checkpoint in the service's future (stored by a clock gone wrong) is read as a first look.
+      const future = known !== undefined && known.fromTime > latestS;
+      const start = !known || future ? { fromTime: nowS - FIRST_LOOK_BACK_S } : reticked ? { fromTime: nowS - OVERLAP_S } : known;
       const result = await checkAddress(client, address, start, nowS);
       added += result.added;
-      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: { ...result.next, ...(tick ? { tick } : {}) } });
+      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: { ...sane(result.next), ...(tick ? { tick } : {}) } });
     }
     return added;
   }
@@ -162,8 +176,9 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
   return async (force = false) => {
     if (running) return running.then(() => 0);
     const t = now();
-    if (!force && t - lastCheck < WATCH_INTERVAL_MS) return 0;
-    lastCheck = t;
+    const m = elapsed();
+    if (!force && m - lastCheck < WATCH_INTERVAL_MS) return 0;
+    lastCheck = m;
     // A store that refuses a write (disk full) ends this check; the next goes on from the checkpoints saved.
     running = checkAll(t)
       .catch((err: unknown) => {
@@ -173,7 +188,7 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
       .finally(() => {
         running = undefined;
         // The next one is due a minute after this one ended, not after it started.
-        lastCheck = Math.max(lastCheck, now());
+        lastCheck = Math.max(lastCheck, elapsed());
       });
     return running;
   };

@@ -112,6 +112,7 @@ export function worker(
     intent: async (intentId) => mirror.get(intentId),
     scheduleRelease: createCalmAlarm(browser as never),
     now: () => clock.now(),
+    monotonic: () => clock.monotonic(),
     groupWindowMs: options.groupWindowMs ?? 100,
     // A dead worker's timers die with it. The grouping flush runs on real time (short); retries on virtual time.
     groupTimer: options.groupTimer ?? ((fn, ms) => void setTimeout(() => browser.dead || fn(), ms)),

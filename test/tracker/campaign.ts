@@ -706,6 +706,12 @@ function check(s: Schedule, o: Observed): void {
   // An answer about another intent is a fault of the service too: it wastes the slot it took, for every intent, for
   // the retry and the next individual check. From its end, I1 holds again.
   for (const e of log) if (e.foreign !== undefined && e.end !== undefined) o.disturbances.push({ from: e.start, to: e.end + 10_000 });
+  // The worker's minute is spent (I5: 59 places of any 60 s window for the tracker and the user, lib/api/budget.ts):
+  // no check can be sent until the window slides, from the first of those 59 to 60 s after it; from then I1 holds again.
+  const starts = log.map((e) => e.start).sort((a, b) => a - b);
+  for (let i = 58; i < starts.length; i++) {
+    if (starts[i]! - starts[i - 58]! < 60_000) o.disturbances.push({ from: starts[i - 58]!, to: starts[i - 58]! + 60_000 });
+  }
   const disturbed = (from: number, to: number) => from < faultsUntil || o.disturbances.some((d) => d.from < to && d.to > from);
   /** When the last disturbance overlapping [from, to) ended (ms), or undefined when none did. */
   const disturbedUntil = (from: number, to: number): number | undefined => {

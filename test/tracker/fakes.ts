@@ -15,15 +15,24 @@ export function freshStore() {
   return createIntentStore(createStore(`test-intents-${dbCounter}-${Math.random()}`, 'intents'));
 }
 
-/** Virtual time: `sleep` resolves only when `advance` passes its deadline. */
+/**
+ * Virtual time: `sleep` resolves only when `advance` passes its deadline. `t` is the monotonic time; the wall clock
+ * (`now`) is `t` plus what {@link VirtualClock.jumpWall} added.
+ */
 export class VirtualClock implements Clock {
   t = 1_000_000;
+  /** The wall clock minus the monotonic one (ms): moved by `jumpWall` only. */
+  wallOffset = 0;
   readonly timers: Array<{ at: number; resolve: () => void }> = [];
   now() {
-    return this.t;
+    return this.t + this.wallOffset;
   }
   monotonic() {
     return this.t;
+  }
+  /** The user's wall clock jumps by `ms` (negative: back), as an NTP correction does; monotonic time and timers do not. */
+  jumpWall(ms: number) {
+    this.wallOffset += ms;
   }
   sleep(ms: number, signal?: AbortSignal) {
     return new Promise<void>((resolve) => {
@@ -147,15 +156,24 @@ export class RecordingNotifier implements Notifier {
   }
 }
 
-/** Virtual time with an event queue: timers fire in order, events run at their time between them. */
+/**
+ * Virtual time with an event queue: timers fire in order, events run at their time between them. `t` is the monotonic
+ * time (and `runUntil`'s); the wall clock (`now`) is `t` plus what {@link EventClock.jumpWall} added.
+ */
 export class EventClock implements Clock {
   t = 1_800_000_000_000;
+  /** The wall clock minus the monotonic one (ms): moved by `jumpWall` only. */
+  wallOffset = 0;
   timers: Array<{ at: number; resolve: () => void }> = [];
   now() {
-    return this.t;
+    return this.t + this.wallOffset;
   }
   monotonic() {
     return this.t;
+  }
+  /** The user's wall clock jumps by `ms` (negative: back), as an NTP correction does; monotonic time and timers do not. */
+  jumpWall(ms: number) {
+    this.wallOffset += ms;
   }
   sleep(ms: number, signal?: AbortSignal) {
     return new Promise<void>((resolve) => {

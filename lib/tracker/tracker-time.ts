@@ -1,0 +1,69 @@
+/**
+ * The tracker's time (docs/time.md "The tracker's time"): durations on the monotonic clock, and wall-clock times read
+ * back from storage clamped so that no jump of the user's clock stretches a wait past its own length.
+ *
+ * - {@link steadyClock}: the wall clock at the engine's start plus the monotonic time since. Within one worker life a
+ *   jump of the wall clock (back an hour, forward ten minutes) neither silences the tracker nor bunches its checks;
+ *   the timestamps it writes stay on the wall clock as it read at start.
+ * - {@link clampTimes}: a record written by an earlier worker, before the wall clock jumped back, holds times in the
+ *   future: an event time (last answer, added, retried) is read as at most now, and a deadline (back-off, the pause
+ *   after an unchanged long-poll) as at most `maxDelayMs` from now.
+ * - {@link pauseLeftMs}: the tracker-wide Retry-After pause, stored as wall times, is at most its own length away.
+ * All pure.
+ */
+import type { TrackedIntent, TrackerState } from '../store';
+import type { Clock } from './clock';
+
+/**
+ * A clock whose `now()` is `clock.now()` at creation plus the monotonic time elapsed since: it never jumps. `monotonic`
+ * and `sleep` are `clock`'s.
+ */
+export function steadyClock(clock: Clock): Clock {
+  const wallAtStart = clock.now();
+  const monoAtStart = clock.monotonic();
+  return {
+    now: () => wallAtStart + (clock.monotonic() - monoAtStart),
+    monotonic: () => clock.monotonic(),
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+  };
+}
+
+/**
+ * `t` as the scheduler and the watchdogs must read it at `now` (ms): event times (`lastCheckedAt`, `resumedAt`,
+ * `addedAt`, `lastChangeAt`) at most `now`, a back-off (`retry.nextAt`) at most its own length from now (`nextAt -
+ * retry.at`; without `at`, `maxDelayMs`), `nextCheckAt` at most `maxDelayMs` from now. Returns `t` itself when nothing
+ * needs clamping.
+ */
+export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): TrackedIntent {
+  const late = now + maxDelayMs;
+  const retryLate = t.retry ? now + (t.retry.at === undefined ? maxDelayMs : Math.max(0, t.retry.nextAt - t.retry.at)) : late;
+  const past = (x: number | undefined) => x !== undefined && x > now;
+  const far = (x: number | undefined, limit: number) => x !== undefined && x > limit;
+  if (
+    !past(t.lastCheckedAt) &&
+    !past(t.resumedAt) &&
+    !past(t.addedAt) &&
+    !past(t.lastChangeAt) &&
+    !far(t.retry?.nextAt, retryLate) &&
+    !far(t.nextCheckAt, late)
+  ) {
+    return t;
+  }
+  const c: TrackedIntent = { ...t, addedAt: Math.min(t.addedAt, now) };
+  if (t.lastCheckedAt !== undefined) c.lastCheckedAt = Math.min(t.lastCheckedAt, now);
+  if (t.resumedAt !== undefined) c.resumedAt = Math.min(t.resumedAt, now);
+  if (t.lastChangeAt !== undefined) c.lastChangeAt = Math.min(t.lastChangeAt, now);
+  if (t.retry) c.retry = { ...t.retry, nextAt: Math.min(t.retry.nextAt, retryLate) };
+  if (t.nextCheckAt !== undefined) c.nextCheckAt = Math.min(t.nextCheckAt, late);
+  return c;
+}
+
+/**
+ * How long (ms, ≥ 0) the tracker-wide pause of `state` still holds at wall time `now`: `pausedUntil - now`, but never
+ * more than the pause's own length (`pausedUntil - pausedAt`; without `pausedAt`, at most `maxMs`).
+ */
+export function pauseLeftMs(state: Pick<TrackerState, 'pausedUntil' | 'pausedAt'>, now: number, maxMs: number): number {
+  if (state.pausedUntil === undefined) return 0;
+  const length = state.pausedAt === undefined ? maxMs : Math.min(maxMs, state.pausedUntil - state.pausedAt);
+  return Math.max(0, Math.min(state.pausedUntil - now, length));
+}

@@ -1,0 +1,105 @@
+/**
+ * The tracker's time (lib/tracker/tracker-time.ts), Marzullo's intersection (lib/tracker/marzullo.ts), and a
+ * Retry-After pause or back-off written before the user's clock went back: never longer than its own length
+ * (issue 27, deliverable 3: "a deadline stored as wall time is clamped on every read").
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
+import { Tracker } from '@/lib/tracker/engine';
+import { marzullo } from '@/lib/tracker/marzullo';
+import { clampTimes, pauseLeftMs, steadyClock } from '@/lib/tracker/tracker-time';
+import { EventClock, RecordingNotifier, ScriptedTransport, trackedRecord } from './fakes';
+
+const MIN = 60_000;
+
+describe('marzullo', () => {
+  it('finds the interval most sources agree on, and outvotes one apart', () => {
+    expect(
+      marzullo([
+        [0, 10],
+        [2, 12],
+        [5, 20],
+        [100, 101],
+      ]),
+    ).toEqual({ count: 3, lo: 5, hi: 10 });
+    expect(
+      marzullo([
+        [0, 1],
+        [5, 6],
+      ]).count,
+    ).toBe(1);
+    expect(marzullo([]).count).toBe(0);
+  });
+});
+
+describe('steadyClock', () => {
+  it('does not follow a jump of the wall clock', async () => {
+    const clock = new EventClock();
+    const steady = steadyClock(clock);
+    const t0 = steady.now();
+    clock.jumpWall(-60 * MIN);
+    await clock.advance(5_000);
+    expect(steady.now() - t0).toBe(5_000);
+  });
+});
+
+describe('clampTimes and pauseLeftMs', () => {
+  it('reads no event in the future and no wait past its length', () => {
+    const now = 1_000_000;
+    const t = trackedRecord('0x1', {
+      addedAt: now + 60 * MIN,
+      lastCheckedAt: now + 60 * MIN,
+      retry: { attempt: 2, nextAt: now + 60 * MIN + 4_000, at: now + 60 * MIN },
+      nextCheckAt: now + 60 * MIN,
+    });
+    const c = clampTimes(t, now, 60_000);
+    expect(c).toMatchObject({ addedAt: now, lastCheckedAt: now, retry: { nextAt: now + 4_000 }, nextCheckAt: now + 60_000 });
+    const fine = trackedRecord('0x2', { lastCheckedAt: now - 1, retry: { attempt: 1, nextAt: now + 500, at: now - 500 } });
+    expect(clampTimes(fine, now, 60_000)).toBe(fine);
+  });
+
+  it('a pause never holds more than its length', () => {
+    expect(pauseLeftMs({ pausedUntil: 2_000, pausedAt: 1_000 }, -3_600_000, 3_600_000)).toBe(1_000);
+    expect(pauseLeftMs({ pausedUntil: 2_000, pausedAt: 1_000 }, 1_500, 3_600_000)).toBe(500);
+    expect(pauseLeftMs({ pausedUntil: 2_000, pausedAt: 1_000 }, 2_500, 3_600_000)).toBe(0);
+    expect(pauseLeftMs({ pausedUntil: 10 * 3_600_000 }, 0, 3_600_000)).toBe(3_600_000);
+    expect(pauseLeftMs({}, 0, 3_600_000)).toBe(0);
+  });
+});
+
+describe('a restarted worker after the wall clock went back an hour', () => {
+  it('holds a 60 s Retry-After pause for 60 s, not an hour and a minute', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const store = new MemoryStore();
+    const id = `0x${'6'.repeat(64)}`;
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => undefined });
+    await first.track(id);
+    await first.holdOff(60_000);
+    first.stop();
+    clock.jumpWall(-60 * MIN);
+    const transport = new ScriptedTransport();
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await second.resume();
+    await clock.advance(59_000);
+    expect(transport.calls).toHaveLength(0);
+    await clock.advance(2_000);
+    expect(transport.calls.length).toBeGreaterThan(0);
+    second.stop();
+  });
+
+  it('reads a record’s back-off and last answer written an hour “ahead” as now: the intent is checked within a minute', async () => {
+    const clock = new EventClock();
+    const store = new MemoryStore();
+    const id = `0x${'7'.repeat(64)}`;
+    // Written by a worker whose wall clock was an hour ahead of the one now.
+    const later = clock.now() + 60 * MIN;
+    await store.put(trackedRecord(id, { addedAt: later, lastCheckedAt: later, retry: { attempt: 1, nextAt: later + 2_000, at: later } }));
+    const transport = new ScriptedTransport();
+    const tracker = new Tracker({ store, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await tracker.resume();
+    await clock.advance(MIN);
+    expect(transport.callsFor(id).length).toBeGreaterThan(0);
+    tracker.stop();
+  });
+});
