@@ -1,6 +1,11 @@
 /**
  * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
- * background worker ≤ 40 KB gzip, the Chrome zip ≤ 150 KB. Prints the figures; exits 1 above budget.
+ * background worker ≤ 44 KB gzip, the Chrome zip ≤ 150 KB. Prints the figures; exits 1 above budget.
+ *
+ * The background's 44 KB: 40 KB, plus the 3.7 KB that the worker's defences against the platform's and the service's
+ * faults cost (a steady clock and an interval estimate of the service's clock, the sliding request window, per-intent
+ * news pacing, row-by-row reading of pages, synced settings' logical clock, quiet hours by time-zone rules: 43.7 KB
+ * measured when they landed). The on-chain verifier adds what it really costs on top (docs/chain.md).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +29,7 @@ const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
   [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
-  ['background JS, gzip', background, 40 * KB],
+  ['background JS, gzip', background, 44 * KB],
   [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 150 * KB],
 ];
 let failed = false;
