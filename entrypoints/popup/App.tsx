@@ -153,7 +153,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               now={now}
               message={commands.message}
               busy={commands.busy}
-              onTrack={(t) => void commands.track(t)}
+              onTrack={commands.track}
               onTrackClipboard={() => void commands.trackClipboard()}
               onOpen={(intentId) => open(intentId)}
               onRemove={(intentId) => void commands.remove(intentId)}

@@ -17,6 +17,7 @@ import { errorMeaning, ForeignReceiptError, isFinalStatus, isReceiptFor, remembe
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
+import { entryRecord, type TrackEntry } from './track-many';
 import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned, tracked } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';
@@ -103,6 +104,25 @@ export class Tracker {
     });
     this.#kick();
     return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
+  }
+
+  /**
+   * Tracks a list at once (`entries` validated, intentIds unique; `./track-many.ts` decides each record): one store
+   * transaction for all, one pump after. Resolves with `added` per entry, in order; rejects, tracking none, when the
+   * store refuses the transaction.
+   */
+  async trackMany(entries: readonly TrackEntry[]): Promise<boolean[]> {
+    await this.#load();
+    const now = this.#deps.clock.now();
+    const added = new Set<string>();
+    for (const e of entries) this.#mirror.revive(e.intentId);
+    const byId = new Map(entries.map((e) => [e.intentId, e]));
+    await this.#mirror.writeMany([...byId.keys()], (id, current) => {
+      if (current === undefined) added.add(id);
+      return entryRecord(current, byId.get(id) as TrackEntry, now);
+    });
+    this.#kick();
+    return entries.map((e) => added.has(e.intentId));
   }
 
   /**

@@ -11,11 +11,14 @@ import type { ClientCache } from './client-cache';
 import { intentDetails } from './details';
 import type { MessageHandlers } from './dispatch';
 import { clearFinished, type TrackIntent } from './track';
+import type { TrackList } from './track-many';
 
 /** What the handlers use. */
 export interface MessageHandlerDeps {
   tracker: Pick<Tracker, 'track' | 'list' | 'remove' | 'refresh' | 'retryNow' | 'markSeen' | 'resume'>;
   track: TrackIntent;
+  /** Tracks a list at once (`track-many`, import). */
+  trackList: TrackList;
   clients: ClientCache;
   receipts: ReceiptCache;
   /** Marks what the user removes, so that the watched-address check does not track it again. */
@@ -43,6 +46,13 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
   const { tracker } = deps;
   return {
     track: (r) => deps.track(r.intentId, { source: 'user', ...(r.estimatedDuration ? { estimatedDuration: r.estimatedDuration } : {}) }),
+    async 'track-many'(r) {
+      const { added, already, invalid, invalidCount } = await deps.trackList(
+        r.intentIds.map((intentId) => ({ intentId })),
+        { source: 'user' },
+      );
+      return { ok: true, added: added.length, already, invalid, invalidCount };
+    },
     'track-text': (r) => deps.trackSelection(r.text),
     async seen() {
       await tracker.markSeen();

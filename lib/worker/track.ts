@@ -32,7 +32,7 @@ export function createTrackIntent(tracker: TrackerList, removed?: Pick<RemovedIn
 }
 
 /** Forgets the finished intents beyond the newest `max` (by notification time, else by when they were added). */
-export async function pruneFinished(tracker: TrackerList, max = MAX_FINISHED): Promise<void> {
+export async function pruneFinished(tracker: Pick<Tracker, 'list' | 'remove'>, max = MAX_FINISHED): Promise<void> {
   const finished = (await tracker.list())
     .filter((t) => t.phase === 'final')
     .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));

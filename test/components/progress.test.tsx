@@ -220,7 +220,7 @@ describe('tracked list', () => {
         onAcceptSuggestion={noop}
         onDismissSuggestion={noop}
         onClearFinished={noop}
-        onTrack={noop}
+        onTrack={async () => undefined}
         onTrackClipboard={noop}
         onOpen={noop}
         onRemove={noop}

@@ -38,6 +38,7 @@ import type { ClientCache } from '@/lib/worker/client-cache';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
 import { createTrackIntent } from '@/lib/worker/track';
+import { createTrackList } from '@/lib/worker/track-many';
 import { createWatchedCheck } from '@/lib/worker/watched';
 import { checkClicks, chromeRepeatAllowed, chromeRepeats, firefoxLossPossible, tellings } from '../notify/desktop-oracle';
 import { FakeDesktop } from '../notify/fake-desktop';
@@ -452,6 +453,9 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       delete: write(async (id: string) => {
         removedMarks.delete(id);
       }),
+      deleteMany: write(async (list: readonly string[]) => {
+        for (const id of list) removedMarks.delete(id);
+      }),
     };
     // The watched check tracks through the tracker as the worker does; what it adds is tracked from then on.
     const trackIntent = createTrackIntent(
@@ -492,6 +496,7 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     const handlers = createMessageHandlers({
       tracker,
       track: trackIntent,
+      trackList: createTrackList(tracker, removed),
       clients,
       receipts: { get: async () => undefined, put: async () => {} },
       removed,

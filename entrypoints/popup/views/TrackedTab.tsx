@@ -29,7 +29,8 @@ export function TrackedTab(props: {
   now: number;
   message?: { text: string; error: boolean };
   busy: boolean;
-  onTrack: (text: string) => void;
+  /** Resolves with the text to leave in the Track box (undefined: as it is). */
+  onTrack: (text: string) => Promise<string | undefined>;
   onTrackClipboard: () => void;
   onOpen: (intentId: string) => void;
   onRemove: (intentId: string) => void;
