@@ -49,6 +49,25 @@ export const REQUESTS = /* @__PURE__ */ (() => ({
     type: z.literal('track-many'),
     intentIds: z.array(z.string().check(z.maxLength(1_000))).check(z.maxLength(MAX_TRACK_MANY)),
   }),
+  /**
+   * Import intents read from an export (`lib/format/import.ts`): each validated again by the worker; times in ms;
+   * `receipt` checked against the IntentReceipt schema. At most MAX_TRACK_MANY.
+   */
+  import: z.object({
+    type: z.literal('import'),
+    intents: z
+      .array(
+        z.object({
+          intentId: z.string().check(z.maxLength(1_000)),
+          muted: z.optional(z.boolean()),
+          status: z.optional(z.string().check(z.maxLength(40))),
+          addedAt: z.optional(z.number()),
+          notifiedAt: z.optional(z.number()),
+          receipt: z.optional(z.unknown()),
+        }),
+      )
+      .check(z.maxLength(MAX_TRACK_MANY)),
+  }),
   /** Track what a selection holds: an intentId, or a transaction hash (every intent of it) — the context menu's action. */
   'track-text': z.object({ type: z.literal('track-text'), text: z.string().check(z.maxLength(10_000)) }),
   /** The popup showed the finished intents: they are seen (clears the failed count on the badge). */
@@ -120,6 +139,8 @@ export interface ReplyData {
    * not intentIds with the reason (`lib/worker/track-many.ts`), `invalidCount` all of them.
    */
   'track-many': { added: number; already: number; invalid: InvalidId[]; invalidCount: number };
+  /** As `track-many`. */
+  import: ReplyData['track-many'];
   /** The first intent the text named (an intentId, or the first intent of a transaction hash). */
   'track-text': { added: boolean; intentId: string };
   seen: Record<never, never>;

@@ -156,6 +156,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               onTrack={commands.track}
               onTrackClipboard={() => void commands.trackClipboard()}
               onOpen={(intentId) => open(intentId)}
+              onImported={reload}
               onRemove={(intentId) => void commands.remove(intentId)}
               muted={calm.calm.muted}
               onMute={calm.setMuted}

@@ -10,6 +10,7 @@ import { isReceiptFor } from '../tracker/policy';
 import type { ClientCache } from './client-cache';
 import { intentDetails } from './details';
 import type { MessageHandlers } from './dispatch';
+import { createImport } from './import';
 import { clearFinished, type TrackIntent } from './track';
 import type { TrackList } from './track-many';
 
@@ -51,6 +52,10 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
         r.intentIds.map((intentId) => ({ intentId })),
         { source: 'user' },
       );
+      return { ok: true, added: added.length, already, invalid, invalidCount };
+    },
+    async import(r) {
+      const { added, already, invalid, invalidCount } = await createImport({ trackList: deps.trackList, tracker, calm: deps.calm })(r);
       return { ok: true, added: added.length, already, invalid, invalidCount };
     },
     'track-text': (r) => deps.trackSelection(r.text),

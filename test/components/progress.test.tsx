@@ -221,6 +221,7 @@ describe('tracked list', () => {
         onDismissSuggestion={noop}
         onClearFinished={noop}
         onTrack={async () => undefined}
+        onImported={async () => {}}
         onTrackClipboard={noop}
         onOpen={noop}
         onRemove={noop}

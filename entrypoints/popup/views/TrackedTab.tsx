@@ -5,6 +5,7 @@ import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
+import { ImportSection } from './ImportSection';
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
 function download(filename: string, text: string, type: string): void {
@@ -33,6 +34,8 @@ export function TrackedTab(props: {
   onTrack: (text: string) => Promise<string | undefined>;
   onTrackClipboard: () => void;
   onOpen: (intentId: string) => void;
+  /** An import tracked intents: read the list again. */
+  onImported: () => Promise<void>;
   onRemove: (intentId: string) => void;
   /** IntentIds whose notifications are muted. */
   muted?: readonly string[];
@@ -79,14 +82,16 @@ export function TrackedTab(props: {
               <button
                 type="button"
                 class="small secondary"
-                onClick={() => download('svc-intents.json', exportJson(props.intents!), 'application/json')}
+                onClick={() =>
+                  download('svc-intents.json', exportJson(props.intents!, Date.now(), new Set(props.muted)), 'application/json')
+                }
               >
                 {t('exportJson')}
               </button>
               <button
                 type="button"
                 class="small secondary"
-                onClick={() => download('svc-intents.csv', exportCsv(props.intents!), 'text/csv')}
+                onClick={() => download('svc-intents.csv', exportCsv(props.intents!, new Set(props.muted)), 'text/csv')}
               >
                 {t('exportCsv')}
               </button>
@@ -98,6 +103,7 @@ export function TrackedTab(props: {
             </div>
           </>
         )}
+        <ImportSection trackedIds={new Set(props.intents?.map((i) => i.intentId))} onImported={props.onImported} />
       </section>
     </>
   );
