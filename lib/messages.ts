@@ -42,19 +42,12 @@ export const REQUESTS = /* @__PURE__ */ (() => ({
     estimatedDuration: z.optional(z.number().check(z.positive(), z.lte(86_400))),
   }),
   /**
-   * Track a list of intentIds at once (raw user input, each validated by the worker; repeats tracked once), at most
-   * MAX_TRACK_MANY of `lib/api/intent-list.ts`.
+   * Track a list at once: pasted intentIds (`intentId` only: raw user input), or the intents of an import
+   * (`lib/format/import.ts`: `muted`, `status`, times in ms, `receipt` checked against the IntentReceipt schema by the
+   * worker). Each intentId is validated by the worker; repeats are tracked once. At most MAX_TRACK_MANY.
    */
   'track-many': z.object({
     type: z.literal('track-many'),
-    intentIds: z.array(z.string().check(z.maxLength(1_000))).check(z.maxLength(MAX_TRACK_MANY)),
-  }),
-  /**
-   * Import intents read from an export (`lib/format/import.ts`): each validated again by the worker; times in ms;
-   * `receipt` checked against the IntentReceipt schema. At most MAX_TRACK_MANY.
-   */
-  import: z.object({
-    type: z.literal('import'),
     intents: z
       .array(
         z.object({
@@ -139,8 +132,6 @@ export interface ReplyData {
    * not intentIds with the reason (`lib/worker/track-many.ts`), `invalidCount` all of them.
    */
   'track-many': { added: number; already: number; invalid: InvalidId[]; invalidCount: number };
-  /** As `track-many`. */
-  import: ReplyData['track-many'];
   /** The first intent the text named (an intentId, or the first intent of a transaction hash). */
   'track-text': { added: boolean; intentId: string };
   seen: Record<never, never>;

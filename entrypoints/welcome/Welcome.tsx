@@ -84,7 +84,7 @@ export function Welcome() {
     }
     const reply: ReplyOf<'track-many'> =
       list.intentIds.length > 0
-        ? await send({ type: 'track-many', intentIds: list.intentIds })
+        ? await send({ type: 'track-many', intents: list.intentIds.map((intentId) => ({ intentId })) })
         : { ok: true, added: 0, already: 0, invalid: [], invalidCount: 0 };
     const outcome = trackListOutcome(intentId, list, reply);
     setTrackStatus({ text: outcome.text, ok: !outcome.error });

@@ -36,9 +36,9 @@ export interface IntentStore {
   /**
    * {@link IntentStore.update} of many records at once, all or none: `fn(intentId, current)` per id (in order; ids
    * unique), every write in one transaction. Resolves with the record as written (or the unchanged one) per id, in
-   * the order given. Optional: without it the tracker updates one record at a time.
+   * the order given.
    */
-  updateMany?(
+  updateMany(
     intentIds: readonly string[],
     fn: (intentId: string, current: TrackedIntent | undefined) => TrackedIntent | undefined,
   ): Promise<Array<TrackedIntent | undefined>>;
@@ -130,8 +130,7 @@ export function createWatchedCheckpoints(db: UseStore = createStore(DB_NAMES.set
 export interface RemovedIntents {
   has(intentId: string): Promise<boolean>;
   add(intentIds: readonly string[]): Promise<void>;
-  delete(intentId: string): Promise<void>;
-  /** Lifts the marks of many intents: one read, and one write when any was marked. */
+  /** Lifts the marks of the intents tracked again by hand: one read, and one write when any was marked. */
   deleteMany(intentIds: readonly string[]): Promise<void>;
 }
 
@@ -153,10 +152,6 @@ export function createRemovedIntents(db: UseStore = createStore(DB_NAMES.setting
         (saved) => [...strings(saved).filter((id) => !intentIds.includes(id)), ...intentIds].slice(-MAX_REMOVED_MARKS),
         db,
       );
-    },
-    async delete(intentId) {
-      if (!(await read()).includes(intentId)) return;
-      await update<unknown>(KEY, (saved) => strings(saved).filter((id) => id !== intentId), db);
     },
     async deleteMany(intentIds) {
       const lifted = new Set(intentIds);

@@ -64,19 +64,14 @@ export class IntentMirror {
   }
 
   /**
-   * {@link write} of many records: one transaction when the store has `updateMany` (else one write each, in order).
-   * `fn(intentId, current)`; ids must be unique. Listeners are told of each changed record. Resolves with the stored
+   * {@link write} of many records in one store transaction (`updateMany`: all or none). `fn(intentId, current)`; ids
+   * must be unique. Listeners are told of each changed record. Resolves with the stored
    * record per id (undefined for one removed meanwhile), in the order given.
    */
   async writeMany(
     intentIds: readonly string[],
     fn: (intentId: string, current: TrackedIntent | undefined) => TrackedIntent | undefined,
   ): Promise<Array<TrackedIntent | undefined>> {
-    if (!this.store.updateMany) {
-      const out: Array<TrackedIntent | undefined> = [];
-      for (const id of intentIds) out.push(await this.write(id, (current) => fn(id, current)));
-      return out;
-    }
     const changed = new Set<string>();
     const written = await this.store.updateMany(intentIds, (id, current) => {
       const next = fn(id, current);

@@ -8,7 +8,17 @@ import type { InvalidId } from '../api/intent-list';
 import type { RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { ImportSeed, TrackEntry } from '../tracker/track-many';
-import { pruneFinished } from './track';
+
+/** Finished intents kept at most; the oldest are pruned beyond it. */
+export const MAX_FINISHED = 200;
+
+/** Forgets the finished intents beyond the newest `max` (by notification time, else by when they were added). */
+export async function pruneFinished(tracker: Pick<Tracker, 'list' | 'remove'>, max = MAX_FINISHED): Promise<void> {
+  const finished = (await tracker.list())
+    .filter((t) => t.phase === 'final')
+    .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
+  for (const t of finished.slice(max)) await tracker.remove(t.intentId);
+}
 
 /** Invalid ids reported back at most (their count is always given). */
 export const MAX_REPORTED_INVALID = 100;
@@ -58,7 +68,7 @@ export function createTrackList(tracker: ListTracker, removed?: Pick<RemovedInte
     }
     const ids = entries.map((e) => e.intentId);
     if (extra.source !== 'watched' && ids.length > 0) await removed?.deleteMany(ids);
-    const added = ids.length > 0 ? await tracker.trackMany(entries) : [];
+    const added = ids.length > 0 ? (await tracker.trackMany(entries)).map((r) => r.added) : [];
     if (added.some(Boolean)) void pruneFinished(tracker).catch(() => {});
     return {
       added: ids.filter((_, i) => added[i]),

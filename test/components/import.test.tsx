@@ -22,7 +22,7 @@ const record = (n: number, over: Partial<TrackedIntent> = {}): TrackedIntent => 
   ...over,
 });
 
-/** The worker: `answer` for `import`, ok for the rest; every request recorded. */
+/** The worker: `answer` for `track-many`, ok for the rest; every request recorded. */
 function worker(answer: (m: { intents: Array<Record<string, unknown>> }) => unknown) {
   const sent: Array<{ type: string; intents?: Array<Record<string, unknown>> }> = [];
   (fakeBrowser.permissions as unknown as { contains: () => Promise<boolean> }).contains = async () => false;
@@ -31,7 +31,7 @@ function worker(answer: (m: { intents: Array<Record<string, unknown>> }) => unkn
     intents: Array<Record<string, unknown>>;
   }) => {
     sent.push(m);
-    return m.type === 'import' ? answer(m) : { ok: true };
+    return m.type === 'track-many' ? answer(m) : { ok: true };
   };
   (fakeBrowser.tabs as unknown as { getCurrent: () => Promise<unknown> }).getCurrent = async () => ({ id: 1 });
   return sent;
@@ -84,11 +84,11 @@ describe('popup: import', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['Row 5: An intent ID has no spaces.', 'Row 6: notifiedAt is not valid.']);
-    expect(sent.some((m) => m.type === 'import')).toBe(false);
+    expect(sent.some((m) => m.type === 'track-many')).toBe(false);
 
     fireEvent.click(within(preview).getByRole('button', { name: 'Import 2 intents' }));
     await waitFor(() => expect(screen.getByTestId('import-message').textContent).toBe('Added 2, already tracked 1, not valid 2.'));
-    const request = sent.find((m) => m.type === 'import')!;
+    const request = sent.find((m) => m.type === 'track-many')!;
     expect(request.intents).toEqual([
       { intentId: hex(1), muted: false, addedAt: AT + 1 },
       { intentId: hex(2), muted: false, addedAt: AT + 2, status: 'SUCCEEDED', notifiedAt: AT },
@@ -104,7 +104,7 @@ describe('popup: import', () => {
     await waitFor(() => expect(screen.getByTestId('import-message').textContent).toContain('This is not an export of this extension'));
     expect(screen.getByTestId('import-message').getAttribute('role')).toBe('alert');
     expect(screen.queryByTestId('import-preview')).toBeNull();
-    expect(sent.some((m) => m.type === 'import')).toBe(false);
+    expect(sent.some((m) => m.type === 'track-many')).toBe(false);
   });
 
   it('keeps the preview when the worker does not answer, so the import can be tried again', async () => {

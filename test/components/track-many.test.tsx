@@ -13,12 +13,12 @@ import { MAX_TRACK_MANY } from '@/lib/api/intent-list';
 const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
 /** The worker: `answer` for `track-many`, ok for the rest; every request recorded. */
-function worker(answer: (m: { intentIds: string[] }) => unknown) {
-  const sent: Array<{ type: string; intentIds?: string[] }> = [];
+function worker(answer: (m: { intents: Array<{ intentId: string }> }) => unknown) {
+  const sent: Array<{ type: string; intents?: Array<{ intentId: string }> }> = [];
   (fakeBrowser.permissions as unknown as { contains: () => Promise<boolean> }).contains = async () => false;
   (fakeBrowser.runtime as unknown as { sendMessage: (m: never) => Promise<unknown> }).sendMessage = async (m: {
     type: string;
-    intentIds: string[];
+    intents: Array<{ intentId: string }>;
   }) => {
     sent.push(m);
     return m.type === 'track-many' ? answer(m) : { ok: true };
@@ -45,11 +45,13 @@ afterEach(cleanup);
 
 describe('popup: pasting many intentIds', () => {
   it('sends the valid ones in one request, says the counts, and leaves only the invalid ones in the box', async () => {
-    const sent = worker((m) => ({ ok: true, added: m.intentIds.length - 1, already: 1, invalid: [], invalidCount: 0 }));
+    const sent = worker((m) => ({ ok: true, added: m.intents.length - 1, already: 1, invalid: [], invalidCount: 0 }));
     const { box, paste, message } = await popup();
     paste(`${hex(1)}\n${hex(2)}, ${hex(3)}\t${hex(1)}; 0x12 "${hex(4)}"`);
     await waitFor(() => expect(message()).toContain('Added 3, already tracked 1, not valid 1.'));
-    expect(sent.filter((m) => m.type === 'track-many')).toEqual([{ type: 'track-many', intentIds: [1, 2, 3, 4].map(hex) }]);
+    expect(sent.filter((m) => m.type === 'track-many')).toEqual([
+      { type: 'track-many', intents: [1, 2, 3, 4].map((n) => ({ intentId: hex(n) })) },
+    ]);
     expect(message()).toContain('Not valid: “0x12”');
     expect(message()).toContain('What was not tracked is left in the box.');
     await waitFor(() => expect(box.value).toBe('0x12'));
@@ -57,7 +59,7 @@ describe('popup: pasting many intentIds', () => {
   });
 
   it('empties the box when every id was tracked', async () => {
-    worker((m) => ({ ok: true, added: m.intentIds.length, already: 0, invalid: [], invalidCount: 0 }));
+    worker((m) => ({ ok: true, added: m.intents.length, already: 0, invalid: [], invalidCount: 0 }));
     const { box, paste, message } = await popup();
     paste(`${hex(1)}\n${hex(2)}`);
     await waitFor(() => expect(message()).toBe('Added 2, already tracked 0, not valid 0.'));

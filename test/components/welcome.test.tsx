@@ -81,7 +81,7 @@ describe('welcome page', () => {
     fireEvent.input(screen.getByLabelText('Intent ID'), { target: { value: `${ID}\n${other},0xnope` } });
     fireEvent.click(screen.getByRole('button', { name: 'Track' }));
     await waitFor(() => expect(screen.getByTestId('track-status').textContent).toContain('Added 1, already tracked 1, not valid 1.'));
-    expect(sent).toContainEqual({ type: 'track-many', intentIds: [ID, other] });
+    expect(sent).toContainEqual({ type: 'track-many', intents: [{ intentId: ID }, { intentId: other }] });
     await waitFor(() => expect((screen.getByLabelText('Intent ID') as HTMLTextAreaElement).value).toBe('0xnope'));
     expect(screen.getByRole('link', { name: 'Open the tracked list' }).getAttribute('href')).toBe(
       fakeBrowser.runtime.getURL('/popup.html'),

@@ -393,6 +393,9 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       list: guard(() => store.list()),
       put: write((t: TrackedIntent) => store.put(t)),
       update: write((id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => store.update(id, fn)),
+      updateMany: write((ids: readonly string[], fn: (id: string, c: TrackedIntent | undefined) => TrackedIntent | undefined) =>
+        store.updateMany(ids, fn),
+      ),
       remove: write((id: string) => store.remove(id)),
     };
     const stateStore: TrackerStateStore = { get: guard(() => state.get()), set: write((st: TrackerState) => state.set(st)) };
@@ -450,9 +453,6 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       add: write(async (list: readonly string[]) => {
         for (const id of list) removedMarks.add(id);
       }),
-      delete: write(async (id: string) => {
-        removedMarks.delete(id);
-      }),
       deleteMany: write(async (list: readonly string[]) => {
         for (const id of list) removedMarks.delete(id);
       }),
@@ -460,10 +460,10 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     // The watched check tracks through the tracker as the worker does; what it adds is tracked from then on.
     const trackIntent = createTrackIntent(
       {
-        track: async (intentId, extra) => {
+        trackMany: async (entries) => {
           const from = clock.now();
-          const r = await tracker.track(intentId, extra);
-          if (!tracked.has(intentId)) tracked.set(intentId, { from });
+          const r = await tracker.trackMany(entries);
+          for (const { intentId } of entries) if (!tracked.has(intentId)) tracked.set(intentId, { from });
           return r;
         },
         list: () => tracker.list(),

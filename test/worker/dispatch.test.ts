@@ -13,7 +13,6 @@ function recordingHandlers() {
   const handlers: MessageHandlers = {
     track: ok,
     'track-many': ok,
-    import: ok,
     'track-text': ok,
     seen: ok,
     'clear-finished': ok,

@@ -95,7 +95,9 @@ describe('message handlers', () => {
     const other = `0x${'cd'.repeat(32)}`;
     await handlers.track({ type: 'track', intentId: ID });
     await removed.add([other]);
-    expect(await handlers['track-many']({ type: 'track-many', intentIds: [ID, other, other, 'nope'] })).toEqual({
+    expect(
+      await handlers['track-many']({ type: 'track-many', intents: [ID, other, other, 'nope'].map((intentId) => ({ intentId })) }),
+    ).toEqual({
       ok: true,
       added: 1,
       already: 1,

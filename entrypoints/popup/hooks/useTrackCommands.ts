@@ -40,7 +40,10 @@ export function useTrackCommands(reload: () => Promise<void>): TrackCommands {
 
   const trackList = async (text: string, list: IntentList): Promise<string> => {
     setBusy(true);
-    const reply = list.intentIds.length > 0 ? await send({ type: 'track-many', intentIds: list.intentIds }) : NOTHING_SENT;
+    const reply =
+      list.intentIds.length > 0
+        ? await send({ type: 'track-many', intents: list.intentIds.map((intentId) => ({ intentId })) })
+        : NOTHING_SENT;
     setBusy(false);
     const outcome = trackListOutcome(text, list, reply);
     setMessage({ text: outcome.text, error: outcome.error });

@@ -1,6 +1,6 @@
 /**
- * The worker's side of an import (`import` message; the popup reads the file with `lib/format/import.ts`): each
- * intent's receipt checked against the IntentReceipt schema (dropped when it does not fit), the notifications of the
+ * The worker's side of `track-many`: a pasted list (intentIds only) or an import (the popup reads the file with
+ * `lib/format/import.ts`). Each intent's receipt checked against the IntentReceipt schema (dropped when it does not fit), the notifications of the
  * new muted ones muted before they are tracked (so none can be shown in between), then every intent tracked at once
  * (`./track-many.ts`). Intents tracked already are left as they are, mute included.
  */
@@ -11,15 +11,15 @@ import type { Tracker } from '../tracker/engine';
 import type { ImportSeed } from '../tracker/track-many';
 import type { ListItem, ListResult, TrackList } from './track-many';
 
-/** What an import uses. */
-export interface ImportDeps {
+/** What `track-many` uses. */
+export interface TrackManyDeps {
   trackList: TrackList;
   tracker: Pick<Tracker, 'list'>;
   calm: Pick<CalmNotifier, 'mute'>;
 }
 
-/** Imports the intents of an `import` request; resolves with what tracking them did. Rejects when the store refuses. */
-export function createImport(deps: ImportDeps): (request: RequestOf<'import'>) => Promise<ListResult> {
+/** Tracks the intents of a `track-many` request; resolves with what tracking them did. Rejects when the store refuses. */
+export function createTrackManyHandler(deps: TrackManyDeps): (request: RequestOf<'track-many'>) => Promise<ListResult> {
   return async (request) => {
     const tracked = new Set((await deps.tracker.list()).map((t) => t.intentId.toLowerCase()));
     const items: ListItem[] = request.intents.map((i) => ({ intentId: i.intentId, seed: seedOf(i) }));
@@ -33,7 +33,7 @@ export function createImport(deps: ImportDeps): (request: RequestOf<'import'>) =
 }
 
 /** The seed of one imported intent: finite times only, a receipt only when it fits the schema. */
-function seedOf(i: RequestOf<'import'>['intents'][number]): ImportSeed {
+function seedOf(i: RequestOf<'track-many'>['intents'][number]): ImportSeed {
   const seed: ImportSeed = {};
   if (i.status !== undefined) seed.status = i.status;
   if (i.addedAt !== undefined && Number.isFinite(i.addedAt)) seed.addedAt = i.addedAt;

@@ -8,7 +8,7 @@ import { exportCsv, exportJson } from '@/lib/format/export';
 import { parseImport } from '@/lib/format/import';
 import type { RequestOf } from '@/lib/messages';
 import type { TrackedIntent } from '@/lib/store';
-import { createImport } from '@/lib/worker/import';
+import { createTrackManyHandler } from '@/lib/worker/track-many-handler';
 import { createTrackList } from '@/lib/worker/track-many';
 import { memoryTracker } from './helpers';
 
@@ -34,11 +34,11 @@ const flying: TrackedIntent = {
   status: 'EXECUTING',
 };
 
-/** The `import` request the popup sends for a file. */
-function requestOf(file: string): RequestOf<'import'> {
+/** The `track-many` request the popup sends for an imported file. */
+function requestOf(file: string): RequestOf<'track-many'> {
   const parsed = parseImport(file);
   if (!parsed.ok) throw new Error(parsed.message);
-  return { type: 'import', intents: parsed.intents.map((i) => ({ intentId: i.intentId, muted: i.muted, ...i.seed })) };
+  return { type: 'track-many', intents: parsed.intents.map((i) => ({ intentId: i.intentId, muted: i.muted, ...i.seed })) };
 }
 
 let stop: (() => void) | undefined;
@@ -53,7 +53,7 @@ function setUp() {
       log.push(`mute ${intentId} ${muted} (tracked: ${store.map.has(intentId)})`);
     },
   };
-  return { tracker, store, log, run: createImport({ trackList: createTrackList(tracker), tracker, calm }) };
+  return { tracker, store, log, run: createTrackManyHandler({ trackList: createTrackList(tracker), tracker, calm }) };
 }
 
 describe('import', () => {
@@ -86,7 +86,7 @@ describe('import', () => {
     const { tracker, store, log, run } = setUp();
     await tracker.track(hex(3));
     const result = await run({
-      type: 'import',
+      type: 'track-many',
       intents: [
         { intentId: hex(1), status: 'SUCCEEDED', receipt: { intentId: hex(1), status: 7 } },
         { intentId: hex(3), muted: true, status: 'SUCCEEDED', notifiedAt: AT },
