@@ -1,11 +1,10 @@
-import { TrackedIntentRow } from '@/components/TrackedIntentRow';
 import { TrackForm } from '@/components/TrackForm';
-import { inFlightFirst } from '@/lib/eta';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
 import { ImportSection } from './ImportSection';
+import { TrackedList } from './TrackedList';
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
 function download(filename: string, text: string, type: string): void {
@@ -65,19 +64,14 @@ export function TrackedTab(props: {
           <p class="muted">{t('nothingTracked')}</p>
         ) : (
           <>
-            <ul class="intent-list" aria-label={t('trackedIntents')}>
-              {inFlightFirst(props.intents).map((intent) => (
-                <TrackedIntentRow
-                  key={intent.intentId}
-                  intent={intent}
-                  now={props.now}
-                  onOpen={() => props.onOpen(intent.intentId)}
-                  onRemove={() => props.onRemove(intent.intentId)}
-                  muted={props.muted?.includes(intent.intentId)}
-                  onMute={props.onMute && ((muted) => props.onMute!(intent.intentId, muted))}
-                />
-              ))}
-            </ul>
+            <TrackedList
+              intents={props.intents}
+              now={props.now}
+              onOpen={props.onOpen}
+              onRemove={props.onRemove}
+              muted={props.muted}
+              onMute={props.onMute}
+            />
             <div class="actions housekeeping">
               <button
                 type="button"
