@@ -3,6 +3,8 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 /** Pixels rendered beyond the visible part, above and below, so that a quick scroll shows rows at once. */
 const OVERSCAN_PX = 400;
+/** Measuring passes (re-renders after a row's height changed) at most between two scrolls or list changes. */
+const MAX_MEASURE_PASSES = 3;
 
 /**
  * The index of the last row starting at or before `y` (px), given the rows' start offsets (ascending, `offsets[0]`
@@ -40,8 +42,8 @@ export function visibleRange(
 /**
  * A windowed (virtualized) list, as long lists in mail clients: a `<ul>` that scrolls on its own (at most `height`
  * px tall) and renders only the rows in view plus a margin, the others standing in as padding. Row heights may vary:
- * each rendered row is measured (its distance to the next, margins included) and remembered by key; rows not yet
- * seen count `estimate` px. Each row from `renderItem` must be one `<li>`, given its index in `items` so that it can
+ * each rendered row is measured (its height and margins) and remembered by key; rows not yet seen count `estimate`
+ * px. Each row from `renderItem` must be one `<li>`, given its index in `items` so that it can
  * tell screen readers its position (aria-posinset, aria-setsize) in the whole list.
  */
 export function WindowedList<T>(props: {
@@ -68,26 +70,36 @@ export function WindowedList<T>(props: {
   const viewport = list.current?.clientHeight || props.height;
   const { start, end, top, bottom } = visibleRange(offsets, scrollTop, viewport);
 
-  // After each render: measure the rows shown; a height that changed re-renders once with the new offsets.
+  // After each render: measure the rows shown (fractional heights, margins included); a height that changed by more
+  // than a pixel re-renders with the new offsets. Measuring settles in a pass or two; a bound on the passes between
+  // two scrolls or list changes keeps sub-pixel rounding from ever re-rendering in a loop.
+  const passes = useRef({ items, scrollTop, count: 0 });
   useLayoutEffect(() => {
     const el = list.current;
     if (!el) return;
+    const pass = passes.current;
+    if (pass.items !== items || pass.scrollTop !== scrollTop) passes.current = { items, scrollTop, count: 0 };
+    if (passes.current.count >= MAX_MEASURE_PASSES) return;
     const rows = el.children;
+    const first = rows[0] as HTMLElement | undefined;
+    if (!first) return;
+    const style = getComputedStyle(first);
+    const margins = (Number.parseFloat(style.marginTop) || 0) + (Number.parseFloat(style.marginBottom) || 0);
     let changed = false;
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as HTMLElement;
-      const next = rows[i + 1] as HTMLElement | undefined;
-      const margin = next ? 0 : Number.parseFloat(getComputedStyle(row).marginBottom) || 0;
-      const h = next ? next.offsetTop - row.offsetTop : row.offsetHeight + margin;
+      const h = (rows[i] as HTMLElement).getBoundingClientRect().height;
       const item = items[start + i];
       if (item === undefined || !(h > 0)) continue;
       const key = keyOf(item);
-      if (Math.abs((heights.current.get(key) ?? -1) - h) > 0.5) {
-        heights.current.set(key, h);
+      if (Math.abs((heights.current.get(key) ?? -1) - (h + margins)) > 1) {
+        heights.current.set(key, h + margins);
         changed = true;
       }
     }
-    if (changed) setMeasured((m) => m + 1);
+    if (changed) {
+      passes.current.count++;
+      setMeasured((m) => m + 1);
+    }
   });
 
   return (

@@ -5,8 +5,8 @@
  * arithmetic (binary search over row offsets).
  */
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
-import { rowAt, visibleRange } from '@/components/WindowedList';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rowAt, visibleRange, WindowedList } from '@/components/WindowedList';
 import { TrackedList, WINDOW_ABOVE } from '@/entrypoints/popup/views/TrackedList';
 import { TrackedTab } from '@/entrypoints/popup/views/TrackedTab';
 import type { TrackedIntent } from '@/lib/store';
@@ -34,6 +34,39 @@ describe('window arithmetic', () => {
     expect(visibleRange(offsets, 100, 70, 0)).toEqual({ start: 1, end: 4, top: 50, bottom: 0 });
     expect(visibleRange(offsets, 0, 1_000, 0)).toEqual({ start: 0, end: 4, top: 0, bottom: 0 });
     expect(visibleRange(Float64Array.from([0]), 0, 100)).toEqual({ start: 0, end: 0, top: 0, bottom: 0 });
+  });
+});
+
+describe('measuring rows', () => {
+  it('settles when sub-pixel heights flip between renders (Firefox hung re-measuring in a loop)', async () => {
+    const reads = new WeakMap<Element, number>();
+    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      const n = (reads.get(this) ?? 0) + 1;
+      reads.set(this, n);
+      // A row read as 66 or 69 px by turns: every pass "changes" every height it measures.
+      return { height: n % 2 ? 66 : 69, width: 300, top: 0, left: 0, right: 300, bottom: 0, x: 0, y: 0, toJSON: () => ({}) };
+    });
+    let renders = 0;
+    const items = Array.from({ length: 200 }, (_, i) => i);
+    render(
+      <WindowedList
+        items={items}
+        keyOf={String}
+        renderItem={(i) => {
+          renders++;
+          return <li key={i}>{i}</li>;
+        }}
+        estimate={60}
+        height={300}
+        label="Rows"
+      />,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const settled = renders;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(renders).toBe(settled);
+    expect(renders).toBeLessThan(200);
+    rect.mockRestore();
   });
 });
 
