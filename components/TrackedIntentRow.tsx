@@ -21,6 +21,8 @@ export function TrackedIntentRow(props: {
   onRemove: () => void;
   muted?: boolean;
   onMute?: (muted: boolean) => void;
+  /** Its place in the whole list (0-based) and the list's length, for screen readers when the list is windowed. */
+  position?: { index: number; size: number };
 }) {
   const { intent, now } = props;
   const r = intent.receipt;
@@ -29,7 +31,12 @@ export function TrackedIntentRow(props: {
   const progress = flying && r ? timelineOf(r) : undefined;
   const done = progress?.steps.filter((s) => s.state === 'done' || s.state === 'failed').length ?? 0;
   return (
-    <li class="intent-row" data-intent-id={intent.intentId}>
+    <li
+      class="intent-row"
+      data-intent-id={intent.intentId}
+      aria-posinset={props.position && props.position.index + 1}
+      aria-setsize={props.position?.size}
+    >
       <button type="button" class="row-main" onClick={props.onOpen}>
         <span class="visually-hidden">{t('openReceiptOf', intent.intentId)} </span>
         <span class="row-top">

@@ -43,6 +43,7 @@ import { createSelectionLookup, type SelectionLookup } from './worker/selection'
 import { createServiceOffsetPublisher } from './worker/service-offset';
 import { createToolbarBadge } from './worker/toolbar-badge';
 import { createTrackIntent } from './worker/track';
+import { createTrackList } from './worker/track-many';
 import { createWatchedCheck } from './worker/watched';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
@@ -153,6 +154,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
   const removed = createRemovedIntents();
   const track = createTrackIntent(tracker, removed);
+  const trackList = createTrackList(tracker, removed);
   const selection = createSelectionLookup({
     // The context menu and the omnibox are the user's own look-ups.
     client: () => clients.current('user'),
@@ -174,6 +176,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     createMessageHandlers({
       tracker,
       track,
+      trackList,
       clients,
       receipts: createReceiptCache(),
       removed,

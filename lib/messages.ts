@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import type { ConnectionResult } from './api/connection';
+import { type InvalidId, MAX_TRACK_MANY } from './api/intent-list';
 import type { LookupApi } from './api/lookup';
 import type { BalanceEntry } from './api/schemas/history';
 import type { IntentReceipt } from './api/schemas/receipt';
@@ -39,6 +40,26 @@ export const REQUESTS = /* @__PURE__ */ (() => ({
     type: z.literal('track'),
     intentId: z.string().check(z.maxLength(10_000)),
     estimatedDuration: z.optional(z.number().check(z.positive(), z.lte(86_400))),
+  }),
+  /**
+   * Track a list at once: pasted intentIds (`intentId` only: raw user input), or the intents of an import
+   * (`lib/format/import.ts`: `muted`, `status`, times in ms, `receipt` checked against the IntentReceipt schema by the
+   * worker). Each intentId is validated by the worker; repeats are tracked once. At most MAX_TRACK_MANY.
+   */
+  'track-many': z.object({
+    type: z.literal('track-many'),
+    intents: z
+      .array(
+        z.object({
+          intentId: z.string().check(z.maxLength(1_000)),
+          muted: z.optional(z.boolean()),
+          status: z.optional(z.string().check(z.maxLength(40))),
+          addedAt: z.optional(z.number()),
+          notifiedAt: z.optional(z.number()),
+          receipt: z.optional(z.unknown()),
+        }),
+      )
+      .check(z.maxLength(MAX_TRACK_MANY)),
   }),
   /** Track what a selection holds: an intentId, or a transaction hash (every intent of it) — the context menu's action. */
   'track-text': z.object({ type: z.literal('track-text'), text: z.string().check(z.maxLength(10_000)) }),
@@ -106,6 +127,11 @@ export interface Failure {
 export interface ReplyData {
   /** `added` false when it was tracked already; `intentId` as normalised. */
   track: { added: boolean; intentId: string };
+  /**
+   * `added` how many were newly tracked, `already` how many were tracked before; `invalid` the first texts that are
+   * not intentIds with the reason (`lib/worker/track-many.ts`), `invalidCount` all of them.
+   */
+  'track-many': { added: number; already: number; invalid: InvalidId[]; invalidCount: number };
   /** The first intent the text named (an intentId, or the first intent of a transaction hash). */
   'track-text': { added: boolean; intentId: string };
   seen: Record<never, never>;

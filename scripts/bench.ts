@@ -12,7 +12,9 @@
  *
  * Not part of `npm test`. Takes about 32 minutes; `BENCH_QUICK=1` runs a short version (for trying it out).
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
- * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget); `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` (e.g. `500`) narrow the node and browser rows.
+ * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget), `desk` (a desk
+ * tracking 1,000 and 5,000: time to track them all, popup open to list shown and search p50/p99, `./bench-desk.ts`);
+ * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` (e.g. `500`) narrow the node, browser and desk rows.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,11 +34,12 @@ import { configure } from '../test/e2e/pages/options';
 import { PopupPage } from '../test/e2e/pages/popup';
 import { SCRIPTS, scriptLength } from '../test/simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
+import { type DeskFigures, deskBrowser, deskNode } from './bench-desk';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SCALE_PARTS = ['busy', 'not-in-history', 'idle', 'not-found', 'watched'];
-const KNOWN_PARTS = ['node', 'browser', 'scale', ...SCALE_PARTS];
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'node,browser,scale').split(',').map((p) => p.trim()));
+const KNOWN_PARTS = ['node', 'browser', 'scale', 'desk', ...SCALE_PARTS];
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'node,browser,scale,desk').split(',').map((p) => p.trim()));
 for (const p of PARTS) {
   if (!KNOWN_PARTS.includes(p)) {
     console.error(`BENCH_PARTS: unknown part "${p}"; known: ${KNOWN_PARTS.join(', ')}`);
@@ -51,6 +54,9 @@ const TAIL_MS = QUICK ? 15_000 : 30_000;
 const IDLE_MS = QUICK ? 15_000 : 40_000;
 const SIZES = PARTS.has('node') ? sizes(process.env.BENCH_NODE_SIZES, QUICK ? [1, 20] : [1, 100, 500]) : [];
 const BROWSER_SIZES = PARTS.has('browser') ? sizes(process.env.BENCH_BROWSER_SIZES, QUICK ? [1] : [1, 100, 500]) : [];
+/** Desk rows: tracked intents, and how many popup openings and searches each Chromium row times. */
+const DESK_SIZES = PARTS.has('desk') ? sizes(process.env.BENCH_DESK_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
+const DESK_SAMPLES = QUICK ? { opens: 5, searches: 10 } : { opens: 30, searches: 50 };
 /** Scale rows: how long their intents take to finish, and how long to wait for the last notifications after. */
 const SCALE = {
   busy: { tracked: 10, othersPerHour: 5000, spreadMs: QUICK ? 20_000 : 120_000, tailMs: QUICK ? 15_000 : 30_000 },
@@ -68,7 +74,7 @@ const SCALE = {
 };
 const OUT = QUICK ? 'bench/results.quick.json' : 'bench/results.json';
 
-if (BROWSER_SIZES.length > 0) {
+if (BROWSER_SIZES.length > 0 || DESK_SIZES.length > 0) {
   // The browser runs use a copy of the build, so that rebuilding while the benchmark runs changes nothing.
   rmSync('.output/bench-chrome-mv3', { recursive: true, force: true });
   cpSync('.output/chrome-mv3', '.output/bench-chrome-mv3', { recursive: true });
@@ -115,6 +121,8 @@ interface Figures {
     othersPerHour?: number;
     simulatorHistoryMs?: { p50: number; max: number; calls: number } | null;
   };
+  /** Desk rows only (`./bench-desk.ts`): tracking them all, popup open, search (ms). */
+  desk?: DeskFigures;
 }
 
 const chromium = (() => {
@@ -688,9 +696,46 @@ function scaleRows(): Array<{ label: string; run: () => Promise<Figures> }> {
   return rows;
 }
 
+/** The desk rows: each size in Node, then in Chromium (a fresh profile and simulator each). */
+function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
+  const row = (name: string, kind: Figures['kind'], n: number, d: DeskFigures): Figures => ({
+    row: name,
+    kind,
+    intents: n,
+    notified: 0,
+    latencyMs: null,
+    requestsPerMinute: 0,
+    idleRequestsPerMinute: null,
+    idleRequestsPerMinutePerIntent: null,
+    peakConcurrentRequests: 0,
+    cpuMs: null,
+    desk: d,
+  });
+  const rows: Array<{ label: string; run: () => Promise<Figures> }> = [];
+  for (const n of DESK_SIZES)
+    rows.push({ label: `desk in Node, ${n} intents`, run: async () => row(`desk node ${n}`, 'tracker', n, await deskNode(n)) });
+  for (const n of DESK_SIZES)
+    rows.push({
+      label: `desk in Chromium, ${n} intents`,
+      run: async () => {
+        const sim = await startSim();
+        const ext = await launchExtension();
+        try {
+          await configure(ext, sim.url, sim.accessKey);
+          return row(`desk browser ${n}`, 'tracker (browser)', n, await deskBrowser(ext, sim, n, DESK_SAMPLES));
+        } finally {
+          await ext.close();
+          removeProfile(ext.userDataDir);
+          sim.stop();
+        }
+      },
+    });
+  return rows;
+}
+
 // Results are written after every row. When only some rows run (BENCH_PARTS or a size list given), the other rows
 // keep their earlier figures, each with the date it was measured.
-const SUBSET = ['BENCH_PARTS', 'BENCH_NODE_SIZES', 'BENCH_BROWSER_SIZES'].some((v) => process.env[v] !== undefined);
+const SUBSET = ['BENCH_PARTS', 'BENCH_NODE_SIZES', 'BENCH_BROWSER_SIZES', 'BENCH_DESK_SIZES'].some((v) => process.env[v] !== undefined);
 const rowOf = (f: Partial<Figures> & Pick<Figures, 'kind' | 'intents'>) => f.row ?? `${f.kind} ${f.intents}`;
 const earlier: Figures[] =
   SUBSET && existsSync(OUT)
@@ -700,7 +745,7 @@ const earlier: Figures[] =
       })()
     : [];
 const results: Figures[] = [];
-const order = (f: Figures) => (f.scale ? 2 : f.kind.includes('browser') ? 1 : 0);
+const order = (f: Figures) => (f.desk ? 3 : f.scale ? 2 : f.kind.includes('browser') ? 1 : 0);
 const save = () => {
   const merged = [...earlier.filter((e) => !results.some((r) => r.row === e.row)), ...results].sort(
     (a, b) => order(a) - order(b) || (a.scale ? 0 : a.intents - b.intents || a.kind.localeCompare(b.kind)),
@@ -727,6 +772,7 @@ try {
     sim.stop();
   }
   for (const { label, run } of scaleRows()) await record(label, run);
+  for (const { label, run } of deskRows()) await record(label, run);
 } finally {
   for (const child of children) child.kill('SIGTERM');
 }
@@ -739,7 +785,7 @@ console.log(
   '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms | History look-up p50/p99/max ms (n) | ended before tracked |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of all.filter((r) => !r.scale)) {
+for (const r of all.filter((r) => !r.scale && !r.desk)) {
   console.log(
     `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} | ${r.historyLookupMs ? `${r.historyLookupMs.p50}/${r.historyLookupMs.p99}/${r.historyLookupMs.max} (${r.historyLookupMs.count})` : '—'} | ${f(r.finishedBeforeTracked)} |`,
   );
@@ -756,6 +802,22 @@ if (scale.length > 0) {
     const stale = s.largestStalenessMs === null ? null : Math.round(s.largestStalenessMs / 100) / 10;
     console.log(
       `| ${r.row} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${f(stale)} | ${r.requestsPerMinute} | ${f(s.maxRequestsInAMinute)} | ${f(s.backgroundPerMinute)} | ${r.peakConcurrentRequests} | ${Math.round(s.runMs / 1000)} |`,
+    );
+  }
+}
+const desk = all.filter((r) => r.desk);
+if (desk.length > 0) {
+  const p = (s: { p50: number; p99: number; max: number; count: number } | null | undefined) =>
+    s ? `${s.p50}/${s.p99}/${s.max} (${s.count})` : '—';
+  console.log('');
+  console.log(
+    '| desk row | intents | track all ms | one by one ms | popup open → list p50/p99/max ms (n) | first paint → list | search p50/p99/max ms (n) |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of desk) {
+    const d = r.desk!;
+    console.log(
+      `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.searchMs)} |`,
     );
   }
 }

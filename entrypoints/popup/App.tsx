@@ -9,15 +9,12 @@ import { useCalmState } from './hooks/useCalmState';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
 import { useEscapeBack } from './hooks/useEscapeBack';
 import { useIntentDetails } from './hooks/useIntentDetails';
+import { type LookupTabs, useLookupTabs } from './hooks/useLookupTabs';
 import { useOpenedReceipt } from './hooks/useOpenedReceipt';
 import { useTrackCommands } from './hooks/useTrackCommands';
 import { useTrackedIntents } from './hooks/useTrackedIntents';
 import { openSettings, openWelcome, useSettings } from './settings';
 import { asideRecords } from './stores';
-import { HistoryTab } from './views/HistoryTab';
-import { RoutesTab } from './views/RoutesTab';
-import { SearchTab } from './views/SearchTab';
-import { StuckTab } from './views/StuckTab';
 import { TrackedTab } from './views/TrackedTab';
 import { backgroundLookup, send } from './worker-messages';
 
@@ -45,6 +42,8 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
   const clipboard = useClipboardSuggestion(trackedIds);
   const commands = useTrackCommands(reload);
   const calm = useCalmState();
+  // The lookup tabs' code loads once the tracked list is shown (or a lookup tab is chosen first).
+  const lookupTabs = useLookupTabs(intents !== undefined || tab !== 'tracked');
   const snoozedUntil = calm.calm.snoozeUntil !== undefined && calm.calm.snoozeUntil > now ? calm.calm.snoozeUntil : undefined;
   useEscapeBack(opened?.intentId, close);
   // Records an earlier version saved that the worker could not read: kept aside, and said here.
@@ -57,10 +56,10 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
   }, [intents]);
 
   // The lookup tabs need the service: until it is configured they say so.
-  const withLookup = (content: (api: LookupApi) => preact.ComponentChildren) =>
-    settings ? (
-      content(backgroundLookup)
-    ) : settings === undefined ? (
+  const withLookup = (content: (api: LookupApi, views: LookupTabs) => preact.ComponentChildren) =>
+    settings && lookupTabs ? (
+      content(backgroundLookup, lookupTabs)
+    ) : settings === undefined || settings ? (
       <p class="muted">{t('loading')}</p>
     ) : (
       <p class="muted">{t('setServiceFirst')}</p>
@@ -153,16 +152,17 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               now={now}
               message={commands.message}
               busy={commands.busy}
-              onTrack={(t) => void commands.track(t)}
+              onTrack={commands.track}
               onTrackClipboard={() => void commands.trackClipboard()}
               onOpen={(intentId) => open(intentId)}
+              onImported={reload}
               onRemove={(intentId) => void commands.remove(intentId)}
               muted={calm.calm.muted}
               onMute={calm.setMuted}
             />
           )}
           {tab === 'history' &&
-            withLookup((api) => (
+            withLookup((api, { HistoryTab }) => (
               <HistoryTab
                 api={api}
                 now={now}
@@ -173,7 +173,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               />
             ))}
           {tab === 'search' &&
-            withLookup((api) => (
+            withLookup((api, { SearchTab }) => (
               <SearchTab
                 api={api}
                 trackedIds={trackedIds}
@@ -181,8 +181,9 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
                 onTrack={(id) => void commands.track(id)}
               />
             ))}
-          {tab === 'stuck' && withLookup((api) => <StuckTab api={api} onOpen={(row) => open(row.intentId, row.receipt ?? undefined)} />)}
-          {tab === 'routes' && withLookup((api) => <RoutesTab api={api} />)}
+          {tab === 'stuck' &&
+            withLookup((api, { StuckTab }) => <StuckTab api={api} onOpen={(row) => open(row.intentId, row.receipt ?? undefined)} />)}
+          {tab === 'routes' && withLookup((api, { RoutesTab }) => <RoutesTab api={api} />)}
         </Tabs>
       )}
     </main>

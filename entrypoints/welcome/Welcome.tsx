@@ -4,8 +4,11 @@ import { ShortcutList } from '@/components/settings/Shortcuts';
 import { checkConnection, type Status, saveFromClick, settingsStore, useConnectionTest } from '@/components/settings/save';
 import { WelcomePicture } from '@/components/WelcomePicture';
 import { parseBaseUrl } from '@/lib/api/base-url';
+import { isIntentList, MAX_TRACK_MANY, readIntentList } from '@/lib/api/intent-list';
 import { shortId } from '@/lib/format/intent';
+import { tooLongOutcome, trackListOutcome } from '@/lib/format/track-list';
 import { t } from '@/lib/i18n';
+import type { ReplyOf } from '@/lib/messages';
 import type { Settings } from '@/lib/store';
 import { send } from '../popup/worker-messages';
 
@@ -59,6 +62,8 @@ export function Welcome() {
   const track = async (e: Event) => {
     e.preventDefault();
     setTrackedId(undefined);
+    const list = readIntentList(intentId);
+    if (isIntentList(intentId, list)) return trackList(list);
     const reply = await send({ type: 'track', intentId });
     if (!reply.ok) {
       setTrackStatus({ text: reply.message, ok: false });
@@ -68,6 +73,23 @@ export function Welcome() {
     setTrackStatus({ text: reply.added === false ? t('alreadyTracked', shortId(id)) : t('welcomeTracked', shortId(id)), ok: true });
     setTrackedId(id);
     setIntentId('');
+  };
+
+  // A pasted list: every id at once; what was not tracked stays in the box, and the link opens the whole list.
+  const trackList = async (list: ReturnType<typeof readIntentList>) => {
+    if (list.tooLong) {
+      const outcome = tooLongOutcome(intentId, MAX_TRACK_MANY);
+      setTrackStatus({ text: outcome.text, ok: false });
+      return;
+    }
+    const reply: ReplyOf<'track-many'> =
+      list.intentIds.length > 0
+        ? await send({ type: 'track-many', intents: list.intentIds.map((intentId) => ({ intentId })) })
+        : { ok: true, added: 0, already: 0, invalid: [], invalidCount: 0 };
+    const outcome = trackListOutcome(intentId, list, reply);
+    setTrackStatus({ text: outcome.text, ok: !outcome.error });
+    setIntentId(outcome.keep);
+    if (reply.ok && reply.added + reply.already > 0) setTrackedId('');
   };
 
   return (
@@ -111,19 +133,25 @@ export function Welcome() {
           <div class="field">
             <label for="first-intent">{t('intentIdLabel')}</label>
             <div class="key-row">
-              <input
+              <textarea
                 id="first-intent"
                 class="mono"
+                rows={1}
                 value={intentId}
                 spellcheck={false}
                 autocomplete="off"
                 aria-describedby="first-intent-hint"
-                onInput={(e) => setIntentId((e.target as HTMLInputElement).value)}
+                onInput={(e) => setIntentId((e.target as HTMLTextAreaElement).value)}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
+                  e.preventDefault();
+                  (e.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
+                }}
               />
               <button type="submit">{t('track')}</button>
             </div>
             <p class="hint" id="first-intent-hint">
-              {t('welcomeTrackHint')}
+              {t('welcomeTrackHint')} {t('trackManyHint')}
             </p>
           </div>
         </form>
@@ -132,9 +160,13 @@ export function Welcome() {
             {trackStatus.text}
           </p>
         )}
-        {trackedId && (
+        {trackedId !== undefined && (
           <p>
-            <a href={`${browser.runtime.getURL('/popup.html')}#intent=${encodeURIComponent(trackedId)}`} target="_blank" rel="noopener">
+            <a
+              href={`${browser.runtime.getURL('/popup.html')}${trackedId ? `#intent=${encodeURIComponent(trackedId)}` : ''}`}
+              target="_blank"
+              rel="noopener"
+            >
               {t('welcomeOpenList')}
             </a>
           </p>

@@ -27,6 +27,8 @@ export interface ExportRow {
   destinationTxHash: string;
   refundTxHash: string;
   failureReason: string;
+  /** The intent's desktop notifications are muted (its status is still tracked). */
+  muted: boolean;
 }
 
 /** The columns, in order. */
@@ -50,10 +52,11 @@ export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
   'destinationTxHash',
   'refundTxHash',
   'failureReason',
+  'muted',
 ];
 
-/** The export row of one tracked intent. */
-export function exportRow(t: TrackedIntent): ExportRow {
+/** The export row of one tracked intent; `muted` when its notifications are muted. */
+export function exportRow(t: TrackedIntent, muted = false): ExportRow {
   const r = t.receipt;
   const s = r?.summary;
   const hash = (kind: (typeof LEG_KINDS)[number]) => (r ? (legOf(r, kind)?.txnHash ?? '') : '');
@@ -78,13 +81,20 @@ export function exportRow(t: TrackedIntent): ExportRow {
     destinationTxHash: hash('destination'),
     refundTxHash: hash('refund'),
     failureReason: reason,
+    muted,
   };
 }
 
-/** JSON export: `{exportedAt, intents: [{...row, receipt}]}`, pretty-printed. */
-export function exportJson(intents: readonly TrackedIntent[], now = Date.now()): string {
+/**
+ * JSON export: `{exportedAt, intents: [{...row, receipt}]}`, pretty-printed; `muted` the intentIds whose
+ * notifications are muted. `lib/format/import.ts` reads it back.
+ */
+export function exportJson(intents: readonly TrackedIntent[], now = Date.now(), muted: ReadonlySet<string> = new Set()): string {
   return `${JSON.stringify(
-    { exportedAt: new Date(now).toISOString(), intents: intents.map((t) => ({ ...exportRow(t), receipt: t.receipt ?? null })) },
+    {
+      exportedAt: new Date(now).toISOString(),
+      intents: intents.map((t) => ({ ...exportRow(t, muted.has(t.intentId)), receipt: t.receipt ?? null })),
+    },
     null,
     2,
   )}\n`;
@@ -94,17 +104,20 @@ export function exportJson(intents: readonly TrackedIntent[], now = Date.now()):
  * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; a text starting with = + - @ is
  * prefixed with ' so that spreadsheets do not run it as a formula.
  */
-export function csvCell(value: string | number): string {
+export function csvCell(value: string | number | boolean): string {
   let text = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** CSV export: a header line, then one line per intent (CRLF line ends). */
-export function exportCsv(intents: readonly TrackedIntent[]): string {
+/**
+ * CSV export: a header line, then one line per intent (CRLF line ends); `muted` the intentIds whose notifications are
+ * muted. `lib/format/import.ts` reads it back.
+ */
+export function exportCsv(intents: readonly TrackedIntent[], muted: ReadonlySet<string> = new Set()): string {
   const lines = [EXPORT_COLUMNS.join(',')];
   for (const t of intents) {
-    const row = exportRow(t);
+    const row = exportRow(t, muted.has(t.intentId));
     lines.push(EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;

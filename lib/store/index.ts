@@ -33,6 +33,15 @@ export interface IntentStore {
    * as it is. Resolves with the record as written (or the unchanged one).
    */
   update(intentId: string, fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined): Promise<TrackedIntent | undefined>;
+  /**
+   * {@link IntentStore.update} of many records at once, all or none: `fn(intentId, current)` per id (in order; ids
+   * unique), every write in one transaction. Resolves with the record as written (or the unchanged one) per id, in
+   * the order given.
+   */
+  updateMany(
+    intentIds: readonly string[],
+    fn: (intentId: string, current: TrackedIntent | undefined) => TrackedIntent | undefined,
+  ): Promise<Array<TrackedIntent | undefined>>;
   remove(intentId: string): Promise<void>;
 }
 
@@ -121,7 +130,8 @@ export function createWatchedCheckpoints(db: UseStore = createStore(DB_NAMES.set
 export interface RemovedIntents {
   has(intentId: string): Promise<boolean>;
   add(intentIds: readonly string[]): Promise<void>;
-  delete(intentId: string): Promise<void>;
+  /** Lifts the marks of the intents tracked again by hand: one read, and one write when any was marked. */
+  deleteMany(intentIds: readonly string[]): Promise<void>;
 }
 
 /** Removal marks kept at most (oldest forgotten first). */
@@ -143,9 +153,10 @@ export function createRemovedIntents(db: UseStore = createStore(DB_NAMES.setting
         db,
       );
     },
-    async delete(intentId) {
-      if (!(await read()).includes(intentId)) return;
-      await update<unknown>(KEY, (saved) => strings(saved).filter((id) => id !== intentId), db);
+    async deleteMany(intentIds) {
+      const lifted = new Set(intentIds);
+      if (!(await read()).some((id) => lifted.has(id))) return;
+      await update<unknown>(KEY, (saved) => strings(saved).filter((id) => !lifted.has(id)), db);
     },
   };
 }
@@ -259,6 +270,32 @@ export function createIntentStore(db: UseStore = createStore(DB_NAMES.intents, '
             };
           }),
       ),
+    updateMany: (intentIds, fn) =>
+      // One readwrite transaction: every get is queued at once, each write decided in its own success callback
+      // (the transaction is active there); it resolves once the whole transaction has committed.
+      db('readwrite', (store) => {
+        const out: Array<TrackedIntent | undefined> = new Array(intentIds.length);
+        let failure: unknown;
+        intentIds.forEach((intentId, i) => {
+          const request = store.get(intentId) as IDBRequest<TrackedIntent | undefined>;
+          request.onsuccess = () => {
+            if (failure !== undefined) return;
+            try {
+              const current = request.result ?? undefined;
+              const next = fn(intentId, current);
+              out[i] = next ?? current;
+              if (next !== undefined) store.put(next, intentId);
+            } catch (err) {
+              failure = err;
+              store.transaction.abort();
+            }
+          };
+        });
+        return promisifyRequest(store.transaction).then(
+          () => out,
+          (err: unknown) => Promise.reject(failure ?? err),
+        );
+      }),
     remove: (intentId) => del(intentId, db),
   };
 }

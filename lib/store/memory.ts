@@ -21,6 +21,15 @@ export class MemoryStore implements IntentStore {
     if (next) this.map.set(intentId, next);
     return next ?? this.map.get(intentId);
   }
+  async updateMany(intentIds: readonly string[], fn: (id: string, c: TrackedIntent | undefined) => TrackedIntent | undefined) {
+    // Every decision first, then the writes: a throwing `fn` writes nothing, as the IndexedDB transaction aborts.
+    const next = intentIds.map((id) => fn(id, this.map.get(id)));
+    return intentIds.map((id, i) => {
+      const n = next[i];
+      if (n) this.map.set(id, n);
+      return n ?? this.map.get(id);
+    });
+  }
   async remove(intentId: string) {
     this.map.delete(intentId);
   }

@@ -31,7 +31,8 @@ import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
 import { clampTimes, pauseLeftMs, steadyClock } from './tracker-time';
-import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned, tracked } from './transitions';
+import { entryRecord, type TrackEntry } from './track-many';
+import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';
 
@@ -109,19 +110,33 @@ export class Tracker {
 
   /**
    * Starts tracking `intentId` (already validated). Idempotent: an intent already tracked is left as it is, except
-   * that one stopped (not found, expired) is tried again. `added` is true only when the intent was not tracked.
+   * that one stopped (not found, expired) is tried again. `added` is true only when the intent was not tracked. A list
+   * of one ({@link Tracker.trackMany}).
    */
   async track(intentId: string, extra: Pick<TrackedIntent, 'source' | 'estimatedDuration'> = {}): Promise<TrackResult> {
+    const [result] = await this.trackMany([{ intentId, extra }]);
+    return result as TrackResult;
+  }
+
+  /**
+   * Tracks a list at once (`entries` validated, intentIds unique; `./track-many.ts` decides each record): one store
+   * transaction for all, one pump after. Resolves with `added` and the record per entry, in order; rejects, tracking
+   * none, when the store refuses the transaction.
+   */
+  async trackMany(entries: readonly TrackEntry[]): Promise<TrackResult[]> {
     await this.#load();
-    this.#mirror.revive(intentId);
-    let added = false;
     const now = this.#clock.now();
-    const intent = await this.#mirror.write(intentId, (current) => {
-      added = current === undefined;
-      return tracked(current, intentId, now, extra);
+    const added = new Set<string>();
+    for (const e of entries) this.#mirror.revive(e.intentId);
+    const byId = new Map(entries.map((e) => [e.intentId, e]));
+    const ids = [...byId.keys()];
+    const written = await this.#mirror.writeMany(ids, (id, current) => {
+      if (current === undefined) added.add(id);
+      return entryRecord(current, byId.get(id) as TrackEntry, now);
     });
     this.#kick();
-    return { added, intent: (intent ?? this.#mirror.get(intentId)) as TrackedIntent };
+    const intents = new Map(ids.map((id, i) => [id, written[i] ?? this.#mirror.get(id)]));
+    return entries.map((e) => ({ added: added.has(e.intentId), intent: intents.get(e.intentId) as TrackedIntent }));
   }
 
   /**

@@ -64,6 +64,32 @@ export class IntentMirror {
   }
 
   /**
+   * {@link write} of many records in one store transaction (`updateMany`: all or none). `fn(intentId, current)`; ids
+   * must be unique. Listeners are told of each changed record. Resolves with the stored
+   * record per id (undefined for one removed meanwhile), in the order given.
+   */
+  async writeMany(
+    intentIds: readonly string[],
+    fn: (intentId: string, current: TrackedIntent | undefined) => TrackedIntent | undefined,
+  ): Promise<Array<TrackedIntent | undefined>> {
+    const changed = new Set<string>();
+    const written = await this.store.updateMany(intentIds, (id, current) => {
+      const next = fn(id, current);
+      if (next !== undefined) changed.add(id);
+      return next;
+    });
+    return intentIds.map((id, i) => {
+      if (this.#removed.has(id)) return undefined;
+      const record = written[i];
+      if (record && changed.has(id)) {
+        this.#map.set(id, record);
+        this.onChange?.(id);
+      }
+      return record;
+    });
+  }
+
+  /**
    * Forgets an intent: at once in memory (tombstoned), then in the store. When the store refuses the deletion (disk
    * full) the intent is held again as the store has it — still tracked, still listed, as a restarted worker would find
    * it — and the error is thrown for the caller to tell the user.

@@ -11,11 +11,15 @@ import type { ClientCache } from './client-cache';
 import { intentDetails } from './details';
 import type { MessageHandlers } from './dispatch';
 import { clearFinished, type TrackIntent } from './track';
+import type { TrackList } from './track-many';
+import { createTrackManyHandler } from './track-many-handler';
 
 /** What the handlers use. */
 export interface MessageHandlerDeps {
   tracker: Pick<Tracker, 'track' | 'list' | 'remove' | 'refresh' | 'retryNow' | 'markSeen' | 'resume'>;
   track: TrackIntent;
+  /** Tracks a list at once (`track-many`: a paste, an import). */
+  trackList: TrackList;
   clients: ClientCache;
   receipts: ReceiptCache;
   /** Marks what the user removes, so that the watched-address check does not track it again. */
@@ -41,8 +45,13 @@ function failed(err: unknown): Failure {
 /** Creates the handler of every request type. */
 export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers {
   const { tracker } = deps;
+  const trackMany = createTrackManyHandler({ trackList: deps.trackList, tracker, calm: deps.calm });
   return {
     track: (r) => deps.track(r.intentId, { source: 'user', ...(r.estimatedDuration ? { estimatedDuration: r.estimatedDuration } : {}) }),
+    async 'track-many'(r) {
+      const { added, already, invalid, invalidCount } = await trackMany(r);
+      return { ok: true, added: added.length, already, invalid, invalidCount };
+    },
     'track-text': (r) => deps.trackSelection(r.text),
     async seen() {
       await tracker.markSeen();

@@ -3,12 +3,12 @@ import { parseIntentId } from '../api/intent-id';
 import type { ReplyOf } from '../messages';
 import type { RemovedIntents, TrackedIntent } from '../store';
 import type { Tracker } from '../tracker/engine';
+import { createTrackList, type ListTracker } from './track-many';
 
-/** Finished intents kept at most; the oldest are pruned beyond it. */
-export const MAX_FINISHED = 200;
+export { MAX_FINISHED, pruneFinished } from './track-many';
 
 /** What the tracking helpers use of the tracker. */
-export type TrackerList = Pick<Tracker, 'track' | 'list' | 'remove'>;
+export type TrackerList = ListTracker;
 
 /**
  * Tracks one intentId given as text. Resolves with `{ok, added, intentId}` (added false when it was tracked
@@ -17,29 +17,20 @@ export type TrackerList = Pick<Tracker, 'track' | 'list' | 'remove'>;
 export type TrackIntent = (intentId: string, extra?: Pick<TrackedIntent, 'source' | 'estimatedDuration'>) => Promise<ReplyOf<'track'>>;
 
 /**
- * Creates {@link TrackIntent} over the tracker; each new intent prunes the finished ones beyond {@link MAX_FINISHED}.
- * Tracking by hand (any source but `watched`) lifts the intent's removal mark in `removed`.
+ * Creates {@link TrackIntent}: a list of one (`./track-many.ts`), so that a new intent prunes the finished ones beyond
+ * {@link MAX_FINISHED} and tracking by hand (any source but `watched`) lifts the intent's removal mark in `removed`.
  */
-export function createTrackIntent(tracker: TrackerList, removed?: Pick<RemovedIntents, 'delete'>): TrackIntent {
+export function createTrackIntent(tracker: TrackerList, removed?: Pick<RemovedIntents, 'deleteMany'>): TrackIntent {
+  const trackList = createTrackList(tracker, removed);
   return async (intentId, extra = {}) => {
     const parsed = parseIntentId(intentId);
     if (!parsed.ok) return { ok: false, message: parsed.message };
-    if (extra.source !== 'watched') await removed?.delete(parsed.intentId);
-    const { added } = await tracker.track(parsed.intentId, extra);
-    if (added) void pruneFinished(tracker);
-    return { ok: true, added, intentId: parsed.intentId };
+    const { added } = await trackList([{ intentId: parsed.intentId }], extra);
+    return { ok: true, added: added.length > 0, intentId: parsed.intentId };
   };
 }
 
-/** Forgets the finished intents beyond the newest `max` (by notification time, else by when they were added). */
-export async function pruneFinished(tracker: TrackerList, max = MAX_FINISHED): Promise<void> {
-  const finished = (await tracker.list())
-    .filter((t) => t.phase === 'final')
-    .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
-  for (const t of finished.slice(max)) await tracker.remove(t.intentId);
-}
-
 /** Forgets every finished intent ("Clear finished"). */
-export async function clearFinished(tracker: TrackerList): Promise<void> {
+export async function clearFinished(tracker: Pick<Tracker, 'list' | 'remove'>): Promise<void> {
   for (const t of await tracker.list()) if (t.phase === 'final') await tracker.remove(t.intentId);
 }

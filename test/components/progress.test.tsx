@@ -220,7 +220,8 @@ describe('tracked list', () => {
         onAcceptSuggestion={noop}
         onDismissSuggestion={noop}
         onClearFinished={noop}
-        onTrack={noop}
+        onTrack={async () => undefined}
+        onImported={async () => {}}
         onTrackClipboard={noop}
         onOpen={noop}
         onRemove={noop}

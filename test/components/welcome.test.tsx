@@ -74,6 +74,20 @@ describe('welcome page', () => {
     expect([...screen.getByTestId('shortcuts').querySelectorAll('kbd')].map((k) => k.textContent)).toEqual(['Alt+Shift+I', 'Alt+Shift+V']);
   });
 
+  it('tracks a pasted list in one request, says the counts, and leaves what is not valid in the box', async () => {
+    const other = `0x${'4d'.repeat(32)}`;
+    const sent = worker((m) => (m.type === 'track-many' ? { ok: true, added: 1, already: 1, invalid: [], invalidCount: 0 } : undefined));
+    render(<Welcome />);
+    fireEvent.input(screen.getByLabelText('Intent ID'), { target: { value: `${ID}\n${other},0xnope` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Track' }));
+    await waitFor(() => expect(screen.getByTestId('track-status').textContent).toContain('Added 1, already tracked 1, not valid 1.'));
+    expect(sent).toContainEqual({ type: 'track-many', intents: [{ intentId: ID }, { intentId: other }] });
+    await waitFor(() => expect((screen.getByLabelText('Intent ID') as HTMLTextAreaElement).value).toBe('0xnope'));
+    expect(screen.getByRole('link', { name: 'Open the tracked list' }).getAttribute('href')).toBe(
+      fakeBrowser.runtime.getURL('/popup.html'),
+    );
+  });
+
   it('says what is wrong with the pasted text in the worker’s words', async () => {
     // The worker's answer to text that is no intentId (lib/worker/track.ts, through parseIntentId).
     worker(() => ({ ok: false, message: 'An intent ID has no spaces.' }));

@@ -211,6 +211,12 @@ export async function runDesktopSchedule(s: DesktopSchedule): Promise<string[]> 
           if (next) records.map.set(k, next);
           return next ?? records.map.get(k);
         }),
+      updateMany: (ks: readonly string[], fn: (k: string, c: TrackedIntent | undefined) => TrackedIntent | undefined) =>
+        storeCall('intents.updateMany', () => {
+          const next = ks.map((k) => fn(k, records.map.get(k)));
+          for (const [i, k] of ks.entries()) if (next[i]) records.map.set(k, next[i]!);
+          return ks.map((k, i) => next[i] ?? records.map.get(k));
+        }),
       remove: (k: string) => records.remove(k),
     };
     const mirror = new IntentMirror(intents);

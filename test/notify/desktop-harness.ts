@@ -60,6 +60,8 @@ export function sharedStores(): Shared {
       remove: (k) => real.remove(k),
       put: (t) => (shared.diskFull ? Promise.reject(new DOMException('disk full', 'QuotaExceededError')) : real.put(t)),
       update: (k, fn) => (shared.diskFull ? Promise.reject(new DOMException('disk full', 'QuotaExceededError')) : real.update(k, fn)),
+      updateMany: (ks, fn) =>
+        shared.diskFull ? Promise.reject(new DOMException('disk full', 'QuotaExceededError')) : real.updateMany(ks, fn),
     },
   };
   return shared;

@@ -2,9 +2,15 @@
  * The IndexedDB stores (fake-indexeddb): atomic read-modify-write of one intent, nothing written when there is
  * nothing to write, and the tracker state and the watched-address checkpoints kept apart.
  */
-import { createStore, keys, set } from 'idb-keyval';
+import { createStore, keys, set, type UseStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
-import { createIntentStore, createTrackerStateStore, createWatchedCheckpoints, type TrackedIntent } from '@/lib/store';
+import {
+  createIntentStore,
+  createRemovedIntents,
+  createTrackerStateStore,
+  createWatchedCheckpoints,
+  type TrackedIntent,
+} from '@/lib/store';
 
 let n = 0;
 const fresh = (name: string) => createStore(`store-test-${name}-${++n}-${Math.random()}`, 'kv');
@@ -55,6 +61,59 @@ describe('intent store', () => {
       }),
     ).rejects.toThrow('boom');
     expect(await store.get(ID)).toEqual(record({ status: 'EXECUTING' }));
+  });
+});
+
+describe('intent store: updateMany', () => {
+  const id = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+  /** A UseStore that counts the transactions opened through it. */
+  const counted = (db: UseStore) => {
+    const count = { transactions: 0 };
+    const use: UseStore = (mode, callback) => {
+      count.transactions++;
+      return db(mode, callback);
+    };
+    return { use, count };
+  };
+
+  it('writes 1,000 records in one transaction, each decided from its current record, in the order given', async () => {
+    const { use, count } = counted(fresh('many'));
+    const store = createIntentStore(use);
+    await store.put(record({ intentId: id(5), status: 'EXECUTING' }));
+    const before = count.transactions;
+    const ids = Array.from({ length: 1_000 }, (_, i) => id(i));
+    const written = await store.updateMany!(ids, (intentId, current) => (current ? undefined : record({ intentId, addedAt: 7 })));
+    expect(count.transactions - before).toBe(1);
+    expect(written).toHaveLength(1_000);
+    expect(written[5]).toEqual(record({ intentId: id(5), status: 'EXECUTING' }));
+    expect(written[999]).toEqual(record({ intentId: id(999), addedAt: 7 }));
+    expect((await store.list()).length).toBe(1_000);
+    expect(await store.get(id(5))).toEqual(record({ intentId: id(5), status: 'EXECUTING' }));
+  });
+
+  it('writes none when the function throws for one of them', async () => {
+    const db = fresh('many-throw');
+    const store = createIntentStore(db);
+    const ids = [id(1), id(2), id(3)];
+    await expect(
+      store.updateMany!(ids, (intentId) => {
+        if (intentId === id(3)) throw new Error('boom');
+        return record({ intentId });
+      }),
+    ).rejects.toThrow('boom');
+    expect(await keys(db)).toEqual([]);
+  });
+});
+
+describe('removal marks: deleteMany', () => {
+  it('lifts many marks in one write and leaves the others', async () => {
+    const removed = createRemovedIntents(fresh('marks'));
+    await removed.add(['a', 'b', 'c', 'd']);
+    await removed.deleteMany(['b', 'd', 'x']);
+    expect(await removed.has('a')).toBe(true);
+    expect(await removed.has('b')).toBe(false);
+    expect(await removed.has('c')).toBe(true);
+    expect(await removed.has('d')).toBe(false);
   });
 });
 

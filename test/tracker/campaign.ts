@@ -38,6 +38,7 @@ import type { ClientCache } from '@/lib/worker/client-cache';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
 import { createTrackIntent } from '@/lib/worker/track';
+import { createTrackList } from '@/lib/worker/track-many';
 import { createWatchedCheck } from '@/lib/worker/watched';
 import { checkClicks, chromeRepeatAllowed, chromeRepeats, firefoxLossPossible, tellings } from '../notify/desktop-oracle';
 import { FakeDesktop } from '../notify/fake-desktop';
@@ -392,6 +393,9 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       list: guard(() => store.list()),
       put: write((t: TrackedIntent) => store.put(t)),
       update: write((id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => store.update(id, fn)),
+      updateMany: write((ids: readonly string[], fn: (id: string, c: TrackedIntent | undefined) => TrackedIntent | undefined) =>
+        store.updateMany(ids, fn),
+      ),
       remove: write((id: string) => store.remove(id)),
     };
     const stateStore: TrackerStateStore = { get: guard(() => state.get()), set: write((st: TrackerState) => state.set(st)) };
@@ -449,17 +453,17 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       add: write(async (list: readonly string[]) => {
         for (const id of list) removedMarks.add(id);
       }),
-      delete: write(async (id: string) => {
-        removedMarks.delete(id);
+      deleteMany: write(async (list: readonly string[]) => {
+        for (const id of list) removedMarks.delete(id);
       }),
     };
     // The watched check tracks through the tracker as the worker does; what it adds is tracked from then on.
     const trackIntent = createTrackIntent(
       {
-        track: async (intentId, extra) => {
+        trackMany: async (entries) => {
           const from = clock.now();
-          const r = await tracker.track(intentId, extra);
-          if (!tracked.has(intentId)) tracked.set(intentId, { from });
+          const r = await tracker.trackMany(entries);
+          for (const { intentId } of entries) if (!tracked.has(intentId)) tracked.set(intentId, { from });
           return r;
         },
         list: () => tracker.list(),
@@ -492,6 +496,7 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     const handlers = createMessageHandlers({
       tracker,
       track: trackIntent,
+      trackList: createTrackList(tracker, removed),
       clients,
       receipts: { get: async () => undefined, put: async () => {} },
       removed,

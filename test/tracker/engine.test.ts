@@ -64,6 +64,7 @@ describe('Tracker', () => {
       list: () => store.list(),
       put: (t) => store.put(t),
       update: (k, fn) => store.update(k, fn),
+      updateMany: (ks, fn) => store.updateMany(ks, fn),
       remove: () => Promise.reject(new DOMException('disk full', 'QuotaExceededError')),
     };
     const { tracker, transport, notifier, clock } = setup({}, refusing);

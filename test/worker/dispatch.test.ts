@@ -12,6 +12,7 @@ function recordingHandlers() {
   };
   const handlers: MessageHandlers = {
     track: ok,
+    'track-many': ok,
     'track-text': ok,
     seen: ok,
     'clear-finished': ok,

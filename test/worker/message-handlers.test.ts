@@ -15,6 +15,7 @@ import { CALM_ALARM, createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createClientCache } from '@/lib/worker/client-cache';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
 import { createTrackIntent } from '@/lib/worker/track';
+import { createTrackList } from '@/lib/worker/track-many';
 import { snapshotAt } from '../simulator/lifecycle';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { memoryTracker } from './helpers';
@@ -57,6 +58,7 @@ async function setUp(configured: boolean) {
   const handlers = createMessageHandlers({
     tracker,
     track: createTrackIntent(tracker, removed),
+    trackList: createTrackList(tracker, removed),
     clients,
     receipts,
     removed,
@@ -86,6 +88,24 @@ describe('message handlers', () => {
     });
     expect(store.map.get(ID)).toMatchObject({ source: 'user', estimatedDuration: 90 });
     expect(await handlers.track({ type: 'track', intentId: 'no way' })).toEqual({ ok: false, message: 'An intent ID has no spaces.' });
+  });
+
+  it('tracks a list as the user’s in one request, lifting removal marks, and says what it did', async () => {
+    const { handlers, store, removed } = await setUp(false);
+    const other = `0x${'cd'.repeat(32)}`;
+    await handlers.track({ type: 'track', intentId: ID });
+    await removed.add([other]);
+    expect(
+      await handlers['track-many']({ type: 'track-many', intents: [ID, other, other, 'nope'].map((intentId) => ({ intentId })) }),
+    ).toEqual({
+      ok: true,
+      added: 1,
+      already: 1,
+      invalid: [{ text: 'nope', message: 'That does not look like an intent ID (letters, digits, - and _ only).' }],
+      invalidCount: 1,
+    });
+    expect(store.map.get(other)).toMatchObject({ source: 'user', phase: 'tracking' });
+    expect(await removed.has(other)).toBe(false);
   });
 
   it('passes selected text to the menu’s action', async () => {

@@ -1,10 +1,10 @@
-import { TrackedIntentRow } from '@/components/TrackedIntentRow';
 import { TrackForm } from '@/components/TrackForm';
-import { inFlightFirst } from '@/lib/eta';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
 import type { TrackedIntent } from '@/lib/store';
+import { ImportSection } from './ImportSection';
+import { TrackedList } from './TrackedList';
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
 function download(filename: string, text: string, type: string): void {
@@ -29,9 +29,12 @@ export function TrackedTab(props: {
   now: number;
   message?: { text: string; error: boolean };
   busy: boolean;
-  onTrack: (text: string) => void;
+  /** Resolves with the text to leave in the Track box (undefined: as it is). */
+  onTrack: (text: string) => Promise<string | undefined>;
   onTrackClipboard: () => void;
   onOpen: (intentId: string) => void;
+  /** An import tracked intents: read the list again. */
+  onImported: () => Promise<void>;
   onRemove: (intentId: string) => void;
   /** IntentIds whose notifications are muted. */
   muted?: readonly string[];
@@ -61,31 +64,28 @@ export function TrackedTab(props: {
           <p class="muted">{t('nothingTracked')}</p>
         ) : (
           <>
-            <ul class="intent-list" aria-label={t('trackedIntents')}>
-              {inFlightFirst(props.intents).map((intent) => (
-                <TrackedIntentRow
-                  key={intent.intentId}
-                  intent={intent}
-                  now={props.now}
-                  onOpen={() => props.onOpen(intent.intentId)}
-                  onRemove={() => props.onRemove(intent.intentId)}
-                  muted={props.muted?.includes(intent.intentId)}
-                  onMute={props.onMute && ((muted) => props.onMute!(intent.intentId, muted))}
-                />
-              ))}
-            </ul>
+            <TrackedList
+              intents={props.intents}
+              now={props.now}
+              onOpen={props.onOpen}
+              onRemove={props.onRemove}
+              muted={props.muted}
+              onMute={props.onMute}
+            />
             <div class="actions housekeeping">
               <button
                 type="button"
                 class="small secondary"
-                onClick={() => download('svc-intents.json', exportJson(props.intents!), 'application/json')}
+                onClick={() =>
+                  download('svc-intents.json', exportJson(props.intents!, Date.now(), new Set(props.muted)), 'application/json')
+                }
               >
                 {t('exportJson')}
               </button>
               <button
                 type="button"
                 class="small secondary"
-                onClick={() => download('svc-intents.csv', exportCsv(props.intents!), 'text/csv')}
+                onClick={() => download('svc-intents.csv', exportCsv(props.intents!, new Set(props.muted)), 'text/csv')}
               >
                 {t('exportCsv')}
               </button>
@@ -97,6 +97,7 @@ export function TrackedTab(props: {
             </div>
           </>
         )}
+        <ImportSection trackedIds={new Set(props.intents?.map((i) => i.intentId))} onImported={props.onImported} />
       </section>
     </>
   );

@@ -1,0 +1,80 @@
+/**
+ * Tracking a list at once (a paste of many intentIds, an import): every id validated and de-duplicated, the removal
+ * marks lifted in one write, every record written in one store transaction (`Tracker.trackMany`), the finished
+ * intents pruned once. O(n log n) in the number tracked: no per-id listing or store round trip.
+ */
+import { parseIntentId } from '../api/intent-id';
+import type { InvalidId } from '../api/intent-list';
+import type { RemovedIntents } from '../store';
+import type { Tracker } from '../tracker/engine';
+import type { ImportSeed, TrackEntry } from '../tracker/track-many';
+
+/** Finished intents kept at most; the oldest are pruned beyond it. */
+export const MAX_FINISHED = 200;
+
+/** Forgets the finished intents beyond the newest `max` (by notification time, else by when they were added). */
+export async function pruneFinished(tracker: Pick<Tracker, 'list' | 'remove'>, max = MAX_FINISHED): Promise<void> {
+  const finished = (await tracker.list())
+    .filter((t) => t.phase === 'final')
+    .sort((a, b) => (b.notifiedAt ?? b.addedAt) - (a.notifiedAt ?? a.addedAt));
+  for (const t of finished.slice(max)) await tracker.remove(t.intentId);
+}
+
+/** Invalid ids reported back at most (their count is always given). */
+export const MAX_REPORTED_INVALID = 100;
+
+/** One item of a list to track: the text given as its intentId (validated here), and what an import knows of it. */
+export interface ListItem {
+  intentId: string;
+  seed?: ImportSeed;
+}
+
+/**
+ * What tracking a list did: `added` the intentIds newly tracked (normalised, in the order given); `already` how many
+ * valid ones were tracked before (repeats within the list not counted); `invalid` the first
+ * {@link MAX_REPORTED_INVALID} texts that are not intentIds with the reason, `invalidCount` all of them.
+ */
+export interface ListResult {
+  added: string[];
+  already: number;
+  invalid: InvalidId[];
+  invalidCount: number;
+}
+
+/** What tracking a list uses of the tracker. */
+export type ListTracker = Pick<Tracker, 'trackMany' | 'list' | 'remove'>;
+
+/** Tracks a list (see {@link createTrackList}). Rejects only when the store refuses the write: nothing is tracked then. */
+export type TrackList = (items: readonly ListItem[], extra?: TrackEntry['extra']) => Promise<ListResult>;
+
+/**
+ * Creates {@link TrackList} over the tracker. By hand (any source but `watched`) the removal marks of the listed
+ * intents are lifted, as for one. The finished intents beyond the kept number are pruned once, after the write, when
+ * something was added.
+ */
+export function createTrackList(tracker: ListTracker, removed?: Pick<RemovedIntents, 'deleteMany'>): TrackList {
+  return async (items, extra = {}) => {
+    const entries: TrackEntry[] = [];
+    const invalid: InvalidId[] = [];
+    const seen = new Set<string>();
+    // The first item of an id gives its seed.
+    for (const item of items) {
+      const parsed = parseIntentId(item.intentId);
+      if (!parsed.ok) invalid.push({ text: item.intentId, message: parsed.message });
+      else if (!seen.has(parsed.intentId)) {
+        seen.add(parsed.intentId);
+        entries.push({ intentId: parsed.intentId, extra, ...(item.seed ? { seed: item.seed } : {}) });
+      }
+    }
+    const ids = entries.map((e) => e.intentId);
+    if (extra.source !== 'watched' && ids.length > 0) await removed?.deleteMany(ids);
+    const added = ids.length > 0 ? (await tracker.trackMany(entries)).map((r) => r.added) : [];
+    if (added.some(Boolean)) void pruneFinished(tracker).catch(() => {});
+    return {
+      added: ids.filter((_, i) => added[i]),
+      already: added.filter((a) => !a).length,
+      invalid: invalid.slice(0, MAX_REPORTED_INVALID),
+      invalidCount: invalid.length,
+    };
+  };
+}
