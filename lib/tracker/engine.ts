@@ -30,8 +30,8 @@ import {
 import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
-import { clampTimes, pauseLeftMs, steadyClock } from './tracker-time';
 import { entryRecord, type TrackEntry } from './track-many';
+import { clampTimes, pauseLeftMs, steadyClock } from './tracker-time';
 import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';

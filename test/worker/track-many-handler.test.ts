@@ -8,8 +8,8 @@ import { exportCsv, exportJson } from '@/lib/format/export';
 import { parseImport } from '@/lib/format/import';
 import type { RequestOf } from '@/lib/messages';
 import type { TrackedIntent } from '@/lib/store';
-import { createTrackManyHandler } from '@/lib/worker/track-many-handler';
 import { createTrackList } from '@/lib/worker/track-many';
+import { createTrackManyHandler } from '@/lib/worker/track-many-handler';
 import { memoryTracker } from './helpers';
 
 const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
