@@ -16,6 +16,7 @@ import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 import { SvcClient } from '@/lib/api/client';
 import { parseIntentId } from '@/lib/api/intent-id';
 import { createBackground } from '@/lib/background';
+import { realPlatform } from '@/lib/platform';
 import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { describeError } from '@/lib/format/errors';
 import { formatAbsolute } from '@/lib/format/time';
@@ -180,7 +181,7 @@ describe('hostile and bad input catalogue', () => {
   it('the worker ignores malformed messages and keeps every tracked intent through bad answers', async () => {
     globalThis.indexedDB = new IDBFactory();
     fakeBrowser.reset();
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       await bg.settings.set({ baseUrl: base, accessKey: 'k' });
       answer = json(200, '<<<not json>>>', 'text/plain');

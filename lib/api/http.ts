@@ -6,6 +6,7 @@
  */
 import { parse as parseLosslessJson } from 'lossless-json';
 import * as z from 'zod/mini';
+import type { Timers } from '../platform';
 import { type Lane, RequestBudget } from './budget';
 import {
   redact,
@@ -35,6 +36,10 @@ export interface SvcClientConfig {
   budget?: RequestBudget;
   /** The place in line of this client's calls (default `user`); a call may give its own. */
   lane?: Lane;
+  /** Timers of the calls' time-outs (the worker's platform; default the global `setTimeout`). */
+  timers?: Timers;
+  /** Wall-clock time in ms, to read an HTTP-date `Retry-After` (the worker's platform clock; default `Date.now`). */
+  now?: () => number;
 }
 
 /** Per-call options. */
@@ -127,6 +132,8 @@ export class SvcHttp {
   readonly #timeoutMs: number;
   readonly #budget: RequestBudget | undefined;
   readonly #lane: Lane;
+  readonly #timers: Timers;
+  readonly #now: () => number;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
   constructor(config: SvcClientConfig) {
@@ -138,6 +145,11 @@ export class SvcHttp {
     this.#timeoutMs = config.timeoutMs ?? 30_000;
     this.#budget = config.budget;
     this.#lane = config.lane ?? 'user';
+    this.#timers = config.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    };
+    this.#now = config.now ?? (() => Date.now());
   }
 
   /** Origin (`scheme://host:port`) the access key is sent to. */
@@ -171,7 +183,7 @@ export class SvcHttp {
     const send = async () => {
       // The time-out starts now that the request is sent, not while it waited for its place.
       const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(), timeoutMs);
+      const timer = this.#timers.setTimeout(() => timeout.abort(), timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
       const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
       try {
@@ -192,7 +204,7 @@ export class SvcHttp {
         }
         // A 429's Retry-After holds every request of the worker, not only this caller's (I5): said before this
         // request's place is given up, so that none waiting in line is sent in between.
-        const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+        const retryAfter = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), this.#now()) : undefined;
         if (retryAfter !== undefined) this.#budget?.holdOff(retryAfter * 1000);
         try {
           text = await response.text();
@@ -205,7 +217,7 @@ export class SvcHttp {
           );
         }
       } finally {
-        clearTimeout(timer);
+        this.#timers.clearTimeout(timer);
       }
     };
     try {
@@ -240,7 +252,7 @@ export class SvcHttp {
     if (!response.ok) {
       const parsed = ErrorBody.safeParse(body);
       if (parsed.success) {
-        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), this.#now());
         const fields = parsed.data;
         throw new SvcServiceError(operation, {
           ...fields,

@@ -6,6 +6,7 @@
  */
 import { type Lane, RequestBudget } from '../api/budget';
 import { SvcClient } from '../api/client';
+import type { Timers } from '../platform';
 import type { SettingsStore } from '../store';
 
 export type { Lane } from '../api/budget';
@@ -32,6 +33,10 @@ export interface ClientCache {
 export interface ClientCacheOptions {
   fetch?: typeof globalThis.fetch;
   budget?: RequestBudget;
+  /** The time-out timers of every call (the platform's; default the global ones). */
+  timers?: Timers;
+  /** Wall-clock time in ms, to read an HTTP-date `Retry-After` (the platform's clock; default `Date.now`). */
+  now?: () => number;
 }
 
 /** Creates the cache over the settings store. */
@@ -45,6 +50,8 @@ export function createClientCache(settings: SettingsStore, options: ClientCacheO
       budget,
       lane,
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
   let cached: { key: string; clients: Partial<Record<Lane, SvcClient>> } | undefined;
   return {
