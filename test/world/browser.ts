@@ -239,7 +239,10 @@ export function lifeBrowser(
     commands: { onCommand: events.onCommand },
     omnibox: { onInputEntered: events.onInputEntered },
     action: {
-      setBadgeText: (o: { text: string }) => call('action.setBadgeText', () => void (profile.badge = o.text)),
+      setBadgeText: (o: { text: string }) =>
+        call('action.setBadgeText', () => {
+          profile.badge = o.text;
+        }),
       setBadgeBackgroundColor: () => call('action.setBadgeBackgroundColor', () => undefined),
       setTitle: () => call('action.setTitle', () => undefined),
     },

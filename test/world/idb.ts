@@ -76,8 +76,11 @@ export class WorldIDB {
     for (const e of events) target.addEventListener(e, end);
   }
 
-  /** The factory a worker life opens its databases with; `touch` decides at each transaction whether it dies. */
-  factoryFor(life: Life, touch: (what: string) => Touch): IDBFactory {
+  /**
+   * The factory a worker life opens its databases with; `touch` decides at each transaction whether it dies there:
+   * before the transaction (it never runs) or once it has finished (its effect stays, the worker never learns it).
+   */
+  factoryFor(life: Life, touch: (what: string) => Touch, kill: () => void): IDBFactory {
     const wrapStore = (db: string, store: IDBObjectStore): IDBObjectStore =>
       db !== this.intentsDb
         ? store
@@ -108,9 +111,16 @@ export class WorldIDB {
                 throw new DOMException(`${name}/${list.join(',')}: ${m} refused (simulated)`, refusal.error);
               }
               const decision = touch(`idb ${m} ${name}/${list.join(',')}`);
-              if (decision === 'kill') return inert();
+              if (decision === 'kill') {
+                kill();
+                return inert();
+              }
               const tx = db.transaction(stores, mode);
               this.#track(tx, ['complete', 'abort']);
+              if (decision === 'kill-after') {
+                tx.addEventListener('complete', kill);
+                tx.addEventListener('abort', kill);
+              }
               return bindAll(tx, (q) => (q === 'objectStore' ? (s: string) => wrapStore(name, tx.objectStore(s)) : undefined));
             },
       );

@@ -87,8 +87,18 @@ export class WorldNetwork {
     readonly trueNow: () => number,
   ) {}
 
+  readonly #lives = new Map<Life, AbortController>();
+
+  /** A worker life died: its connections are closed (the service stops serving them). */
+  cut(life: Life): void {
+    this.#lives.get(life)?.abort();
+    this.#lives.delete(life);
+  }
+
   /** The `platform.fetch` of one worker life: a dead life's requests are cut and never settle. */
   fetchFor(life: Life, touch: (what: string) => Touch, kill: () => void): typeof fetch {
+    const connections = new AbortController();
+    this.#lives.set(life, connections);
     return async (input, init) => {
       const never = new Promise<Response>(() => {});
       if (life.dead) return never;
@@ -100,7 +110,9 @@ export class WorldNetwork {
       this.inFlight++;
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
       try {
-        const response = await this.#serve(String(input), init ?? {});
+        const own = init?.signal;
+        const signal = own ? AbortSignal.any([own, connections.signal]) : connections.signal;
+        const response = await this.#serve(String(input), { ...init, signal });
         if (decision === 'kill-after' || life.dead) {
           kill();
           return never;

@@ -133,13 +133,21 @@ export async function runWorld(s: Schedule, seed: number): Promise<Observed & { 
   // The user tracks each intent (again on the next worker when one died before it answered).
   const track = (id: string) => {
     const from = now();
+    let answered = false;
     void world.send({ type: 'track', intentId: id }).then((reply) => {
+      answered = true;
       const r = reply as { ok?: boolean } | undefined;
       if (r?.ok && !tracked.has(id)) tracked.set(id, { from });
       else if (!r?.ok && !removeAsked.has(id)) at(time.t + 5_000, () => track(id));
     });
+    // The popup gives up on a worker that died before it answered; the user tries again.
+    at(time.t + 10_000, () => {
+      if (!answered && !tracked.has(id)) track(id);
+    });
   };
-  s.intents.forEach((spec, i) => at(spec.addAt, () => track(ids[i]!)));
+  s.intents.forEach((spec, i) => {
+    at(spec.addAt, () => track(ids[i]!));
+  });
   for (const op of s.user) {
     const id = ids[op.target % ids.length]!;
     at(op.at, () => {
@@ -197,8 +205,9 @@ export async function runWorld(s: Schedule, seed: number): Promise<Observed & { 
   const end = Math.max(lastStep, 5 * MIN, ...s.restart.map((r) => r.at + r.closedMs)) + 13 * MIN;
   world.pumpAlarms(1_000, end);
   await time.runUntil(end);
-  const finalList = (await world.current?.bg.tracker.list().catch(() => [] as TrackedIntent[])) ?? [];
   if (world.current) world.kill(world.current.life, 'end');
+  await time.settle();
+  const finalList = await world.records();
   const deaths = world.deaths.map((d) => ({ ...d, at: T0 + d.at, ...(d.restartAt === undefined ? {} : { restartAt: T0 + d.restartAt }) }));
   return { world, service, ids, tracked, removeAsked, phaseAt, stuckAt, deaths, windows, end: T0 + end, finalList, flapSteps };
 }

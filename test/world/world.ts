@@ -6,10 +6,13 @@
  * browser; a dead worker's instance is dropped and the next event (an alarm, a user's message, the browser's start)
  * runs the wiring again on the same persisted profile.
  */
+import { appendFileSync } from 'node:fs';
+import { entries, get } from 'idb-keyval';
 import type { BackgroundServices } from '@/lib/background';
 import type { Platform } from '@/lib/platform';
-import { createSettingsStore, DB_NAMES, type Settings } from '@/lib/store';
+import { createSettingsStore, DB_NAMES, type Settings, type TrackedIntent } from '@/lib/store';
 import { storesOn } from '@/lib/store/idb';
+import { type NotificationJob, OUTBOX_DB } from '@/lib/store/outbox';
 import { wireBackground } from '@/lib/worker/wire';
 import type { FakeService } from '../tracker/fake-service';
 import { type LifeBrowser, lifeBrowser, Profile } from './browser';
@@ -25,6 +28,8 @@ export interface Death {
   what?: string;
   /** When the next worker started (undefined: none did before the end). */
   restartAt?: number;
+  /** The intents whose notification job was `showing` in the outbox as the worker died (read after the death). */
+  showing?: string[];
 }
 
 /** What the world is made of, drawn from the seed. */
@@ -69,6 +74,12 @@ export class World {
     this.time.busy = () => this.idb.pending > 0;
   }
 
+  /** Every record of the intents database as it is now (read past the worker, without faults). */
+  async records(): Promise<TrackedIntent[]> {
+    const all = await entries<string, TrackedIntent>(storesOn(this.idb.real)(DB_NAMES.intents, 'intents'));
+    return all.map(([, v]) => v);
+  }
+
   /** Saves the settings as the options page does (before the first start). */
   async configure(): Promise<void> {
     const db = storesOn(this.idb.real)(DB_NAMES.settings, 'settings');
@@ -80,6 +91,7 @@ export class World {
   /** One await of the worker: decides whether it dies there. */
   #touch(what: string): Touch {
     const n = ++this.touches;
+    if (process.env.WORLD_TRACE) appendFileSync('/tmp/world-trace.txt', `${this.time.t} ${n} ${what}\n`);
     const d = this.config.killAt.get(n);
     if (d) this.#lastKill = `${d} ${what}`;
     return d;
@@ -92,7 +104,7 @@ export class World {
       clock: this.time.clockFor(life),
       timers: this.time.timersFor(life),
       fetch: this.net.fetchFor(life, (w) => this.#touch(w), kill),
-      indexedDB: this.idb.factoryFor(life, (w) => this.#touch(w)),
+      indexedDB: this.idb.factoryFor(life, (w) => this.#touch(w), kill),
       browser: lb.browser as never,
       random: rand,
     };
@@ -116,8 +128,11 @@ export class World {
         return this.config.rejectNotificationAt.has(n) ? 'reject' : undefined;
       },
     );
-    const bg = wireBackground(this.#platform(life, lb, kill), { firefox: this.config.kind === 'firefox' });
-    this.current = { life, bg, lb };
+    const current: NonNullable<World['current']> = { life, lb, bg: undefined as unknown as BackgroundServices };
+    // Current before the wiring runs: the worker may die inside it (an await of its first calls).
+    this.current = current;
+    current.bg = wireBackground(this.#platform(life, lb, kill), { firefox: this.config.kind === 'firefox' });
+    if (life.dead) return;
     if (reason === 'install') lb.events.onInstalled.fire({ reason: 'install' });
     if (reason === 'startup') lb.events.onStartup.fire();
   }
@@ -126,11 +141,19 @@ export class World {
   kill(life: Life, kind: Death['kind']): void {
     if (life.dead) return;
     life.dead = true;
+    this.net.cut(life);
     if (this.current?.life === life) {
       this.current.lb.desktop.dead = true;
       this.current = undefined;
     }
-    this.deaths.push({ at: this.time.t, kind, ...(kind === 'kill' ? { what: this.#lastKill } : {}) });
+    const death: Death = { at: this.time.t, kind, ...(kind === 'kill' ? { what: this.#lastKill } : {}) };
+    this.deaths.push(death);
+    // What the outbox says was being shown as it died: the stated windows of a death are about those intents only.
+    void get<Record<string, NotificationJob>>('jobs', storesOn(this.idb.real)(OUTBOX_DB, 'jobs')).then((jobs) => {
+      death.showing = Object.values(jobs ?? {})
+        .filter((j) => j.state === 'showing')
+        .flatMap((j) => j.intentIds);
+    });
   }
 
   /** Chrome stops a worker that has nothing in flight (no request, so no keep-alive beat) for being idle. */
@@ -156,7 +179,8 @@ export class World {
   send(message: unknown): Promise<unknown> {
     if (this.closed) return Promise.resolve(undefined);
     this.start('wake');
-    const replies = this.current!.lb.events.onMessage.fire(message, { id: 'svc' });
+    if (!this.current) return new Promise(() => {});
+    const replies = this.current.lb.events.onMessage.fire(message, { id: 'svc' });
     return Promise.resolve(replies.find((r) => r !== undefined));
   }
 
