@@ -1,7 +1,8 @@
 /**
  * The world campaign: runs schedules of the production wiring on the simulated platform, each from the campaign's
  * seed and its index, and checks each with the oracle. `WORLD_FAULTS` chooses the fault families: unset, the
- * {@link DEFAULT_FAMILIES} (those today's code survives); `all`, every family; or a comma-separated list.
+ * {@link DEFAULT_FAMILIES} (those today's code survives); `all`, every family; `none`, no fault; or a comma-separated
+ * list.
  */
 import { addTally, check, emptyTally, formatTally, type Tally } from './oracle';
 import { runWorld } from './run';
@@ -14,6 +15,7 @@ export const DEFAULT_FAMILIES: readonly Family[] = ['kill', 'idle', 'restart', '
 export function familiesFrom(env: string | undefined): Set<Family> {
   if (!env) return new Set(DEFAULT_FAMILIES);
   if (env === 'all') return new Set(FAMILIES);
+  if (env === 'none') return new Set();
   const names = env
     .split(',')
     .map((x) => x.trim())
