@@ -33,7 +33,7 @@ export interface NetFaults {
   updatedAhead?: { rate: number; aheadMs: number };
   /** An EXECUTING intent is answered COMMITTED (a stale replica). */
   backwards?: { rate: number };
-  /** Integers above 2^53 in a receipt's and an intent's numeric fields. */
+  /** This share of intents carries integers above 2^53 (2^256 − 1, "no deadline") in its receipt, in every answer. */
   bigInt?: { rate: number };
   /** The answer (WaitIntentReceipt, GetIntentReceipt, GetIntent) is about another intent. */
   foreign?: { rate: number };
@@ -77,6 +77,17 @@ export class WorldNetwork {
   inFlight = 0;
   maxInFlight = 0;
   #n = 0;
+  readonly #big = new Map<string, boolean>();
+
+  /** Whether intent `id` carries integers above 2^53 (drawn once per intent: its data, not a passing fault). */
+  #bigOf(id: string, rate: number): boolean {
+    let b = this.#big.get(id);
+    if (b === undefined) {
+      b = this.random() < rate;
+      this.#big.set(id, b);
+    }
+    return b;
+  }
   #serviceCalls = 0;
 
   constructor(
@@ -207,14 +218,20 @@ export class WorldNetwork {
       done.push('updatedAhead');
     }
     let big = false;
-    if (f.bigInt && r() < f.bigInt.rate) {
-      big = true;
+    if (f.bigInt) {
       const entryOf = { userNonce: '__BIG__', deadline: '__BIG__', permitDeadline: '__BIG__' };
-      if (receipt) receipt.depositTransaction = { depositIntentEntry: entryOf };
-      const rows = (result as { intents?: Array<Record<string, unknown>> }).intents;
-      const row = rows?.[Math.floor(r() * (rows?.length ?? 0))];
-      if (row?.receipt) (row.receipt as Record<string, unknown>).depositTransaction = { depositIntentEntry: entryOf };
-      done.push('bigInt');
+      const rate = f.bigInt.rate;
+      const carries = (id: unknown) => typeof id === 'string' && this.#bigOf(id, rate);
+      if (receipt && carries(receipt.intentId)) {
+        receipt.depositTransaction = { depositIntentEntry: entryOf };
+        big = true;
+      }
+      for (const row of (result as { intents?: Array<Record<string, unknown>> }).intents ?? []) {
+        if (!row.receipt || !carries(row.intentId)) continue;
+        (row.receipt as Record<string, unknown>).depositTransaction = { depositIntentEntry: entryOf };
+        big = true;
+      }
+      if (big) done.push('bigInt');
     }
     const lie = f.lyingDate && r() < f.lyingDate.rate ? f.lyingDate.offsetMs : 0;
     if (lie) done.push(`date ${lie} ms`);

@@ -32,7 +32,6 @@ export class WorldTime {
   #offsetAt = 0;
   #drift = 0;
   #seq = 0;
-  steps = 0;
   readonly #timers: Timer[] = [];
   /** Real macrotasks still running (fake-indexeddb's transactions): the world waits for them before moving time. */
   busy: () => boolean = () => false;
@@ -128,7 +127,6 @@ export class WorldTime {
       await new Promise<void>((r) => setImmediate(r));
       if (i >= 2 && !this.busy()) return;
     }
-    if (process.env.WORLD_TRACE) console.log('settle cap at', this.t);
   }
 
   /**
@@ -146,7 +144,6 @@ export class WorldTime {
       sameInstant = next.at === this.t ? sameInstant + 1 : 0;
       if (sameInstant > maxSteps) throw new Error(`a wake-up loop: ${maxSteps} timers at +${this.t} ms`);
       this.t = next.at;
-      if (process.env.WORLD_TRACE && ++this.steps % 1000 === 0) console.log('step', this.steps, this.t, this.busy(), this.#timers.length);
       next.fn();
     }
     this.t = Math.max(this.t, end);

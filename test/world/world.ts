@@ -6,7 +6,6 @@
  * browser; a dead worker's instance is dropped and the next event (an alarm, a user's message, the browser's start)
  * runs the wiring again on the same persisted profile.
  */
-import { appendFileSync } from 'node:fs';
 import { entries, get } from 'idb-keyval';
 import type { BackgroundServices } from '@/lib/background';
 import type { Platform } from '@/lib/platform';
@@ -91,7 +90,6 @@ export class World {
   /** One await of the worker: decides whether it dies there. */
   #touch(what: string): Touch {
     const n = ++this.touches;
-    if (process.env.WORLD_TRACE) appendFileSync('/tmp/world-trace.txt', `${this.time.t} ${n} ${what}\n`);
     const d = this.config.killAt.get(n);
     if (d) this.#lastKill = `${d} ${what}`;
     return d;
