@@ -18,7 +18,8 @@ export function wireBackground(platform: Platform, options: BackgroundOptions = 
   const bg = createBackground(platform, options);
   const resume = () => {
     void bg.ensureWatchdog().catch(() => {});
-    void bg.tracker.resume();
+    // A refused read of the records rejects here; the next start or watchdog alarm resumes it again.
+    void bg.tracker.resume().catch(() => {});
     void bg.updateBadge().catch(() => {});
     // Quiet hours or a snooze may have ended while the worker slept; notifications left unfinished are resumed.
     void bg.calm.resume().catch(() => {});

@@ -121,6 +121,8 @@ export function lifeBrowser(
     }
     if (decision === 'kill-after') {
       kill();
+      // The effect happened (a rejection too); the dead worker never learns it.
+      if (result instanceof Promise) result.catch(() => {});
       return never<T>();
     }
     return Promise.resolve(result);

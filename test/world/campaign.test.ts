@@ -4,7 +4,7 @@
  * per run with what each invariant was checked and excused). `WORLD_FAULTS=all` turns every fault family on. A failure names
  * the seed and the run's index: `WORLD_SEED=<seed> WORLD_FROM=<index> WORLD_RUNS=1` replays it.
  */
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { familiesFrom, runCampaign } from './campaign';
 import { formatTally } from './oracle';
 
@@ -17,8 +17,11 @@ const verbose = process.env.WORLD_VERBOSE === '1';
 it(
   `the production wiring on the simulated platform: ${runs} schedules, seed ${seed}, faults ${[...families].join(',')}`,
   async () => {
+    // The worker's own warnings (answers about another intent, refused writes) are what the faults provoke: kept quiet.
+    const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
     const started = Date.now();
     const result = await runCampaign({ seed, runs, families, from, ...(verbose ? { log: (l: string) => console.log(l) } : {}) });
+    for (const q of quiet) q.mockRestore();
     console.log(
       `world campaign: ${result.runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}, faults ${[...families].join(',')}\n${formatTally(result.tally)}`,
     );

@@ -17,6 +17,14 @@ import type { Life } from './time';
 export const SERVICE_ORIGIN = 'https://svc.example';
 /** The access key of the configured service. */
 export const ACCESS_KEY = 'k';
+/** Another service the user tries with Test connection before saving it (its clock and its 429s are its own). */
+export const OTHER_ORIGIN = 'https://other.example';
+
+/** How the other service answers Test connection: its clock ahead of the true time, and a 429's Retry-After (s). */
+export interface OtherService {
+  clockAheadMs: number;
+  retryAfterSeconds?: number;
+}
 
 /** How a 429's `Retry-After` is written. */
 export type RetryAfterForm = 'seconds' | 'http-date' | 'ms-by-mistake';
@@ -74,6 +82,10 @@ const json = (status: number, body: unknown, headers: Record<string, string>, te
 /** The world's network over `service`: `fetchFor(life, touch)` is one worker life's `platform.fetch`. */
 export class WorldNetwork {
   readonly wire: WireEntry[] = [];
+  /** Requests to another origin (Test connection of an unsaved URL), with when. */
+  readonly other: Array<{ at: number; method: string }> = [];
+  /** How the other origin answers; undefined: nothing answers there. */
+  otherService: OtherService | undefined;
   inFlight = 0;
   maxInFlight = 0;
   #n = 0;
@@ -146,7 +158,15 @@ export class WorldNetwork {
     const r = this.random;
     const dateOf = (lie = 0) => new Date(Math.floor(this.trueNow() / 1000) * 1000 + lie).toUTCString();
     if (u.origin !== SERVICE_ORIGIN || !op) {
-      // Another origin (Test connection of an unsaved URL) answers nothing; a method the service has not is a bad route.
+      // Another origin (Test connection of an unsaved URL): its own clock, maybe its own 429; else nothing answers.
+      if (u.origin === OTHER_ORIGIN && this.otherService) {
+        this.other.push({ at: this.trueNow(), method });
+        const { clockAheadMs, retryAfterSeconds } = this.otherService;
+        const date = { date: dateOf(clockAheadMs) };
+        if (retryAfterSeconds !== undefined)
+          return json(429, { error: 'RateLimited', code: 1007, msg: 'slow down' }, { ...date, 'retry-after': String(retryAfterSeconds) });
+        return json(400, { error: 'NotFound', code: 8000, msg: 'intent not found' }, date);
+      }
       if (u.origin !== SERVICE_ORIGIN) throw new TypeError('fetch failed');
       return json(404, { error: 'WebrpcBadRoute', code: -4, msg: 'no such method' }, { date: dateOf() });
     }

@@ -26,6 +26,9 @@ export type Invariant = (typeof INVARIANTS)[number];
 /** How often each invariant was checked, and excused (by reason). */
 export type Tally = Record<Invariant, { checked: number; excused: Record<string, number> }>;
 
+/** The service's commit window: an intent COMMITTED for less (on the service's clock) is not expired. */
+const COMMIT_WINDOW_MS = 10 * 60_000;
+
 /** A 429's hold excuses the worker's silence for at most this long (a service may ask for days). */
 export const HOLD_EXCUSE_CAP_MS = 60 * 60_000;
 /** A 429's hold must be honoured for at least this long (the worker may cap a longer one). */
@@ -132,7 +135,10 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     if (expiredAt !== undefined) {
       const a = lastAnswer(expiredAt, 'answer');
       const truth = a ? service.stepAt(id, a.end!).status : undefined;
-      if (a?.status === 'COMMITTED' && truth === 'COMMITTED' && expiredAt - a.end! <= 30_000) ok('I2');
+      const age = expiredAt - service.intents.get(id)!.createdAt;
+      if (age < COMMIT_WINDOW_MS)
+        v.push(`I2 ${id} expired ${age} ms after its creation (the service's commit window is ${COMMIT_WINDOW_MS} ms)`);
+      else if (a?.status === 'COMMITTED' && truth === 'COMMITTED' && expiredAt - a.end! <= 30_000) ok('I2');
       else v.push(`I2 ${id} expired on ${a?.status ?? 'no answer'} (truth ${truth}) ${a ? expiredAt - a.end! : '-'} ms old`);
     }
     const notFoundAt = phases?.get('not-found');

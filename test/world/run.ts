@@ -5,7 +5,7 @@
  */
 import { DEFAULT_NOTIFY, type TrackedIntent } from '@/lib/store';
 import { FakeService, type Step } from '../tracker/fake-service';
-import { ACCESS_KEY, type NetFaults, SERVICE_ORIGIN } from './network';
+import { ACCESS_KEY, type NetFaults, OTHER_ORIGIN, SERVICE_ORIGIN } from './network';
 import type { Schedule } from './schedule';
 import { type Death, World } from './world';
 
@@ -191,6 +191,15 @@ export async function runWorld(s: Schedule, seed: number): Promise<Observed & { 
       world.profile.syncFromAnotherDevice(items, (changes) => world.current?.lb.events.storageChanged.fire(changes, 'sync'));
     });
   }
+  // The user tries another service with Test connection, without saving it.
+  for (const c of s.testConnection)
+    at(c.at, () => {
+      world.net.otherService = {
+        clockAheadMs: c.clockAheadMs,
+        ...(c.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: c.retryAfterSeconds }),
+      };
+      void world.send({ type: 'test-connection', baseUrl: OTHER_ORIGIN, accessKey: 'another-key' });
+    });
   for (const c of s.closes)
     at(c.at, () => {
       const d = world.profile.desktop;

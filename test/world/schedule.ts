@@ -27,6 +27,7 @@ export const FAMILIES = [
   'flap40',
   'bigInt',
   'foreign',
+  'testConnection',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -171,6 +172,18 @@ export function scheduleArb(on: ReadonlySet<Family>) {
     backwards: when('backwards', fc.option(fc.record({ rate: fc.constantFrom(0.05, 0.3) }), { nil: undefined }), undefined),
     flap40: when('flap40', fc.boolean(), false),
     bigInt: when('bigInt', fc.option(fc.record({ rate: fc.constantFrom(0.05, 0.5) }), { nil: undefined }), undefined),
+    testConnection: when(
+      'testConnection',
+      fc.array(
+        fc.record({
+          at: at(),
+          clockAheadMs: fc.constantFrom(0, 20 * MIN, -20 * MIN),
+          retryAfterSeconds: fc.option(fc.constantFrom(60, 3_600, 86_400), { nil: undefined }),
+        }),
+        { maxLength: 2 },
+      ),
+      [],
+    ),
     foreign: when('foreign', fc.option(fc.record({ rate: fc.constantFrom(0.05, 0.3) }), { nil: undefined }), undefined),
   });
 }

@@ -179,7 +179,8 @@ export class World {
     this.start('wake');
     if (!this.current) return new Promise(() => {});
     const replies = this.current.lb.events.onMessage.fire(message, { id: 'svc' });
-    return Promise.resolve(replies.find((r) => r !== undefined));
+    // The messaging system hands a rejection to the page as an error: the page sees no reply.
+    return Promise.resolve(replies.find((r) => r !== undefined)).catch(() => undefined);
   }
 
   /** Fires the alarms that are due (waking the worker for them); runs every `everyMs` of true time until `end`. */
