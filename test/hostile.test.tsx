@@ -16,10 +16,10 @@ import { parseAccessKey, parseBaseUrl } from '@/lib/api/base-url';
 import { SvcClient } from '@/lib/api/client';
 import { parseIntentId } from '@/lib/api/intent-id';
 import { createBackground } from '@/lib/background';
-import { realPlatform } from '@/lib/platform';
 import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { describeError } from '@/lib/format/errors';
 import { formatAbsolute } from '@/lib/format/time';
+import { realPlatform } from '@/lib/platform';
 
 /** One case: what is fed in, and a piece of the message the user must see. */
 type Case = [name: string, run: () => unknown | Promise<unknown>, expected: string | RegExp];
