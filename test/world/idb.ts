@@ -12,6 +12,8 @@ import type { Life } from './time';
 export interface IdbRefusal {
   db: string;
   store?: string;
+  /** Only this key (e.g. `calm-state` in the settings database): its reads (`get`) or writes (`put`, `delete`). */
+  key?: string;
   mode: 'read' | 'write';
   from: number;
   to: number;
@@ -62,7 +64,20 @@ export class WorldIDB {
 
   #refusal(db: string, stores: string[], mode: 'read' | 'write'): IdbRefusal | undefined {
     const t = this.now();
-    return this.refusals.find((r) => r.db === db && r.mode === mode && r.from <= t && t < r.to && (!r.store || stores.includes(r.store)));
+    return this.refusals.find(
+      (r) => r.key === undefined && r.db === db && r.mode === mode && r.from <= t && t < r.to && (!r.store || stores.includes(r.store)),
+    );
+  }
+
+  /** Throws the refusal of `key` of `db` for `mode`, when one is running. */
+  #refuseKey(db: string, key: IDBValidKey, mode: 'read' | 'write'): void {
+    const t = this.now();
+    const r = this.refusals.find(
+      (x) => x.key !== undefined && x.key === String(key) && x.db === db && x.mode === mode && x.from <= t && t < x.to,
+    );
+    if (!r) return;
+    this.refused.push({ at: t, db, store: String(key), mode });
+    throw new DOMException(`${db}/${String(key)}: ${mode} refused (simulated)`, r.error);
   }
 
   #track(target: { addEventListener(type: string, fn: () => void): void }, events: string[]) {
@@ -82,21 +97,26 @@ export class WorldIDB {
    */
   factoryFor(life: Life, touch: (what: string) => Touch, kill: () => void): IDBFactory {
     const wrapStore = (db: string, store: IDBObjectStore): IDBObjectStore =>
-      db !== this.intentsDb
-        ? store
-        : bindAll(store, (p) => {
-            if (p === 'put')
-              return (value: unknown, key: IDBValidKey) => {
-                this.onIntentWrite?.(String(key), value);
-                return store.put(value, key);
-              };
-            if (p === 'delete')
-              return (key: IDBValidKey) => {
-                this.onIntentWrite?.(String(key), undefined);
-                return store.delete(key);
-              };
-            return undefined;
-          });
+      bindAll(store, (p) => {
+        if (p === 'get')
+          return (key: IDBValidKey) => {
+            this.#refuseKey(db, key, 'read');
+            return store.get(key);
+          };
+        if (p === 'put')
+          return (value: unknown, key: IDBValidKey) => {
+            this.#refuseKey(db, key, 'write');
+            if (db === this.intentsDb) this.onIntentWrite?.(String(key), value);
+            return store.put(value, key);
+          };
+        if (p === 'delete')
+          return (key: IDBValidKey) => {
+            this.#refuseKey(db, key, 'write');
+            if (db === this.intentsDb) this.onIntentWrite?.(String(key), undefined);
+            return store.delete(key);
+          };
+        return undefined;
+      });
     const wrapDb = (name: string, db: IDBDatabase): IDBDatabase =>
       bindAll(db, (p) =>
         p !== 'transaction'

@@ -169,8 +169,9 @@ export async function runWorld(s: Schedule, seed: number): Promise<Observed & { 
     at(s.drift.at + correctAfter, () => time.correct());
   }
   for (const r of s.idb) {
-    world.idb.refusals.push({ db: r.db, mode: r.mode, from: r.from, to: r.from + r.forMs, error: 'UnknownError' });
-    windows.push({ from: T0 + r.from, to: T0 + r.from + r.forMs, why: `idb ${r.mode} ${r.db}` });
+    const key = r.db === 'svc-settings' ? r.key : undefined;
+    world.idb.refusals.push({ db: r.db, mode: r.mode, from: r.from, to: r.from + r.forMs, error: 'UnknownError', ...(key ? { key } : {}) });
+    windows.push({ from: T0 + r.from, to: T0 + r.from + r.forMs, why: `idb ${r.mode} ${r.db}${key ? `/${key}` : ''}` });
   }
   for (const r of s.quota) {
     world.idb.refusals.push({ db: r.db, mode: 'write', from: r.from, to: r.from + r.forMs, error: 'QuotaExceededError' });

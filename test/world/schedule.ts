@@ -97,6 +97,8 @@ export function scheduleArb(on: ReadonlySet<Family>) {
       fc.array(
         fc.record({
           db: fc.constantFrom('svc-intents', 'svc-settings', 'svc-outbox'),
+          /** In the settings database, only one key: the settings, the calm state, the tracker state. */
+          key: fc.option(fc.constantFrom('settings', 'calm-state', 'tracker-state'), { nil: undefined }),
           mode: fc.constantFrom<'read' | 'write'>('read', 'write'),
           from: at(),
           forMs: fc.oneof(fc.integer({ min: 100, max: 10_000 }), fc.integer({ min: 10_000, max: 5 * MIN })),
