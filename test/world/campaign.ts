@@ -9,18 +9,7 @@ import { runWorld } from './run';
 import { drawSchedule, FAMILIES, type Family } from './schedule';
 
 /** The families `npm test` runs: those the current code survives (docs/simulation.md says which fail, with a seed). */
-export const DEFAULT_FAMILIES: readonly Family[] = [
-  'kill',
-  'idle',
-  'restart',
-  'skew',
-  'idb',
-  'quota',
-  'notifyReject',
-  'userClose',
-  'http',
-  'foreign',
-];
+export const DEFAULT_FAMILIES: readonly Family[] = ['kill', 'idle', 'restart', 'skew', 'notifyReject', 'userClose', 'http', 'foreign'];
 
 /** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */
 export function familiesFrom(env: string | undefined): Set<Family> {
