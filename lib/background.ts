@@ -1,14 +1,16 @@
 /**
  * The background worker's composition root: builds the stores, the client, the tracker and the services of
- * `lib/worker/`, and hands them to `entrypoints/background.ts`, which only wires browser events to them.
+ * `lib/worker/` on one {@link Platform} (lib/platform.ts), and hands them to `lib/worker/wire.ts`, which wires
+ * browser events to them. Nothing here reads a global: time, timers, the network, IndexedDB and the browser APIs all
+ * come from the platform, so that the campaign runs this same code on a simulated one.
  */
-import type { browser as browserApi } from 'wxt/browser';
-import { MAX_HOLD_MS, type RequestBudget, type WORKER_REQUESTS_PER_MINUTE } from './api/budget';
+import { MAX_HOLD_MS, RequestBudget, type WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
 import { createNotificationAdapter } from './notify/browser';
 import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
 import { createShownMarks } from './notify/shown-marks';
 import { CLIPBOARD_PERMISSION } from './permissions';
+import type { Platform } from './platform';
 import {
   createAsideRecords,
   createCalmStateStore,
@@ -18,13 +20,14 @@ import {
   createSettingsStore,
   createTrackerStateStore,
   createWatchedCheckpoints,
+  DB_NAMES,
   type IntentStore,
   type SettingsStore,
 } from './store';
 import { createCheckedIntentStore, createCheckedSettingsStore } from './store/checked';
-import { createOutbox } from './store/outbox';
+import { storesOn } from './store/idb';
+import { createOutbox, OUTBOX_DB } from './store/outbox';
 import { createSyncedSettingsStore } from './store/sync';
-import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
 import { pauseLeftMs } from './tracker/tracker-time';
@@ -45,9 +48,6 @@ import { createToolbarBadge } from './worker/toolbar-badge';
 import { createTrackIntent } from './worker/track';
 import { createTrackList } from './worker/track-many';
 import { createWatchedCheck } from './worker/watched';
-
-/** The WebExtension API object (webextension-polyfill through WXT). */
-type Browser = typeof browserApi;
 
 /** Everything the background entrypoint wires. */
 export interface BackgroundServices extends SelectionLookup, NotificationRouting {
@@ -76,47 +76,72 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
 
 /** What a test may give the worker instead of the defaults. */
 export interface BackgroundOptions {
-  /** The worker's request budget (default: 4 in flight, {@link WORKER_REQUESTS_PER_MINUTE} a minute). */
+  /** The worker's request budget (default: 4 in flight, {@link WORKER_REQUESTS_PER_MINUTE} a minute, on the platform's clock). */
   budget?: RequestBudget;
+  /** Firefox's notification semantics and clipboard reader (default: the build's target, `import.meta.env.BROWSER`). */
+  firefox?: boolean;
 }
 
-/** Builds the background services on `browser`. */
-export function createBackground(browser: Browser, options: BackgroundOptions = {}): BackgroundServices {
+/**
+ * Builds the background services on `platform`: every IndexedDB database is opened through `platform.indexedDB`,
+ * every request goes through `platform.fetch`, every timer through `platform.timers` or `platform.clock.sleep`, and
+ * the time is `platform.clock`'s (wall clock for what is stored and compared with the service, monotonic for durations).
+ */
+export function createBackground(platform: Platform, options: BackgroundOptions = {}): BackgroundServices {
+  const { browser, clock, timers } = platform;
+  const open = storesOn(platform.indexedDB);
+  const settingsDb = open(DB_NAMES.settings, 'settings');
+  const intentsDb = open(DB_NAMES.intents, 'intents');
+  const now = () => clock.now();
+  const timer = (fn: () => void, ms: number) => void timers.setTimeout(fn, ms);
   // Records and settings are parsed and migrated on load; what cannot be read is set aside (lib/store/records.ts).
-  const intents = createCheckedIntentStore(createAsideRecords());
-  const settings = createSyncedSettingsStore(createCheckedSettingsStore(createSettingsStore()), browser.storage?.sync);
+  const intents = createCheckedIntentStore(createAsideRecords(settingsDb), intentsDb, settingsDb, now);
+  const settings = createSyncedSettingsStore(
+    createCheckedSettingsStore(createSettingsStore(settingsDb), settingsDb),
+    browser.storage?.sync,
+    now,
+  );
   // The service's time, from its answers' Date headers: every comparison with a server timestamp uses it.
-  const serviceClock = new ServiceClock(realClock);
+  const serviceClock = new ServiceClock(clock);
   // ... and the popup's: it reads the estimate to show "ago" and ETAs on the service's time.
-  const publishOffset = createServiceOffsetPublisher(serviceClock, createServiceOffsetStore());
+  const publishOffset = createServiceOffsetPublisher(serviceClock, createServiceOffsetStore(settingsDb));
   // Every request of the worker takes its place in this one budget (lib/api/budget.ts). Only the saved service's
   // answers feed the service clock: Test connection of another URL never moves it.
-  const baseFetch: typeof fetch = (input, init) => fetch(input, init);
+  const baseFetch: typeof fetch = (input, init) => platform.fetch(input, init);
   const clients = createClientCache(settings, {
     fetch: baseFetch,
     configuredFetch: fetchObservingDate(baseFetch, serviceClock, () => void publishOffset()),
     serviceNow: () => serviceClock.now(),
-    ...(options.budget ? { budget: options.budget } : {}),
+    budget: options.budget ?? new RequestBudget({ clock }),
+    timers,
+    now,
   });
-  const firefox = import.meta.env?.BROWSER === 'firefox';
+  const firefox = options.firefox ?? import.meta.env?.BROWSER === 'firefox';
   // Every notification about an intent: one decision, one outbox in IndexedDB, one adapter over browser.notifications.
   const calm = createNotificationPipeline({
     adapter: createNotificationAdapter(browser, { iconUrl: '/icon/128.png', firefox }),
-    outbox: createOutbox(),
-    state: createCalmStateStore(),
+    outbox: createOutbox(open(OUTBOX_DB, 'jobs')),
+    state: createCalmStateStore(settingsDb),
     settings: async () => (await settings.get())?.notify,
     intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
     scheduleRelease: createCalmAlarm(browser),
-    monotonic: () => realClock.monotonic(),
+    monotonic: () => clock.monotonic(),
     onChange: () => changed(''),
     // "Shown" also outside IndexedDB: a notification the user closed is not shown again when the outbox could not say so.
     shownMarks: createShownMarks([browser.storage?.session, browser.storage?.local]),
+    now,
+    groupTimer: timer,
+    retryTimer: timer,
   });
   // What a user's action did (the context menu, the shortcut): an outbox job like every notification (never lost).
   const inform = (message: string) => calm.inform(message).catch(() => undefined);
   // The badge reads the tracker's own copy: it is current, IndexedDB may lag behind it.
-  const badge = createToolbarBadge(browser, async () => ({ intents: await tracker.list(), state: tracker.state }));
-  const broadcast = createChangeBroadcast((message) => browser.runtime.sendMessage(message));
+  const badge = createToolbarBadge(browser, async () => ({ intents: await tracker.list(), state: tracker.state }), timers);
+  const broadcast = createChangeBroadcast(
+    (message) => browser.runtime.sendMessage(message),
+    () => clock.monotonic(),
+    timers,
+  );
   const changed = (intentId: string) => {
     broadcast.schedule(intentId);
     badge.schedule();
@@ -133,15 +158,16 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
       .catch(() => {});
   const tracker = new Tracker({
     store: intents,
-    stateStore: createTrackerStateStore(),
-    clock: realClock,
+    stateStore: createTrackerStateStore(settingsDb),
+    clock,
+    ...(platform.random ? { random: platform.random } : {}),
     serviceClock,
     notifier: calm,
     transport: () => clients.current('tracker'),
     onChange: changed,
     onStateChange: (state) => {
       // The service's Retry-After holds every request to it, also after a restart (I5); never longer than it was set.
-      const left = pauseLeftMs(state, realClock.now(), MAX_HOLD_MS);
+      const left = pauseLeftMs(state, clock.now(), MAX_HOLD_MS);
       if (left > 0)
         void clients.scope().then(
           (scope) => scope !== undefined && clients.budget.holdOff(left, scope),
@@ -152,7 +178,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   });
 
   const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
-  const removed = createRemovedIntents();
+  const removed = createRemovedIntents(settingsDb);
   const track = createTrackIntent(tracker, removed);
   const trackList = createTrackList(tracker, removed);
   const selection = createSelectionLookup({
@@ -165,12 +191,13 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
   const checkWatched = createWatchedCheck({
     settings,
     client: () => clients.current('background'),
-    checkpoints: createWatchedCheckpoints(),
+    checkpoints: createWatchedCheckpoints(settingsDb),
     track,
     removed,
+    now,
     serviceNow: () => serviceClock.now(),
     serviceLatest: () => serviceClock.latestIfDecidable(),
-    monotonic: () => realClock.monotonic(),
+    monotonic: () => clock.monotonic(),
   });
   const handleMessage = createDispatcher(
     createMessageHandlers({
@@ -178,12 +205,13 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
       track,
       trackList,
       clients,
-      receipts: createReceiptCache(),
+      receipts: createReceiptCache(open(DB_NAMES.receipts, 'receipts')),
       removed,
       trackSelection: selection.trackSelection,
       updateBadge: badge.update,
       checkWatched,
       calm,
+      now,
     }),
   );
 
@@ -209,7 +237,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     checkWatched,
     updateBadge: badge.update,
     // Kept alive while any request of the worker is in flight or waits for its place (a watched check, a look-up).
-    startKeepAlive: () => startKeepAlive(browser, () => tracker.busy || clients.budget.inFlight > 0 || clients.budget.waiting > 0),
+    startKeepAlive: () => startKeepAlive(browser, () => tracker.busy || clients.budget.inFlight > 0 || clients.budget.waiting > 0, timers),
     runCommand,
     installed: (reason) => welcomeOnInstall(browser, reason).catch(() => false),
   };

@@ -32,6 +32,8 @@ export interface Platform {
   indexedDB: IDBFactory;
   /** storage.local/sync, notifications, alarms, runtime, permissions, menus, commands, omnibox, action. */
   browser: Browser;
+  /** A number in [0, 1): the jitter of back-offs (default `Math.random`; the campaign draws it from its seed). */
+  random?: () => number;
 }
 
 /** The real platform of the extension's worker, on `browser`. */
@@ -45,5 +47,6 @@ export function realPlatform(browser: Browser): Platform {
     fetch: (input, init) => fetch(input, init),
     indexedDB: globalThis.indexedDB,
     browser,
+    random: Math.random,
   };
 }

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { RequestBudget } from '@/lib/api/budget';
 import { createBackground } from '@/lib/background';
+import { realPlatform } from '@/lib/platform';
 import { WATCHDOG_ALARM, WATCHDOG_PERIOD_MINUTES } from '@/lib/worker/lifetime';
 
 const ID = `0x${'cd'.repeat(32)}`;
@@ -15,7 +16,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('ignores unknown and malformed messages', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     expect(bg.handleMessage({ type: 'format-disk' })).toBeUndefined();
     expect(bg.handleMessage('track')).toBeUndefined();
     expect(bg.handleMessage({ type: 'track', intentId: 42 })).toBeUndefined();
@@ -23,7 +24,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('refuses a bad intentId with a message and tracks a good one', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     expect(await bg.handleMessage({ type: 'track', intentId: '<script>' })).toMatchObject({ ok: false });
     expect(await bg.handleMessage({ type: 'track', intentId: `  ${ID} ` })).toEqual({ ok: true, added: true, intentId: ID });
     expect(await bg.handleMessage({ type: 'track', intentId: ID })).toEqual({ ok: true, added: false, intentId: ID });
@@ -35,7 +36,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('opens the welcome page on a new install, and nothing on an update or a browser update', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     const tabs = async () => (await fakeBrowser.tabs.query({})).map((t) => t.url);
     const before = await tabs(); // fakeBrowser starts with one blank tab
     expect(await bg.installed('update')).toBe(false);
@@ -48,7 +49,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('creates the watchdog alarm once', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     await bg.ensureWatchdog();
     await bg.ensureWatchdog();
     const alarms = await fakeBrowser.alarms.getAll();
@@ -58,7 +59,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('opens the receipt named in the omnibox, and says so when the text holds no intentId', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     await bg.openFromOmnibox(`  ${ID} `);
     const tabs = await fakeBrowser.tabs.query({});
     expect(tabs.some((t) => t.url?.endsWith(`/popup.html#intent=${ID}`))).toBe(true);
@@ -71,7 +72,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('clears finished intents and keeps the ones in flight', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     const base = { addedAt: 1, lastStates: [], notification: 'shown' as const };
     await bg.intents.put({ ...base, intentId: `0x${'1'.repeat(64)}`, phase: 'final', status: 'SUCCEEDED' });
     await bg.intents.put({ ...base, intentId: `0x${'2'.repeat(64)}`, phase: 'final', status: 'FAILED' });
@@ -82,7 +83,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('keeps at most 200 finished intents, pruning the oldest when a new one is tracked', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     for (let i = 0; i < 205; i++) {
       await bg.intents.put({
         intentId: `0x${i.toString(16).padStart(64, '0')}`,
@@ -104,7 +105,7 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('opens the receipt of the intent behind a clicked notification', async () => {
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     await bg.openNotification(`svc-intent:${ID}:123`);
     const tabs = await fakeBrowser.tabs.query({});
     expect(tabs.some((t) => t.url?.endsWith(`/popup.html#intent=${ID}`))).toBe(true);
@@ -123,7 +124,7 @@ describe('background services with the simulator', () => {
     const fb = fakeBrowser as unknown as { contextMenus: Record<string, unknown> };
     fb.contextMenus.removeAll = async () => {};
     fb.contextMenus.create = (item: unknown) => created.push(item);
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     await bg.ensureMenus();
     expect(created).toEqual([{ id: 'svc-track-selection', title: 'Track intent', contexts: ['selection'] }]);
     bg.tracker.stop();
@@ -133,7 +134,7 @@ describe('background services with the simulator', () => {
     const { startSimulator } = await import('./simulator/server');
     const { intentWithDestinationHash } = await import('./simulator/find');
     const sim = await startSimulator();
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
       const { intentId: targetId, hash } = intentWithDestinationHash(sim);
@@ -159,7 +160,7 @@ describe('background services with the simulator', () => {
     const { startSimulator } = await import('./simulator/server');
     const { intentWithDestinationHash } = await import('./simulator/find');
     const sim = await startSimulator();
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       await bg.settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
       const { intentId, hash } = intentWithDestinationHash(sim);
@@ -180,7 +181,7 @@ describe('background services with the simulator', () => {
     const { startSimulator } = await import('./simulator/server');
     const sim = await startSimulator({ dataset: false });
     // A faster rate than the worker's 54 a minute: the tracker's 320 first reads would hold the check for a minute.
-    const bg = createBackground(fakeBrowser as never, { budget: new RequestBudget({ perMinute: 6_000 }) });
+    const bg = createBackground(realPlatform(fakeBrowser as never), { budget: new RequestBudget({ perMinute: 6_000 }) });
     try {
       const busy = `0x${'c3'.repeat(20)}`;
       // More than one check reads (5 pages of 50), all within the first check's look-back hour.
@@ -201,7 +202,7 @@ describe('background services with the simulator', () => {
   it('auto-tracks new intents of a watched address, and only of the ticked ones', async () => {
     const { startSimulator } = await import('./simulator/server');
     const sim = await startSimulator({ dataset: false });
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       const mine = `0x${'a1'.repeat(20)}`;
       const other = `0x${'b2'.repeat(20)}`;

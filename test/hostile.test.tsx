@@ -19,6 +19,7 @@ import { createBackground } from '@/lib/background';
 import { formatTokenAmountWithSymbol } from '@/lib/format/amount';
 import { describeError } from '@/lib/format/errors';
 import { formatAbsolute } from '@/lib/format/time';
+import { realPlatform } from '@/lib/platform';
 
 /** One case: what is fed in, and a piece of the message the user must see. */
 type Case = [name: string, run: () => unknown | Promise<unknown>, expected: string | RegExp];
@@ -180,7 +181,7 @@ describe('hostile and bad input catalogue', () => {
   it('the worker ignores malformed messages and keeps every tracked intent through bad answers', async () => {
     globalThis.indexedDB = new IDBFactory();
     fakeBrowser.reset();
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       await bg.settings.set({ baseUrl: base, accessKey: 'k' });
       answer = json(200, '<<<not json>>>', 'text/plain');

@@ -6,6 +6,7 @@
  */
 import { parse as parseLosslessJson } from 'lossless-json';
 import * as z from 'zod/mini';
+import type { Timers } from '../platform';
 import { type Lane, MAX_HOLD_MS, RequestBudget } from './budget';
 import {
   redact,
@@ -41,6 +42,10 @@ export interface SvcClientConfig {
    * of an answer without a readable `Date` header. Default: the local clock.
    */
   serviceNow?: () => number;
+  /** Timers of the calls' time-outs (the worker's platform; default the global `setTimeout`). */
+  timers?: Timers;
+  /** Wall-clock time in ms, to read an HTTP-date `Retry-After` (the worker's platform clock; default `Date.now`). */
+  now?: () => number;
 }
 
 /** Per-call options. */
@@ -154,6 +159,7 @@ export class SvcHttp {
   readonly #lane: Lane;
   readonly #scope: string;
   readonly #serviceNow: () => number;
+  readonly #timers: Timers;
 
   /** @throws TypeError when `baseUrl` is not an absolute http(s) URL. */
   constructor(config: SvcClientConfig) {
@@ -166,7 +172,11 @@ export class SvcHttp {
     this.#budget = config.budget;
     this.#lane = config.lane ?? 'user';
     this.#scope = holdScopeOf(this.baseUrl, config.accessKey);
-    this.#serviceNow = config.serviceNow ?? (() => Date.now());
+    this.#serviceNow = config.serviceNow ?? config.now ?? (() => Date.now());
+    this.#timers = config.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    };
   }
 
   /** The scope of this client's `Retry-After` holds in the budget ({@link holdScopeOf}). */
@@ -211,7 +221,7 @@ export class SvcHttp {
     const send = async () => {
       // The time-out starts now that the request is sent, not while it waited for its place.
       const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(), timeoutMs);
+      const timer = this.#timers.setTimeout(() => timeout.abort(), timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
       const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
       try {
@@ -246,7 +256,7 @@ export class SvcHttp {
           );
         }
       } finally {
-        clearTimeout(timer);
+        this.#timers.clearTimeout(timer);
       }
     };
     try {

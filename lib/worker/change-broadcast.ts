@@ -5,6 +5,7 @@
  * intents each answer, and so each notification, waited seconds to be written.
  */
 import { CHANGED, type ChangedMessage } from '../messages';
+import type { Timers } from '../platform';
 
 /** Changes within this many ms of the last broadcast make one broadcast, sent when the window closes. */
 export const CHANGE_COALESCE_MS = 200;
@@ -19,10 +20,18 @@ export interface ChangeBroadcast {
   schedule(intentId: string): void;
 }
 
-/** Creates the broadcast over `send` (`browser.runtime.sendMessage`; a rejection, e.g. no page open, is ignored). */
-export function createChangeBroadcast(send: (message: ChangedMessage) => Promise<unknown>, now: () => number = Date.now): ChangeBroadcast {
+/**
+ * Creates the broadcast over `send` (`browser.runtime.sendMessage`; a rejection, e.g. no page open, is ignored).
+ * `now` is a time in ms (the worker passes its monotonic clock: the coalescing window is a duration); `timers` the
+ * platform's timers.
+ */
+export function createChangeBroadcast(
+  send: (message: ChangedMessage) => Promise<unknown>,
+  now: () => number = Date.now,
+  timers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: () => {} },
+): ChangeBroadcast {
   let lastAt = Number.NEGATIVE_INFINITY;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   const ids = new Set<string>();
   const flush = () => {
     timer = undefined;
@@ -39,7 +48,7 @@ export function createChangeBroadcast(send: (message: ChangedMessage) => Promise
       if (timer !== undefined) return;
       const wait = lastAt + CHANGE_COALESCE_MS - now();
       if (wait <= 0) flush();
-      else timer = setTimeout(flush, wait);
+      else timer = timers.setTimeout(flush, wait);
     },
   };
 }

@@ -7,6 +7,7 @@
 import { type Lane, RequestBudget } from '../api/budget';
 import { SvcClient } from '../api/client';
 import { holdScopeOf } from '../api/http';
+import type { Timers } from '../platform';
 import type { SettingsStore } from '../store';
 
 export type { Lane } from '../api/budget';
@@ -46,6 +47,10 @@ export interface ClientCacheOptions {
   /** The saved service's time (ms since the epoch), to read an HTTP-date `Retry-After` of its answers. */
   serviceNow?: () => number;
   budget?: RequestBudget;
+  /** The time-out timers of every call (the platform's; default the global ones). */
+  timers?: Timers;
+  /** Wall-clock time in ms, to read an HTTP-date `Retry-After` (the platform's clock; default `Date.now`). */
+  now?: () => number;
 }
 
 /** Creates the cache over the settings store. */
@@ -61,6 +66,8 @@ export function createClientCache(settings: SettingsStore, options: ClientCacheO
       lane,
       ...(fetch ? { fetch } : {}),
       ...(configured && options.serviceNow ? { serviceNow: options.serviceNow } : {}),
+      ...(options.timers ? { timers: options.timers } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
   };
   let cached: { key: string; clients: Partial<Record<Lane, SvcClient>> } | undefined;

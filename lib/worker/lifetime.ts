@@ -4,6 +4,7 @@
  */
 import type { browser as browserApi } from 'wxt/browser';
 import { t } from '../i18n';
+import type { Timers } from '../platform';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 type Browser = typeof browserApi;
@@ -29,10 +30,25 @@ export async function ensureMenus(browser: Browser): Promise<void> {
   browser.contextMenus.create({ id: MENU_TRACK, title: t('menuTrackIntent'), contexts: ['selection'] });
 }
 
-/** Calls an extension API every {@link KEEP_ALIVE_MS} while `busy()`; returns a function that stops it. */
-export function startKeepAlive(browser: Browser, busy: () => boolean): () => void {
-  const timer = setInterval(() => {
+/**
+ * Calls an extension API every {@link KEEP_ALIVE_MS} while `busy()`, on `timers` (the platform's; one timer re-armed
+ * after each beat); returns a function that stops it.
+ */
+export function startKeepAlive(
+  browser: Browser,
+  busy: () => boolean,
+  timers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+): () => void {
+  let stopped = false;
+  let timer: unknown;
+  const beat = () => {
+    if (stopped) return;
     if (busy()) void browser.runtime.getPlatformInfo();
-  }, KEEP_ALIVE_MS);
-  return () => clearInterval(timer);
+    timer = timers.setTimeout(beat, KEEP_ALIVE_MS);
+  };
+  timer = timers.setTimeout(beat, KEEP_ALIVE_MS);
+  return () => {
+    stopped = true;
+    timers.clearTimeout(timer);
+  };
 }

@@ -32,6 +32,8 @@ export interface MessageHandlerDeps {
   checkWatched(force?: boolean): Promise<number>;
   /** Mute and snooze; told when the settings change (quiet hours may have ended). */
   calm: Pick<CalmNotifier, 'mute' | 'snooze' | 'endSnooze' | 'release'>;
+  /** Wall-clock time in ms (the platform's clock; default `Date.now`): when a looked-up receipt was fetched. */
+  now?: () => number;
 }
 
 const notConfigured = (): Failure => ({ ok: false, message: t('notConfigured'), openSettings: true });
@@ -96,7 +98,7 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
           });
           return { ok: false, message: t('errForeignReceipt'), openSettings: false };
         }
-        await deps.receipts.put(r.intentId, { receipt: intentReceipt, fetchedAt: Date.now() });
+        await deps.receipts.put(r.intentId, { receipt: intentReceipt, fetchedAt: (deps.now ?? Date.now)() });
         return { ok: true, receipt: intentReceipt };
       } catch (err) {
         return failed(err);

@@ -1,6 +1,7 @@
 /** Puts the badge of `lib/notify/badge` on the toolbar button, at most once per burst of changes. */
 import type { browser as browserApi } from 'wxt/browser';
 import { badgeFor } from '../notify/badge';
+import type { Timers } from '../platform';
 import type { TrackedIntent, TrackerState } from '../store';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
@@ -17,10 +18,14 @@ export interface ToolbarBadge {
   schedule(): void;
 }
 
-/** Creates the badge over `read`, which gives the tracked intents and the tracker state as they are now. */
+/**
+ * Creates the badge over `read`, which gives the tracked intents and the tracker state as they are now; the coalescing
+ * timer runs on `timers` (the platform's).
+ */
 export function createToolbarBadge(
   browser: Browser,
   read: () => Promise<{ intents: readonly TrackedIntent[]; state: TrackerState }>,
+  timers: Pick<Timers, 'setTimeout'> = { setTimeout: (fn, ms) => setTimeout(fn, ms) },
 ): ToolbarBadge {
   let scheduled = false;
   const update = async () => {
@@ -35,7 +40,7 @@ export function createToolbarBadge(
     schedule() {
       if (scheduled) return;
       scheduled = true;
-      setTimeout(() => {
+      timers.setTimeout(() => {
         scheduled = false;
         void update().catch(() => {});
       }, BADGE_COALESCE_MS);

@@ -1,0 +1,64 @@
+/**
+ * The world campaign: runs schedules of the production wiring on the simulated platform, each from the campaign's
+ * seed and its index, and checks each with the oracle. `WORLD_FAULTS` chooses the fault families: unset, the
+ * {@link DEFAULT_FAMILIES} (those today's code survives); `all`, every family; `none`, no fault; or a comma-separated
+ * list.
+ */
+import { addTally, check, emptyTally, formatTally, type Tally } from './oracle';
+import { runWorld } from './run';
+import { drawSchedule, FAMILIES, type Family } from './schedule';
+
+/** The families `npm test` runs: those the current code survives (docs/simulation.md says which fail, with a seed). */
+export const DEFAULT_FAMILIES: readonly Family[] = ['kill', 'idle', 'restart', 'skew', 'notifyReject', 'userClose', 'http', 'foreign'];
+
+/** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */
+export function familiesFrom(env: string | undefined): Set<Family> {
+  if (!env) return new Set(DEFAULT_FAMILIES);
+  if (env === 'all') return new Set(FAMILIES);
+  if (env === 'none') return new Set();
+  const names = env
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (!(FAMILIES as readonly string[]).includes(n)) throw new Error(`WORLD_FAULTS: no family "${n}" (${FAMILIES.join(', ')})`);
+  return new Set(names as Family[]);
+}
+
+/** What a campaign found. */
+export interface CampaignResult {
+  runs: number;
+  tally: Tally;
+  failure?: { index: number; violations: string[]; schedule: unknown };
+}
+
+/** Runs `runs` schedules from `seed` with `families`; stops at the first failing run. `log` gets one line per run when verbose. */
+export async function runCampaign(options: {
+  seed: number;
+  runs: number;
+  families: ReadonlySet<Family>;
+  log?: (line: string) => void;
+  from?: number;
+}): Promise<CampaignResult> {
+  const total = emptyTally();
+  const first = options.from ?? 0;
+  for (let index = first; index < first + options.runs; index++) {
+    const schedule = drawSchedule(options.seed, index, options.families);
+    let violations: string[];
+    let tally = emptyTally();
+    try {
+      const observed = await runWorld(schedule, options.seed + index);
+      ({ violations, tally } = await check(observed));
+      if (violations.length > 0)
+        violations.push(
+          `deaths: ${JSON.stringify(observed.deaths.map((d) => ({ ...d, at: d.at - observed.end, restartAt: d.restartAt === undefined ? undefined : d.restartAt - observed.end })))} (ms before the end); lives ${observed.world.lives.length}; desktop: ${JSON.stringify(observed.world.profile.desktop.log.map((a) => `${a.at - observed.end} ${a.how} ${a.title}`))}`,
+        );
+    } catch (err) {
+      violations = [`the run threw: ${err instanceof Error ? err.message : String(err)}`];
+    }
+    addTally(total, tally);
+    options.log?.(`run ${index}: ${violations.length ? `${violations.length} violations` : 'ok'} · ${formatTally(tally)}`);
+    if (violations.length > 0) return { runs: index - first + 1, tally: total, failure: { index, violations, schedule } };
+  }
+  return { runs: options.runs, tally: total };
+}
