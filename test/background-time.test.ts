@@ -7,6 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createBackground } from '@/lib/background';
+import { realPlatform } from '@/lib/platform';
 import { createServiceOffsetStore } from '@/lib/store';
 
 const SAVED = 'https://saved.svc.example';
@@ -25,7 +26,7 @@ describe('Test connection of an unsaved URL (createBackground)', () => {
   it('does not move the service clock with another server’s Date header', async () => {
     const ahead = new Date(Date.now() + 20 * 60_000).toUTCString();
     vi.stubGlobal('fetch', async () => new Response(NOT_FOUND, { status: 400, headers: { Date: ahead } }));
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       await bg.settings.set({ baseUrl: SAVED, accessKey: 'saved-key' });
       const reply = await bg.handleMessage({ type: 'test-connection', baseUrl: OTHER, accessKey: 'other-key' });
@@ -47,7 +48,7 @@ describe('Test connection of an unsaved URL (createBackground)', () => {
           headers: { 'Retry-After': '3600' },
         }),
     );
-    const bg = createBackground(fakeBrowser as never);
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
       await bg.settings.set({ baseUrl: SAVED, accessKey: 'saved-key' });
       await bg.handleMessage({ type: 'test-connection', baseUrl: OTHER, accessKey: 'other-key' });

@@ -88,6 +88,13 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
         ...(e.intentId ? { intentId: e.intentId } : {}),
       });
   }
+  // The worker's minute spent (I5: the tracker and the user have 59 places in any 60 s window, lib/api/rate-window.ts):
+  // no check can go out until the window slides, from the first of those 59 to 60 s after it; then I1 holds again.
+  const starts = log.map((e) => e.start).sort((a, b) => a - b);
+  for (let i = 58; i < starts.length; i++) {
+    if (starts[i]! - starts[i - 58]! < 60_000)
+      windows.push({ from: starts[i - 58]!, to: starts[i - 58]! + 60_000, why: 'the minute spent (I5)' });
+  }
   /** The windows about `id` overlapping [from, to]. */
   const over = (id: string | undefined, from: number, to: number) =>
     windows.filter((w) => (w.intentId === undefined || w.intentId === id) && w.from < to && w.to > from);
