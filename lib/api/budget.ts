@@ -78,6 +78,14 @@ export const BACKGROUND_DUE_AFTER_MS = 10_000;
 export const MAX_HOLD_MS = 3_600_000;
 
 const WINDOW_MS = 60_000;
+/**
+ * The tracker's own pace: a bucket of {@link TRACKER_BURST} requests refilled at {@link TRACKER_PER_MINUTE} a minute.
+ * Together at most 15 + 44 = 59 in any 60 s, so the tracker alone never spends the window: after a burst (a start, a
+ * pasted list's first reads answered at once) it goes on at 44 a minute instead of stopping for a minute.
+ */
+export const TRACKER_BURST = 15;
+/** See {@link TRACKER_BURST}. */
+export const TRACKER_PER_MINUTE = 44;
 
 interface Waiter {
   lane: Lane;
@@ -95,6 +103,9 @@ export class RequestBudget {
   readonly #clock: BudgetClock;
   readonly #window = new SlidingWindow(WINDOW_MS);
   #tokens: number;
+  /** The tracker's pace ({@link TRACKER_BURST}); refilled on the monotonic clock. */
+  #trackerTokens = TRACKER_BURST;
+  #trackerAt = Number.NaN;
   #at: number;
   #inFlight = 0;
   #background = 0;
@@ -223,7 +234,7 @@ export class RequestBudget {
     // A due background request not sent now is blocked by the window, which blocks the tracker too: a place freed is
     // kept for it until the window has room.
     const tracker = open.find((w) => w.lane === 'tracker');
-    if (tracker && count < this.perMinute - 1 && !dueBackground) return tracker;
+    if (tracker && count < this.perMinute - 1 && !dueBackground && this.#trackerReady(now)) return tracker;
     return undefined;
   }
 
@@ -233,6 +244,7 @@ export class RequestBudget {
     this.#refill(now);
     this.#tokens = Math.max(-this.perMinute, this.#tokens - 1);
     this.#inFlight++;
+    if (w.lane === 'tracker') this.#trackerTokens -= 1;
     if (w.lane === 'background') {
       this.#background++;
       this.#lastBackground = now;
@@ -244,6 +256,17 @@ export class RequestBudget {
   #backgroundDue(now: number): boolean {
     this.#refill(now);
     return this.#tokens >= 1 || now - this.#lastBackground >= BACKGROUND_DUE_AFTER_MS;
+  }
+
+  /** The tracker's pace has a token now (refilled first). */
+  #trackerReady(now: number): boolean {
+    if (Number.isNaN(this.#trackerAt)) this.#trackerAt = now;
+    const elapsed = now - this.#trackerAt;
+    if (elapsed > 0) {
+      this.#trackerTokens = Math.min(TRACKER_BURST, this.#trackerTokens + (elapsed * TRACKER_PER_MINUTE) / 60_000);
+      this.#trackerAt = now;
+    }
+    return this.#trackerTokens >= 1;
   }
 
   #held(scope: string, now: number): boolean {
@@ -273,6 +296,9 @@ export class RequestBudget {
     const now = this.#clock.monotonic();
     let at = this.#window.nextExpiryAt(now);
     for (const w of this.#waiting) if (this.#held(w.scope, now)) at = Math.min(at, this.#holds.get(w.scope)!);
+    if (this.#waiting.some((w) => w.lane === 'tracker') && !this.#trackerReady(now)) {
+      at = Math.min(at, now + Math.max(1, Math.ceil(((1 - this.#trackerTokens) * 60_000) / TRACKER_PER_MINUTE)));
+    }
     if (this.#waiting.some((w) => w.lane === 'background') && !this.#backgroundDue(now)) {
       const tokenAt = now + Math.max(1, Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute));
       at = Math.min(at, tokenAt, this.#lastBackground + BACKGROUND_DUE_AFTER_MS);

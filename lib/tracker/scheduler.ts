@@ -92,7 +92,10 @@ export function planChecks(input: PlanInput): Plan {
   let sweep: SweepJob | undefined;
   if (!input.sweeping) {
     const refreshId = input.refresh.find((id) => idle.some((t) => t.intentId === id));
-    const first = cold.find((t) => t.lastCheckedAt === undefined && t.retry === undefined);
+    // The intent tracked last is read first: the one the user just added matters now, and a pasted list of hundreds
+    // read at the worker's pace (I5) must not hold back the intent tracked after it.
+    let first: TrackedIntent | undefined;
+    for (const t of cold) if (t.lastCheckedAt === undefined && t.retry === undefined && (!first || t.addedAt > first.addedAt)) first = t;
     // First reads go one at a time (hundreds take seconds in a browser); history keeps its busy pace meanwhile, so
     // that intents finishing then are not left until every first read is done.
     const pageDue = input.history && now >= input.nextSweepAt && now - input.lastPageAt >= input.tuning.busySweepGapMs;

@@ -43,7 +43,8 @@ describe('a desk: many intents at once', () => {
     await popup.intentBox.fill(pasted);
     await popup.page.getByRole('button', { name: 'Track', exact: true }).click();
     await expect.poll(() => popup.message().textContent(), { timeout: 30_000 }).toContain('Added 300, already tracked 0, not valid 1.');
-    expect(await popup.page.getByRole('textbox', { name: 'Intent ID' }).inputValue()).toBe('0xnot-an-id');
+    // The box is set by the same answer as the message, maybe in a later frame: wait for it by name.
+    await expect.poll(() => popup.page.getByRole('textbox', { name: 'Intent ID' }).inputValue()).toBe('0xnot-an-id');
     await expect.poll(storedCount, { timeout: 10_000 }).toBe(before + 300);
     // The list is windowed: a search finds any of them.
     await popup.page.getByRole('searchbox', { name: 'Search tracked intents' }).fill(ids[299]!);
