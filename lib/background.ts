@@ -6,9 +6,11 @@ import type { browser as browserApi } from 'wxt/browser';
 import type { RequestBudget, WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
 import { createNotificationAdapter } from './notify/browser';
+import { chainNotice } from './notify/chain';
 import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
 import { createShownMarks } from './notify/shown-marks';
 import { CLIPBOARD_PERMISSION } from './permissions';
+import { realPlatform } from './platform';
 import {
   createAsideRecords,
   createCalmStateStore,
@@ -28,6 +30,7 @@ import { realClock } from './tracker/clock';
 import { Tracker } from './tracker/engine';
 import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
 import { createCalmAlarm } from './worker/calm-alarm';
+import { createChainVerifierOnPlatform } from './worker/chain-wiring';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
 import { createOffscreenClipboardReader, createPageClipboardReader, type OffscreenApi } from './worker/clipboard';
@@ -120,6 +123,7 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
     // A newly tracked intent (or one that just became known) gets its ETA baseline once.
     if (intentId) void findBaseline(intentId);
     if (intentId) void calm.progress(intentId).catch(() => {});
+    if (intentId) void chain.changed(intentId);
   };
   // A 429 to any request holds the whole worker; the tracker's state keeps the hold for a restarted worker.
   clients.budget.onHoldOff = (ms) => void tracker.holdOff(ms).catch(() => {});
@@ -137,6 +141,14 @@ export function createBackground(browser: Browser, options: BackgroundOptions = 
       changed('');
     },
   });
+
+  // On-chain verification (docs/chain.md): each receipt the tracker records is checked on the chains the user turned on
+  // (`changed` above also forgets a removed intent); a disagreement is a notification of its own, told once.
+  const chain = createChainVerifierOnPlatform(realPlatform(browser), {
+    intents: () => tracker.list(),
+    notify: (intentId, disagreement, text, receipt) => calm.showChain(chainNotice(intentId, disagreement, text, receipt)),
+  });
+  void chain.resume();
 
   const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
   const removed = createRemovedIntents();
