@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ChainFields } from '@/components/settings/ChainFields';
 import { ConnectionFields } from '@/components/settings/ConnectionFields';
+import { chainProblemText, checkChainPreferences, saveChainsFromClick, useChainPreferences } from '@/components/settings/chains';
 import { ShortcutList } from '@/components/settings/Shortcuts';
 import { checkConnection, type Status, saveFromClick, settingsStore, useConnectionTest } from '@/components/settings/save';
 import { WelcomePicture } from '@/components/WelcomePicture';
@@ -13,7 +15,8 @@ import { send } from '../popup/worker-messages';
  * The page a new install opens (and the popup's and options page's "Getting started"): what the extension does in
  * three sentences and one picture; the connection set up in place (service URL and access key, where each comes
  * from, the permission prompt explained before it appears, Test connection); the first intent tracked from a paste
- * box; the two shortcuts as the browser has them bound.
+ * box; once it is tracked, on-chain verification offered as an optional step (per chain, its RPC origin asked for on
+ * "Turn on verification"); the two shortcuts as the browser has them bound.
  */
 export function Welcome() {
   const [baseUrl, setBaseUrl] = useState('');
@@ -25,6 +28,8 @@ export function Welcome() {
   const [trackStatus, setTrackStatus] = useState<Status>();
   const [trackedId, setTrackedId] = useState<string>();
   const connection = useConnectionTest();
+  const chains = useChainPreferences();
+  const [chainStatus, setChainStatus] = useState<Status>();
 
   useEffect(() => {
     void settingsStore.get().then((s) => {
@@ -68,6 +73,17 @@ export function Welcome() {
     setTrackStatus({ text: reply.added === false ? t('alreadyTracked', shortId(id)) : t('welcomeTracked', shortId(id)), ok: true });
     setTrackedId(id);
     setIntentId('');
+  };
+
+  const saveChains = (e: Event) => {
+    e.preventDefault();
+    const check = checkChainPreferences(chains.preferences);
+    if (!check.ok) {
+      setChainStatus({ text: chainProblemText(check.problem), ok: false });
+      return;
+    }
+    setChainStatus(undefined);
+    void saveChainsFromClick(chains.preferences, check.patterns, setChainStatus);
   };
 
   return (
@@ -140,6 +156,24 @@ export function Welcome() {
           </p>
         )}
       </section>
+
+      {trackedId && (
+        <section aria-labelledby="step-verify">
+          <h2 id="step-verify">{t('welcomeStepVerify')}</h2>
+          <p>{t('welcomeVerifyWhat')}</p>
+          <form onSubmit={saveChains}>
+            <ChainFields preferences={chains.preferences} onChange={chains.setPreferences} />
+            <div class="actions">
+              <button type="submit">{t('welcomeVerifySave')}</button>
+            </div>
+          </form>
+          {chainStatus && (
+            <p class={`result ${chainStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="chain-status">
+              {chainStatus.text}
+            </p>
+          )}
+        </section>
+      )}
 
       <section aria-labelledby="step-shortcuts">
         <h2 id="step-shortcuts">{t('welcomeStepShortcuts')}</h2>

@@ -176,10 +176,15 @@ export function createChainVerifierOnPlatform(
     }
   };
 
-  // Turning a chain on, or changing its RPC URL, starts the checks it allows.
-  platform.browser.storage.onChanged?.addListener((changes, area) => {
-    if (area === 'local' && CHAIN_PREFERENCES_KEY in changes) void resume(true);
-  });
+  // Turning a chain on, changing its RPC URL, or granting its RPC origin (the prompt may be answered after the save)
+  // starts the checks it allows.
+  // (A platform without these events — a test double — verifies on each change only.)
+  try {
+    platform.browser.storage.onChanged?.addListener((changes, area) => {
+      if (area === 'local' && CHAIN_PREFERENCES_KEY in changes) void resume(true);
+    });
+    platform.browser.permissions.onAdded?.addListener(() => void resume(true));
+  } catch {}
 
   return {
     onReceipt: check,

@@ -4,7 +4,7 @@ import { inFlightFirst } from '@/lib/eta';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
-import type { TrackedIntent } from '@/lib/store';
+import type { ChainVerdict, TrackedIntent } from '@/lib/store';
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
 function download(filename: string, text: string, type: string): void {
@@ -36,6 +36,8 @@ export function TrackedTab(props: {
   /** IntentIds whose notifications are muted. */
   muted?: readonly string[];
   onMute?: (intentId: string, muted: boolean) => void;
+  /** The worker's on-chain verdicts by intentId: a row says "Verified on-chain" once its verdict is. */
+  verified?: ReadonlyMap<string, ChainVerdict>;
 }) {
   return (
     <>
@@ -70,6 +72,7 @@ export function TrackedTab(props: {
                   onOpen={() => props.onOpen(intent.intentId)}
                   onRemove={() => props.onRemove(intent.intentId)}
                   muted={props.muted?.includes(intent.intentId)}
+                  verified={props.verified?.get(intent.intentId)?.verified}
                   onMute={props.onMute && ((muted) => props.onMute!(intent.intentId, muted))}
                 />
               ))}
