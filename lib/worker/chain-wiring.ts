@@ -75,6 +75,43 @@ function verdictOf(v: ReceiptVerification): ChainVerdict {
   };
 }
 
+type LocalArea = Platform['browser']['storage']['local'];
+
+/**
+ * The settings of the chains that are on and whose RPC origin the user granted: `refresh()` reads them again (before
+ * each check), `setting(chainId)` answers from the last read.
+ */
+function grantedChains(storage: LocalArea, hasPermission: (pattern: string) => Promise<boolean>) {
+  let settings = new Map<number, ChainSetting>();
+  return {
+    setting: (chainId: number) => settings.get(chainId),
+    async refresh() {
+      const preferences = await loadChainPreferences(storage);
+      const next = new Map<number, ChainSetting>();
+      for (const id of Object.keys(preferences).map(Number)) {
+        const setting = chainSetting(id, preferences);
+        const parsed = setting && parseRpcUrl(setting.rpcUrl);
+        if (setting && parsed?.ok && (await hasPermission(parsed.permissionPattern))) next.set(id, setting);
+      }
+      settings = next;
+    },
+  };
+}
+
+/** The told-set in storage.local (`chainTold`, the newest {@link MAX_TOLD}); `forgetIntent` drops an intent's keys. */
+function toldStoreOn(storage: LocalArea): ToldStore & { forgetIntent(intentId: string): Promise<void> } {
+  const list = async () => ((await storage.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY] as string[] | undefined) ?? [];
+  return {
+    has: async (key) => (await list()).includes(key),
+    add: async (key) => void (await storage.set({ [CHAIN_TOLD_KEY]: [...(await list()), key].slice(-MAX_TOLD) })),
+    async forgetIntent(intentId) {
+      const all = await list();
+      const kept = all.filter((k) => !k.startsWith(`chain:${intentId}:`));
+      if (kept.length !== all.length) await storage.set({ [CHAIN_TOLD_KEY]: kept });
+    },
+  };
+}
+
 /** Builds the verifier on `platform`. */
 export function createChainVerifierOnPlatform(
   platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'>,
@@ -82,32 +119,18 @@ export function createChainVerifierOnPlatform(
 ): ChainVerifierOnPlatform {
   const storage = platform.browser.storage.local;
   const intents = options.intents ?? (async () => []);
-  const hasPermission =
-    options.hasPermission ?? ((pattern: string) => platform.browser.permissions.contains({ origins: [pattern] }).catch(() => false));
-  /** The settings of the chains that are on and whose RPC origin the user granted, refreshed before each check. */
-  let settings = new Map<number, ChainSetting>();
-  const refreshSettings = async () => {
-    const preferences = await loadChainPreferences(storage);
-    const next = new Map<number, ChainSetting>();
-    for (const id of Object.keys(preferences).map(Number)) {
-      const setting = chainSetting(id, preferences);
-      const parsed = setting && parseRpcUrl(setting.rpcUrl);
-      if (setting && parsed?.ok && (await hasPermission(parsed.permissionPattern))) next.set(id, setting);
-    }
-    settings = next;
-  };
-  const setting = (chainId: number) => settings.get(chainId);
+  const chains = grantedChains(
+    storage,
+    options.hasPermission ?? ((pattern: string) => platform.browser.permissions.contains({ origins: [pattern] }).catch(() => false)),
+  );
+  const { setting } = chains;
   const verifier = new LegVerifier({
     fetch: platform.fetch,
     monotonic: () => platform.clock.monotonic(),
     setting,
     budget: options.budget ?? new RpcBudget({ monotonic: () => platform.clock.monotonic() }),
   });
-  const toldList = async () => ((await storage.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY] as string[] | undefined) ?? [];
-  const told: ToldStore = {
-    has: async (key) => (await toldList()).includes(key),
-    add: async (key) => void (await storage.set({ [CHAIN_TOLD_KEY]: [...(await toldList()), key].slice(-MAX_TOLD) })),
-  };
+  const told = toldStoreOn(storage);
   const receipts = new Map<string, IntentReceipt>();
   const service: ChainVerification = createChainVerification({
     verifier,
@@ -127,7 +150,7 @@ export function createChainVerifierOnPlatform(
     timers.delete(id);
     receipts.set(id, receipt);
     try {
-      await refreshSettings();
+      await chains.refresh();
       const result = await service.verifyReceipt(receipt);
       if ((generation.get(id) ?? 0) !== gen) return undefined;
       const before = latest.get(id);
@@ -155,9 +178,7 @@ export function createChainVerifierOnPlatform(
     receipts.delete(intentId);
     service.forget(intentId);
     await storage.remove(chainVerdictKey(intentId)).catch(() => {});
-    const list = await toldList().catch(() => []);
-    const kept = list.filter((k) => !k.startsWith(`chain:${intentId}:`));
-    if (kept.length !== list.length) await storage.set({ [CHAIN_TOLD_KEY]: kept }).catch(() => {});
+    await told.forgetIntent(intentId).catch(() => {});
   };
 
   const resume = async (all = false) => {
