@@ -112,6 +112,27 @@ function toldStoreOn(storage: LocalArea): ToldStore & { forgetIntent(intentId: s
   };
 }
 
+/** The intentIds whose stored verdict is not settled (a check was still due when the last worker life ended). */
+async function unsettledIntentIds(storage: LocalArea): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const [key, value] of Object.entries(await storage.get(null)))
+    if (key.startsWith(CHAIN_VERDICT_PREFIX) && !readChainVerdict(value)?.settled) ids.add(key.slice(CHAIN_VERDICT_PREFIX.length));
+  return ids;
+}
+
+/**
+ * Calls `fn` when the user's chain preferences change or a host permission is granted (the prompt may be answered
+ * after the save). A platform without these events (a test double) calls it never.
+ */
+function onPreferencesOrGrant(browser: Platform['browser'], fn: () => void): void {
+  try {
+    browser.storage.onChanged?.addListener((changes, area) => {
+      if (area === 'local' && CHAIN_PREFERENCES_KEY in changes) fn();
+    });
+    browser.permissions.onAdded?.addListener(fn);
+  } catch {}
+}
+
 /** Builds the verifier on `platform`. */
 export function createChainVerifierOnPlatform(
   platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'>,
@@ -183,13 +204,8 @@ export function createChainVerifierOnPlatform(
 
   const resume = async (all = false) => {
     try {
-      const unsettled = new Set<string>();
-      if (!all) {
-        for (const [key, value] of Object.entries(await storage.get(null)))
-          if (key.startsWith(CHAIN_VERDICT_PREFIX) && !readChainVerdict(value)?.settled)
-            unsettled.add(key.slice(CHAIN_VERDICT_PREFIX.length));
-        if (unsettled.size === 0) return;
-      }
+      const unsettled = all ? new Set<string>() : await unsettledIntentIds(storage);
+      if (!all && unsettled.size === 0) return;
       for (const intent of await intents())
         if (intent.receipt && !timers.has(intent.intentId) && (all || unsettled.has(intent.intentId))) await check(intent.receipt);
     } catch {
@@ -197,15 +213,8 @@ export function createChainVerifierOnPlatform(
     }
   };
 
-  // Turning a chain on, changing its RPC URL, or granting its RPC origin (the prompt may be answered after the save)
-  // starts the checks it allows.
-  // (A platform without these events — a test double — verifies on each change only.)
-  try {
-    platform.browser.storage.onChanged?.addListener((changes, area) => {
-      if (area === 'local' && CHAIN_PREFERENCES_KEY in changes) void resume(true);
-    });
-    platform.browser.permissions.onAdded?.addListener(() => void resume(true));
-  } catch {}
+  // Turning a chain on, changing its RPC URL or granting its origin starts the checks it allows.
+  onPreferencesOrGrant(platform.browser, () => void resume(true));
 
   return {
     onReceipt: check,
