@@ -5,14 +5,23 @@ import { chainName, explorerTxUrl, isPlaceholderHash } from '@/lib/format/chains
 import { legName, shortId } from '@/lib/format/intent';
 import { formatAbsolute } from '@/lib/format/time';
 import { t } from '@/lib/i18n';
+import type { ChainVerdictLeg } from '@/lib/store';
 import { StatusChip } from './StatusChip';
 
 /**
  * One leg of a receipt: TransactionStatus, chain, hash (an explorer link only for a known chain and a real hash),
  * mined time and `statusReason`. `decimals`/`symbol` format the leg's raw `tokenAmount` when the token is known.
  * `final`: the intent is in a final status, so a leg without a real hash will never get one ("no transaction").
+ * `verification`: what the leg's own chain says (the worker's verdict, in words), and for the destination what it moved.
  */
-export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?: number; symbol?: string; final?: boolean }) {
+export function LegRow(props: {
+  kind: LegKind;
+  leg: IntentTransaction;
+  decimals?: number;
+  symbol?: string;
+  final?: boolean;
+  verification?: ChainVerdictLeg;
+}) {
   const { kind, leg } = props;
   const hash = leg.txnHash ?? undefined;
   const url = explorerTxUrl(leg.chainId, hash);
@@ -47,6 +56,15 @@ export function LegRow(props: { kind: LegKind; leg: IntentTransaction; decimals?
         </dd>
         <dt>{t('mined')}</dt>
         <dd>{formatAbsolute(leg.txnMinedAt)}</dd>
+        {props.verification && (
+          <>
+            <dt>{t('onChain')}</dt>
+            <dd class={`verification verification-${props.verification.kind}`} data-testid="leg-verification">
+              {props.verification.text}
+              {props.verification.transfer && <span class="verification-transfer">{props.verification.transfer}</span>}
+            </dd>
+          </>
+        )}
         {leg.statusReason && (
           <>
             <dt>{t('reason')}</dt>

@@ -10,7 +10,7 @@ import { timelineOf } from '@/lib/format/timeline';
 import { formatUsd, receiptUsd } from '@/lib/format/usd';
 import { t } from '@/lib/i18n';
 import type { IntentDetails } from '@/lib/messages';
-import type { TrackedIntent } from '@/lib/store';
+import type { ChainVerdict, TrackedIntent } from '@/lib/store';
 import { ErrorNotice } from './ErrorNotice';
 import { EtaLine } from './EtaLine';
 import { LegRow } from './LegRow';
@@ -25,7 +25,8 @@ import { TrackingHealth } from './TrackingHealth';
  * Track button. `error` is shown above a (possibly cached) receipt when refreshing it failed. Above the legs: the ETA
  * (a tracked intent's baseline, lib/eta), the progress timeline, USD values and fees from `details`, and, for an
  * intent that ended without delivering, where the money is now. A tracked intent still in flight can have its desktop
- * notifications muted here (`muted`, `onMute`) as on its row; its status goes on updating.
+ * notifications muted here (`muted`, `onMute`) as on its row; its status goes on updating. With the worker's on-chain
+ * verdict (`verification`), each leg says what its own chain says, and the head "Verified on-chain" once it is.
  */
 export function ReceiptView(props: {
   intentId: string;
@@ -43,6 +44,8 @@ export function ReceiptView(props: {
   muted?: boolean;
   /** Mutes (`true`) or unmutes (`false`) this intent's desktop notifications. */
   onMute?: (muted: boolean) => void;
+  /** The worker's on-chain verdict of this intent (issue 28); absent: not verified (off for its chains). */
+  verification?: ChainVerdict;
 }) {
   const { tracked, now } = props;
   const r = props.receipt;
@@ -67,6 +70,7 @@ export function ReceiptView(props: {
       </div>
       <h2 id="receipt-title">
         {t('receipt')} <StatusChip status={status} />
+        {props.verification?.verified && <span class="verified">{t('chainVerified')}</span>}
       </h2>
       <p class="mono break">
         <span class="visually-hidden">{t('intentIdColon')} </span>
@@ -130,6 +134,7 @@ export function ReceiptView(props: {
                     decimals={meta?.decimals ?? undefined}
                     symbol={meta?.symbol ?? undefined}
                     final={FINAL_STATUSES.includes(status ?? '')}
+                    verification={props.verification?.legs.find((l) => l.leg === kind)}
                   />
                 );
               })}

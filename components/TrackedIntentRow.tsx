@@ -12,7 +12,8 @@ import { TrackingHealth } from './TrackingHealth';
 
 /**
  * One tracked intent in the list: status chip, route, amount, relative time, and while in flight a progress bar and
- * the ETA; opens the receipt, mutes its desktop notifications (when `onMute` is given), or removes it.
+ * the ETA; "Verified on-chain" once the worker verified its destination leg final on its chain (`verified`); opens the
+ * receipt, mutes its desktop notifications (when `onMute` is given), or removes it.
  */
 export function TrackedIntentRow(props: {
   intent: TrackedIntent;
@@ -23,6 +24,7 @@ export function TrackedIntentRow(props: {
   onMute?: (muted: boolean) => void;
   /** Its place in the whole list (0-based) and the list's length, for screen readers when the list is windowed. */
   position?: { index: number; size: number };
+  verified?: boolean;
 }) {
   const { intent, now } = props;
   const r = intent.receipt;
@@ -43,6 +45,7 @@ export function TrackedIntentRow(props: {
           <StatusChip status={intent.status} />
           <span class="mono">{shortId(intent.intentId)}</span>
           {props.muted && <span class="muted">{t('muted')}</span>}
+          {props.verified && <span class="verified">{t('chainVerified')}</span>}
           <span class="muted row-time">{formatRelative(when, now)}</span>
         </span>
         <span class="row-route">{r ? `${routeText(r)} · ${originAmountText(r)}` : t('waitingFirstReceipt')}</span>

@@ -7,6 +7,7 @@
 import { MAX_HOLD_MS, RequestBudget, type WORKER_REQUESTS_PER_MINUTE } from './api/budget';
 import type { Reply, ReplyOf } from './messages';
 import { createNotificationAdapter } from './notify/browser';
+import { chainNotice } from './notify/chain';
 import { type CalmNotifier, createNotificationPipeline } from './notify/pipeline';
 import { createShownMarks } from './notify/shown-marks';
 import { CLIPBOARD_PERMISSION } from './permissions';
@@ -32,6 +33,7 @@ import { Tracker } from './tracker/engine';
 import { fetchObservingDate, ServiceClock } from './tracker/service-clock';
 import { pauseLeftMs } from './tracker/tracker-time';
 import { createCalmAlarm } from './worker/calm-alarm';
+import { createChainVerifierOnPlatform } from './worker/chain-wiring';
 import { createChangeBroadcast } from './worker/change-broadcast';
 import { createClientCache } from './worker/client-cache';
 import { createOffscreenClipboardReader, createPageClipboardReader, type OffscreenApi } from './worker/clipboard';
@@ -148,6 +150,7 @@ export function createBackground(platform: Platform, options: BackgroundOptions 
     // A newly tracked intent (or one that just became known) gets its ETA baseline once.
     if (intentId) void findBaseline(intentId);
     if (intentId) void calm.progress(intentId).catch(() => {});
+    if (intentId) void chain.changed(intentId);
   };
   // A 429 holds every request to the service that sent it; the saved service's hold is kept in the tracker's state
   // for a restarted worker (a 429 to Test connection of another URL or key pauses nothing else).
@@ -176,6 +179,14 @@ export function createBackground(platform: Platform, options: BackgroundOptions 
       changed('');
     },
   });
+
+  // On-chain verification (docs/chain.md): each receipt the tracker records is checked on the chains the user turned on
+  // (`changed` above also forgets a removed intent); a disagreement is a notification of its own, told once.
+  const chain = createChainVerifierOnPlatform(platform, {
+    intents: () => tracker.list(),
+    notify: (intentId, disagreement, text, receipt) => calm.showChain(chainNotice(intentId, disagreement, text, receipt)),
+  });
+  void chain.resume();
 
   const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
   const removed = createRemovedIntents(settingsDb);

@@ -1,6 +1,7 @@
 /**
  * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
- * background worker ≤ 44 KB gzip, the Chrome zip ≤ 150 KB. Prints the figures; exits 1 above budget.
+ * background worker ≤ 44 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
+ * ≤ 150 KB. Prints the figures; exits 1 above budget.
  *
  * The background's 44 KB: 40 KB, plus the 3.7 KB that the worker's defences against the platform's and the service's
  * faults cost (a steady clock and an interval estimate of the service's clock, the sliding request window, per-intent
@@ -13,6 +14,12 @@ import { gzipSync } from 'node:zlib';
 
 const DIR = '.output/chrome-mv3';
 const KB = 1024;
+/**
+ * What on-chain verification (issue 28) adds to the background worker, gzip -9: viem's client, http transport and
+ * receipt/block/transaction formatters, lib/chain, lib/worker/chain-*.ts and its notification (docs/chain.md,
+ * "Budgets": 42,818 B without, 56,549 B with).
+ */
+const VERIFIER_BYTES = 13_731;
 const gz = (file: string) => gzipSync(readFileSync(join(DIR, file)), { level: 9 }).length;
 
 /** The scripts an HTML page of the build loads (entry and preloaded chunks). */
@@ -29,7 +36,7 @@ const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
   [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
-  ['background JS, gzip', background, 44 * KB],
+  ['background JS (with on-chain verification), gzip', background, 44 * KB + VERIFIER_BYTES],
   [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 150 * KB],
 ];
 let failed = false;

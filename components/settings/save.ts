@@ -26,14 +26,18 @@ export type SaveReport = (save: Status, syncProblem?: string) => void;
  * permissions only during a user gesture, so the request goes out before anything is awaited. `previousPattern` (the
  * origin saved before) is given up when it changed. Reports "saved, allow access in the prompt" at once (the settings
  * are saved already, the prompt may still be open) and then the prompt's answer. Resolves false when nothing was saved.
+ * `alsoOrigins`: more host-permission patterns asked for in the same prompt (the RPC origins of the chains verified
+ * on-chain); the previous service origin is kept when one of them still needs it.
  */
 export function saveFromClick(
   next: Settings,
   url: { origin: string; permissionPattern: string },
   previousPattern: string | undefined,
   report: SaveReport,
+  alsoOrigins: readonly string[] = [],
 ): Promise<boolean> {
-  const granted = browser.permissions.request({ origins: [url.permissionPattern] }).catch(() => false);
+  const origins = [...new Set([url.permissionPattern, ...alsoOrigins])];
+  const granted = browser.permissions.request({ origins }).catch(() => false);
   return (async () => {
     let syncProblem: string | undefined;
     try {
@@ -45,13 +49,17 @@ export function saveFromClick(
       }
       syncProblem = syncFailureMessage(err);
     }
-    if (previousPattern && previousPattern !== url.permissionPattern) {
+    if (previousPattern && previousPattern !== url.permissionPattern && !alsoOrigins.includes(previousPattern)) {
       await browser.permissions.remove({ origins: [previousPattern] }).catch(() => false);
     }
     await browser.runtime.sendMessage({ type: 'settings-saved' } satisfies Request).catch(() => undefined);
     const already = await browser.permissions.contains({ origins: [url.permissionPattern] }).catch(() => false);
     report({ text: already ? t('savedMayReach', url.origin) : t('savedAllowAccess', url.origin), ok: true }, syncProblem);
-    if (already) return true;
+    if (already) {
+      // The chains' origins may still be in the prompt: resolved once it is answered.
+      if (alsoOrigins.length > 0) await granted;
+      return true;
+    }
     const ok = await granted;
     report(ok ? { text: t('savedMayReach', url.origin), ok: true } : { text: t('savedNotGranted', url.origin), ok: false }, syncProblem);
     return true;

@@ -1,5 +1,6 @@
 import { t } from '@/lib/i18n';
 import {
+  ChainsGroup,
   ConnectionGroup,
   NotificationsGroup,
   PermissionsSection,
@@ -11,9 +12,10 @@ import {
 import { useSettingsForm } from './useSettingsForm';
 
 /**
- * Options page, in groups: Connection · Notifications · Quiet hours · Watched addresses · Sync · Shortcuts, one Save
- * for all, then what each permission is for. Saving asks the browser for access to the service origin only (optional
- * host permission), from the click itself. The state lives in {@link useSettingsForm}; each group is its own component.
+ * Options page, in groups: Connection · Notifications · Quiet hours · Watched addresses · On-chain verification · Sync ·
+ * Shortcuts, one Save for all, then what each permission is for. Saving asks the browser, from the click itself and in
+ * one prompt, for access to the service origin and to the RPC origin of each chain verified on-chain (optional host
+ * permissions). The state lives in {@link useSettingsForm}; each group is its own component.
  */
 export function Options() {
   const form = useSettingsForm();
@@ -30,6 +32,7 @@ export function Options() {
         <NotificationsGroup form={form} />
         <QuietHoursGroup form={form} />
         <WatchedAddressesGroup form={form} />
+        <ChainsGroup form={form} />
         <SyncGroup form={form} />
         <div class="actions">
           <button type="submit">{t('save')}</button>
@@ -38,6 +41,11 @@ export function Options() {
       {form.saveStatus && (
         <p class={`result ${form.saveStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="save-status">
           {form.saveStatus.text}
+        </p>
+      )}
+      {form.chainStatus && (
+        <p class={`result ${form.chainStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="chain-status">
+          {form.chainStatus.text}
         </p>
       )}
       {form.syncStatus && (

@@ -4,6 +4,7 @@
  * example.
  */
 import type { ComponentChildren } from 'preact';
+import { ChainFields } from '@/components/settings/ChainFields';
 import { ConnectionFields } from '@/components/settings/ConnectionFields';
 import { ShortcutList } from '@/components/settings/Shortcuts';
 import { useConnectionTest } from '@/components/settings/save';
@@ -142,6 +143,15 @@ export function WatchedAddressesGroup({ form }: { form: SettingsForm }) {
           </fieldset>
         )}
       </div>
+    </Group>
+  );
+}
+
+/** On-chain verification: per chain, off by default; its RPC URL and finality depth once on. */
+export function ChainsGroup({ form }: { form: SettingsForm }) {
+  return (
+    <Group id="chains" titleKey="groupChains" whyKey="groupChainsWhy">
+      <ChainFields preferences={form.chainPreferences} onChange={form.setChainPreferences} />
     </Group>
   );
 }

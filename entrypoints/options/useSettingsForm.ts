@@ -3,12 +3,14 @@
  * saved (with the browser's permission prompt for the service origin) through `components/settings/save.ts`.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { chainProblemText, chainsStatus, checkChainPreferences, useChainPreferences } from '@/components/settings/chains';
 import { checkConnection, type Status, saveFromClick, settingsStore } from '@/components/settings/save';
 import { parseBaseUrl } from '@/lib/api/base-url';
 import { isAddress } from '@/lib/format/tokens';
 import { t } from '@/lib/i18n';
 import { parseClockTime } from '@/lib/notify/calm';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
+import { saveChainPreferences } from '@/lib/store/chain';
 
 /** Quiet hours as edited: on or off, and the local clock times `HH:MM`. */
 export interface QuietHours {
@@ -29,6 +31,9 @@ export function useSettingsForm() {
   const [saveStatus, setSaveStatus] = useState<Status>();
   const [syncStatus, setSyncStatus] = useState<string | undefined>();
   const [savedOrigin, setSavedOrigin] = useState<string | undefined>();
+  // On-chain verification: storage.local, this device only (lib/store/chain.ts).
+  const chains = useChainPreferences();
+  const [chainStatus, setChainStatus] = useState<Status>();
 
   useEffect(() => {
     void settingsStore.get().then((s) => {
@@ -63,7 +68,9 @@ export function useSettingsForm() {
     if (bad) return { error: t('notAnAddress', bad.slice(0, 50)) } as const;
     if (quiet.on && (parseClockTime(quiet.start) === undefined || parseClockTime(quiet.end) === undefined))
       return { error: t('quietHoursNeedTimes') } as const;
-    return { ...connection, watched: [...new Set(lines.map((a) => a.toLowerCase()))] } as const;
+    const chainCheck = checkChainPreferences(chains.preferences);
+    if (!chainCheck.ok) return { error: chainProblemText(chainCheck.problem) } as const;
+    return { ...connection, watched: [...new Set(lines.map((a) => a.toLowerCase()))], chainPatterns: chainCheck.patterns } as const;
   };
 
   /** Save, from the form's submit (a user gesture: the permission request goes out before anything is awaited). */
@@ -77,6 +84,7 @@ export function useSettingsForm() {
     // The last save's message goes while this one runs: a "Saved" left on screen would answer for a save not done yet.
     setSaveStatus(undefined);
     setSyncStatus(undefined);
+    setChainStatus(undefined);
     const next = {
       baseUrl: v.url.baseUrl,
       accessKey: v.key.accessKey,
@@ -85,10 +93,26 @@ export function useSettingsForm() {
       notify: { ...notify, quietHours: quiet.on ? { start: quiet.start, end: quiet.end } : undefined },
       syncSettings: sync,
     };
-    void saveFromClick(next, v.url, savedOrigin, (status, syncProblem) => {
-      setSaveStatus(status);
-      if (syncProblem) setSyncStatus(syncProblem);
-    }).then((saved) => {
+    const saving = saveFromClick(
+      next,
+      v.url,
+      savedOrigin,
+      (status, syncProblem) => {
+        setSaveStatus(status);
+        if (syncProblem) setSyncStatus(syncProblem);
+      },
+      v.chainPatterns,
+    );
+    // The chains' choices go to storage.local at once (the worker starts their checks once their origins are granted).
+    const chainsSaved = saveChainPreferences(browser.storage.local, chains.preferences).then(
+      () => true,
+      (err: unknown) => {
+        setChainStatus({ text: t('couldNotSave', err instanceof Error ? err.message : String(err)), ok: false });
+        return false;
+      },
+    );
+    void Promise.all([saving, chainsSaved]).then(async ([saved, chainsOk]) => {
+      if (chainsOk && Object.values(chains.preferences).some((p) => p.enabled)) setChainStatus(await chainsStatus(v.chainPatterns));
       if (!saved) return;
       setAddresses(v.watched.join('\n'));
       setSavedOrigin(v.url.permissionPattern);
@@ -112,6 +136,9 @@ export function useSettingsForm() {
     setQuiet,
     sync,
     setSync,
+    chainPreferences: chains.preferences,
+    setChainPreferences: chains.setPreferences,
+    chainStatus,
     saveStatus,
     syncStatus,
     save,

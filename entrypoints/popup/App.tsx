@@ -6,6 +6,7 @@ import { formatClock } from '@/lib/format/time';
 import { pauseText, trackingErrorText } from '@/lib/format/tracking-error';
 import { t } from '@/lib/i18n';
 import { useCalmState } from './hooks/useCalmState';
+import { useChainVerdicts } from './hooks/useChainVerdicts';
 import { useClipboardSuggestion } from './hooks/useClipboardSuggestion';
 import { useEscapeBack } from './hooks/useEscapeBack';
 import { useIntentDetails } from './hooks/useIntentDetails';
@@ -37,6 +38,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
   const [tab, setTab] = useState<TabId>('tracked');
   const { intents, trackerState, now, reload } = useTrackedIntents();
   const trackedIds = new Set((intents ?? []).map((i) => i.intentId));
+  const verdicts = useChainVerdicts([...trackedIds]);
   const { opened, open, close } = useOpenedReceipt(intents);
   const details = useIntentDetails(opened?.intentId, (opened?.tracked?.receipt ?? opened?.receipt)?.status ?? undefined);
   const clipboard = useClipboardSuggestion(trackedIds);
@@ -128,6 +130,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
           now={now}
           error={opened.tracked ? undefined : opened.error}
           details={details}
+          verification={verdicts.get(opened.intentId)}
           onBack={close}
           onTrack={() => void commands.track(opened.intentId)}
           onRetry={() => void send({ type: 'retry', intentId: opened.intentId })}
@@ -158,6 +161,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
               onImported={reload}
               onRemove={(intentId) => void commands.remove(intentId)}
               muted={calm.calm.muted}
+              verified={verdicts}
               onMute={calm.setMuted}
             />
           )}

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ChainFields } from '@/components/settings/ChainFields';
 import { ConnectionFields } from '@/components/settings/ConnectionFields';
+import { chainProblemText, checkChainPreferences, saveChainsFromClick, useChainPreferences } from '@/components/settings/chains';
 import { ShortcutList } from '@/components/settings/Shortcuts';
 import { checkConnection, type Status, saveFromClick, settingsStore, useConnectionTest } from '@/components/settings/save';
 import { WelcomePicture } from '@/components/WelcomePicture';
@@ -16,7 +18,8 @@ import { send } from '../popup/worker-messages';
  * The page a new install opens (and the popup's and options page's "Getting started"): what the extension does in
  * three sentences and one picture; the connection set up in place (service URL and access key, where each comes
  * from, the permission prompt explained before it appears, Test connection); the first intent tracked from a paste
- * box; the two shortcuts as the browser has them bound.
+ * box; once it is tracked, on-chain verification offered as an optional step (per chain, its RPC origin asked for on
+ * "Turn on verification"); the two shortcuts as the browser has them bound.
  */
 export function Welcome() {
   const [baseUrl, setBaseUrl] = useState('');
@@ -28,6 +31,8 @@ export function Welcome() {
   const [trackStatus, setTrackStatus] = useState<Status>();
   const [trackedId, setTrackedId] = useState<string>();
   const connection = useConnectionTest();
+  const chains = useChainPreferences();
+  const [chainStatus, setChainStatus] = useState<Status>();
 
   useEffect(() => {
     void settingsStore.get().then((s) => {
@@ -90,6 +95,17 @@ export function Welcome() {
     setTrackStatus({ text: outcome.text, ok: !outcome.error });
     setIntentId(outcome.keep);
     if (reply.ok && reply.added + reply.already > 0) setTrackedId('');
+  };
+
+  const saveChains = (e: Event) => {
+    e.preventDefault();
+    const check = checkChainPreferences(chains.preferences);
+    if (!check.ok) {
+      setChainStatus({ text: chainProblemText(check.problem), ok: false });
+      return;
+    }
+    setChainStatus(undefined);
+    void saveChainsFromClick(chains.preferences, check.patterns, setChainStatus);
   };
 
   return (
@@ -172,6 +188,24 @@ export function Welcome() {
           </p>
         )}
       </section>
+
+      {trackedId && (
+        <section aria-labelledby="step-verify">
+          <h2 id="step-verify">{t('welcomeStepVerify')}</h2>
+          <p>{t('welcomeVerifyWhat')}</p>
+          <form onSubmit={saveChains}>
+            <ChainFields preferences={chains.preferences} onChange={chains.setPreferences} />
+            <div class="actions">
+              <button type="submit">{t('welcomeVerifySave')}</button>
+            </div>
+          </form>
+          {chainStatus && (
+            <p class={`result ${chainStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="chain-status">
+              {chainStatus.text}
+            </p>
+          )}
+        </section>
+      )}
 
       <section aria-labelledby="step-shortcuts">
         <h2 id="step-shortcuts">{t('welcomeStepShortcuts')}</h2>

@@ -81,3 +81,31 @@ export function readChainPreferences(raw: unknown): ChainPreferences {
   }
   return out;
 }
+
+/** Why the preferences as typed cannot be saved: a chain's RPC URL, or its finality depth (not 1…10,000). */
+export interface ChainPreferenceProblem {
+  chainId: number;
+  reason: RpcUrlProblem | 'depth';
+}
+
+/**
+ * Checks the preferences of every chain turned on (the options and welcome pages, before saving): the first problem
+ * found, or the host-permission patterns of their RPC origins, once each, for the browser's prompt. A chain turned
+ * off is not checked (what it holds is kept for when it is turned on again).
+ */
+export function checkChainPreferences(
+  preferences: ChainPreferences,
+): { ok: true; patterns: string[] } | { ok: false; problem: ChainPreferenceProblem } {
+  const patterns = new Set<string>();
+  for (const [key, pref] of Object.entries(preferences)) {
+    if (!pref.enabled) continue;
+    const chainId = Number(key);
+    const parsed = parseRpcUrl(pref.rpcUrl ?? KNOWN_CHAINS[chainId]?.rpcUrl ?? '');
+    if (!parsed.ok) return { ok: false, problem: { chainId, reason: parsed.reason } };
+    const depth = pref.finalityDepth;
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1 && depth <= MAX_DEPTH))
+      return { ok: false, problem: { chainId, reason: 'depth' } };
+    patterns.add(parsed.permissionPattern);
+  }
+  return { ok: true, patterns: [...patterns] };
+}

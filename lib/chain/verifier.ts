@@ -96,6 +96,11 @@ export class LegVerifier {
     }
   }
 
+  /** Forgets what is remembered of `ref` (its intent was removed): a later {@link verify} starts afresh. */
+  forget(ref: Pick<LegRef, 'chainId' | 'txnHash'>): void {
+    this.memory.delete(key(ref));
+  }
+
   private memoryOf(ref: Pick<LegRef, 'chainId' | 'txnHash'>): Memory {
     const k = key(ref);
     const memo = this.memory.get(k) ?? {};

@@ -4,7 +4,8 @@
  *
  * Ids: `svc-intent:<intentId>:<time>` for one intent, `svc-group:<time>:<id>,<id>,…` for a summary of intents that
  * finished together, `svc-stuck:<intentId>:<time>` for "taking longer than expected", `svc-progress:<intentId>:<time>`
- * for the optional progress notification, `svc-away:<time>:<its first intentId>` for the "while you were away" summary and
+ * for the optional progress notification, `svc-chain:<intentId>:<time>` for a disagreement between a chain and the
+ * service (lib/notify/chain.ts), `svc-away:<time>:<its first intentId>` for the "while you were away" summary and
  * `svc-info:<time>:<n>` for plain information. A notification can be traced to its intents (click → receipt).
  *
  * Buttons (Chrome only; Firefox has none): a notification of one intent gets "View receipt", and its final one
@@ -33,12 +34,14 @@ export const STUCK = 'svc-stuck:';
 export const PROGRESS = 'svc-progress:';
 /** Prefix of the "while you were away" summary; a click opens the popup. */
 export const AWAY = 'svc-away:';
+/** Prefix of a disagreement between a chain and the service about one intent (`svc-chain:<intentId>:<ms>`). */
+export const CHAIN = 'svc-chain:';
 /** Prefix of plain information notifications (`svc-info:<ms>:<n>`, what a user's action did); a click opens nothing. */
 export const INFO = 'svc-info:';
 
 /** The intentIds a notification id made here stands for ([] for any other id, the away summary included). */
 export function intentIdsOfNotification(notificationId: string): string[] {
-  for (const prefix of [SINGLE, STUCK, PROGRESS]) {
+  for (const prefix of [SINGLE, STUCK, PROGRESS, CHAIN]) {
     if (notificationId.startsWith(prefix)) {
       const rest = notificationId.slice(prefix.length);
       const cut = rest.lastIndexOf(':');
@@ -60,7 +63,7 @@ export function intentIdsOfNotification(notificationId: string): string[] {
 
 /** The single intent of a per-intent notification id, or undefined (groups and other ids). */
 export function intentIdOfNotification(notificationId: string): string | undefined {
-  return notificationId.startsWith(SINGLE) || notificationId.startsWith(STUCK) || notificationId.startsWith(PROGRESS)
+  return [SINGLE, STUCK, PROGRESS, CHAIN].some((prefix) => notificationId.startsWith(prefix))
     ? intentIdsOfNotification(notificationId)[0]
     : undefined;
 }

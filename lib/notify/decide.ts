@@ -12,6 +12,9 @@
  *   or a snooze or quiet hours run (news only now: not held); update when its progress notification is on screen;
  *   otherwise show.
  * - `stuck` ("taking longer than expected"): skip when switched off, muted, snoozed or quiet (not held); else show.
+ * - `chain` (the chain and the service disagree, lib/notify/chain.ts): skip when the intent is muted; in a snooze or
+ *   quiet hours an `urgent` one (the service's success the chain contradicts, a re-org) is held until they end, the
+ *   good news (arrived before the service says so) is skipped — by then the service will have said it; else show.
  * - `away` (the summary of what was held): hold while a snooze or quiet hours still run; otherwise show.
  */
 import type { NotifySettings } from '../store';
@@ -26,6 +29,7 @@ export type NotifyEvent =
   | { kind: 'final'; intentId: string; status: string | undefined; progressOnScreen: boolean }
   | { kind: 'progress'; intentId: string; progressOnScreen: boolean }
   | { kind: 'stuck'; intentId: string }
+  | { kind: 'chain'; intentId: string; urgent: boolean }
   | { kind: 'away' };
 
 /** The calm state the decision reads: muted intentIds, the snooze's end (ms). */
@@ -49,6 +53,8 @@ export function decide(event: NotifyEvent, settings: NotifySettings, calm: CalmV
       return event.progressOnScreen ? 'update' : 'show';
     case 'stuck':
       return settings.stuck && !quiet ? 'show' : 'skip';
+    case 'chain':
+      return !quiet ? 'show' : event.urgent ? 'hold' : 'skip';
   }
 }
 

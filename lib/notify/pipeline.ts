@@ -26,8 +26,9 @@ import { t as words } from '../i18n';
 import type { CalmState, CalmStateStore, NotifySettings, TrackedIntent } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import type { Notifier } from '../tracker/types';
-import { AWAY, GROUP, INFO, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
+import { AWAY, CHAIN, GROUP, INFO, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
 import { awayContent, isSnoozed, progressContent, releaseAt, SNOOZE_MS } from './calm';
+import type { ChainNotice } from './chain';
 import { groupContentOf, groupLine, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 import { decide, type GroupWindow, groupFlushAt } from './decide';
 import { rememberedSettings } from './settings-memory';
@@ -83,6 +84,14 @@ export interface NotificationPipeline extends Notifier {
    * skipped), delivery follows; rejects when the outbox cannot be written.
    */
   showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
+  /**
+   * Queues a disagreement between a chain and the service about one intent (`./chain`) as an outbox job under its
+   * own key (`chain:<intentId>:<kind>:<leg>`; a key already there is not queued again), unless `./decide` skips it;
+   * held by a snooze or quiet hours (urgent ones) until they end. Shown as `svc-chain:<intentId>:<ms>` with "View
+   * receipt"; a click opens the intent's receipt. Resolves once the job is written (or skipped); rejects when the
+   * outbox cannot be written.
+   */
+  showChain(notice: ChainNotice): Promise<void>;
   /**
    * Shows a plain information notification (`message` under the extension's name; what a user's own action did, e.g.
    * the context menu's "Track intent"), as an outbox job like the others: retried until shown, shown once. Not held
@@ -310,8 +319,8 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         ? `${AWAY}${first.key.slice('away:'.length)}`
         : first.kind === 'info'
           ? `${INFO}${first.key.slice('info:'.length)}`
-          : first.kind === 'stuck'
-            ? `${STUCK}${first.intentIds[0]}:${t}`
+          : first.kind === 'stuck' || first.kind === 'chain'
+            ? `${first.kind === 'stuck' ? STUCK : CHAIN}${first.intentIds[0]}:${t}`
             : batch.length === 1
               ? `${SINGLE}${first.intentIds[0]}:${t}`
               : `${GROUP}${t}:${batch.map((j) => j.intentIds[0]).join(',')}`;
@@ -614,6 +623,32 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       if (go) void pump();
     },
 
+    async showChain(notice) {
+      const go = await locked(async () => {
+        const [state, s, jobs] = await Promise.all([deps.state.get(), settings(), outbox.all()]);
+        const t = now();
+        const action = decide({ kind: 'chain', intentId: notice.intentId, urgent: notice.urgent }, s, state, t);
+        if (jobs[notice.key] || action === 'skip') return false;
+        // Held: queued for when the snooze or quiet hours end (the retry timer and every wake-up deliver what is due).
+        const nextAt = action === 'hold' ? releaseAt(state, s, t) : t;
+        await outbox.update((all) => {
+          all[notice.key] = {
+            key: notice.key,
+            kind: 'chain',
+            state: 'queued',
+            intentIds: [notice.intentId],
+            ...notice.content,
+            attempts: 0,
+            nextAt,
+            at: t,
+          };
+          return all;
+        });
+        return true;
+      });
+      if (go) void pump();
+    },
+
     async inform(message) {
       const key = await locked(async () => {
         const t = now();
@@ -649,6 +684,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
             all[goneKey(intentId)] = { ...f, key: goneKey(intentId), state: 'done', reason: 'forgotten' };
           delete all[finalKey(intentId)];
           delete all[stuckKey(intentId)];
+          for (const k of Object.keys(all)) if (k.startsWith(`chain:${intentId}:`)) delete all[k];
           const p = all[progressKey(intentId)];
           if (p && active(p)) all[p.key] = { ...p, state: 'clearing', nextAt: t };
           return all;

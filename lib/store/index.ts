@@ -8,6 +8,8 @@ import { type CalmState, EMPTY_CALM, type Settings, type TrackedIntent, type Tra
 
 export type {
   CalmState,
+  ChainVerdict,
+  ChainVerdictLeg,
   HeldNotification,
   NotificationState,
   NotifySettings,

@@ -19,13 +19,14 @@ import { createStore, get, type UseStore, update } from 'idb-keyval';
 export const OUTBOX_DB = 'svc-outbox';
 
 /** Kinds of notification jobs. */
-export type JobKind = 'final' | 'progress' | 'away' | 'stuck' | 'info';
+export type JobKind = 'final' | 'progress' | 'away' | 'stuck' | 'info' | 'chain';
 /** See the module's docstring. */
 export type JobState = 'held' | 'queued' | 'clearing' | 'showing' | 'shown' | 'done';
 
 /** One notification job. Times in ms since the epoch. */
 export interface NotificationJob {
-  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>:<its first intentId>`, `info:<ms>:<n>`; `gone:<intentId>`: the
+  /** `final:<intentId>`, `progress:<intentId>`, `stuck:<intentId>`, `away:<ms>:<its first intentId>`, `info:<ms>:<n>`,
+   * `chain:<intentId>:<kind>:<leg>` (a disagreement between the chain and the service, lib/notify/chain.ts); `gone:<intentId>`: the
    * final job of an intent removed since, kept (done) for its explorer link only. */
   key: string;
   kind: JobKind;
@@ -73,7 +74,11 @@ export function pruneJobs(jobs: Record<string, NotificationJob>): Record<string,
   const told: NotificationJob[] = [];
   for (const j of Object.values(jobs)) {
     if (!finished(j)) out[j.key] = j;
-    else if (j.kind === 'final' || (j.kind === 'stuck' && j.state === 'shown') || (j.kind === 'progress' && j.state === 'shown'))
+    else if (
+      j.kind === 'final' ||
+      ((j.kind === 'stuck' || j.kind === 'chain') && j.state === 'shown') ||
+      (j.kind === 'progress' && j.state === 'shown')
+    )
       told.push(j);
   }
   told.sort((a, b) => b.at - a.at);

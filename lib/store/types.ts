@@ -156,6 +156,34 @@ export interface TrackedIntent {
 }
 
 /**
+ * The worker's latest on-chain verification of one tracked intent (issue 28), kept in `storage.local` under
+ * `chainVerdict:<intentId>` (`./chain.ts`) so that the popup shows it without the verifier's code. The words are
+ * already in the browser's language (lib/format/verification.ts). This device only: never synced.
+ */
+export interface ChainVerdict {
+  intentId: string;
+  /** The service says SUCCEEDED and the destination leg is final with the exact transfer: "Verified on-chain". */
+  verified: boolean;
+  /** Every verifiable leg of the receipt has a verdict that no further block can change: no check is due again. */
+  settled: boolean;
+  /** One line per verified leg, in receipt order. */
+  legs: ChainVerdictLeg[];
+}
+
+/** One leg's verification as the receipt view shows it. */
+export interface ChainVerdictLeg {
+  /** deposit · origin · destination · refund. */
+  leg: string;
+  chainId: number;
+  /** The verdict's kind: not-seen · confirmed · final · reverted · missing · reorged. */
+  kind: string;
+  /** "Confirmed on Base · block 24,117,902 · 12 confirmations". */
+  text: string;
+  /** Destination leg: "Received 249.10 USDC at 0x1234…78ab". */
+  transfer?: string;
+}
+
+/**
  * Tracker-wide state, persisted so that a restarted worker keeps respecting it:
  * `pausedUntil` (ms) after a 429, with `pauseReason` and `pausedAt` (ms, when it was set: a wall-clock jump back
  * never stretches the pause past its length, lib/tracker/tracker-time.ts); `keyRejected` when the service refused

@@ -9,7 +9,7 @@ import type { IntentReceipt } from '../api/schemas/receipt';
 import { nextCheckDelay } from '../chain/cadence';
 import { type Disagreement, disagreementKey, disagreementOf, isVerifiedOnChain } from '../chain/disagreement';
 import { KNOWN_CHAINS } from '../chain/known-chains';
-import { verifiableLegs } from '../chain/legs';
+import { type LegRef, verifiableLegs } from '../chain/legs';
 import type { ChainSetting, LegVerifier } from '../chain/verifier';
 import type { LegCheck } from '../chain/verify';
 import { disagreementText, legCheckText, transferText } from '../format/verification';
@@ -33,6 +33,8 @@ export interface ReceiptVerification {
   verified: boolean;
   /** Delay (ms) before the next check is worth its requests; undefined: every leg is settled or none is enabled. */
   nextCheckMs?: number;
+  /** Every verifiable leg of the receipt has a verdict no further block changes: nothing to check again. */
+  settled: boolean;
 }
 
 /** Which disagreement keys were already told (kept in storage by the worker, so that a restart does not repeat one). */
@@ -55,16 +57,29 @@ export interface ChainVerificationDeps {
 export interface ChainVerification {
   /** Verifies the receipt's legs now (within budget), tells new disagreements, never throws for a chain's failure. */
   verifyReceipt(receipt: IntentReceipt): Promise<ReceiptVerification>;
+  /** Forgets an intent (removed by the user): its previous verdicts, and the verifier's memory of its legs. */
+  forget(intentId: string): void;
 }
 
 /** Builds the service. */
 export function createChainVerification(deps: ChainVerificationDeps): ChainVerification {
   const previous = new Map<string, LegCheck>();
+  /** The legs last verified per intent (what {@link ChainVerification.forget} clears). */
+  const refsOf = new Map<string, LegRef[]>();
   return {
+    forget(intentId) {
+      for (const ref of refsOf.get(intentId) ?? []) {
+        deps.verifier.forget(ref);
+        previous.delete(`${intentId}:${ref.leg}`);
+      }
+      refsOf.delete(intentId);
+    },
     async verifyReceipt(receipt) {
       const legs: LegVerificationView[] = [];
       let nextCheckMs: number | undefined;
-      for (const ref of verifiableLegs(receipt)) {
+      const refs = verifiableLegs(receipt);
+      refsOf.set(receipt.intentId, refs);
+      for (const ref of refs) {
         const result = await deps.verifier.verify(ref);
         const current = 'check' in result ? result : result.last;
         const setting = deps.setting(ref.chainId);
@@ -88,6 +103,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
         intentId: receipt.intentId,
         legs,
         verified: isVerifiedOnChain(receipt.status, destination),
+        settled: refs.length > 0 && legs.length === refs.length && nextCheckMs === undefined,
         ...(nextCheckMs !== undefined ? { nextCheckMs } : {}),
       };
     },
@@ -97,6 +113,8 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
 async function tellOnce(deps: ChainVerificationDeps, intentId: string, chainId: number, disagreement: Disagreement): Promise<void> {
   const key = disagreementKey(intentId, disagreement);
   if (await deps.told.has(key)) return;
-  await deps.told.add(key);
+  // Told first, then remembered: a notification that could not be queued is tried again at the next check (the
+  // pipeline queues a key once, so a restart between the two does not show it twice).
   await deps.notify(intentId, disagreement, disagreementText(disagreement.kind, chainId));
+  await deps.told.add(key);
 }

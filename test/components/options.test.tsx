@@ -136,7 +136,7 @@ describe('options page', () => {
     expect(listed).toEqual(['notifications', 'alarms', 'contextMenus', 'storage', 'clipboardRead', 'host']);
   });
 
-  it('is grouped — Connection · Notifications · Quiet hours · Watched addresses · Sync · Shortcuts — each with its why and examples', async () => {
+  it('is grouped — Connection · Notifications · Quiet hours · Watched addresses · On-chain verification · Sync · Shortcuts — each with its why and examples', async () => {
     render(<Options />);
     const groups = [...document.querySelectorAll('fieldset.group')];
     expect(groups.map((g) => g.querySelector('legend')?.textContent)).toEqual([
@@ -144,6 +144,7 @@ describe('options page', () => {
       'Notifications',
       'Quiet hours',
       'Watched addresses',
+      'On-chain verification',
       'Sync',
       'Shortcuts',
     ]);

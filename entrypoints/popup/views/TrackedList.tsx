@@ -4,7 +4,7 @@ import { WindowedList } from '@/components/WindowedList';
 import { inFlightFirst } from '@/lib/eta';
 import { t } from '@/lib/i18n';
 import { filterTracked, searchIndex, TRACKED_FILTERS, type TrackedFilter } from '@/lib/query/tracked-filter';
-import type { TrackedIntent } from '@/lib/store';
+import type { ChainVerdict, TrackedIntent } from '@/lib/store';
 
 /** From this many tracked intents a search box and a filter are offered. */
 export const FILTER_FROM = 20;
@@ -35,6 +35,8 @@ export function TrackedList(props: {
   onRemove: (intentId: string) => void;
   muted?: readonly string[];
   onMute?: (intentId: string, muted: boolean) => void;
+  /** Each intent's on-chain verdict, read from storage (docs/chain.md). */
+  verified?: ReadonlyMap<string, ChainVerdict>;
 }) {
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<TrackedFilter>('all');
@@ -53,6 +55,7 @@ export function TrackedList(props: {
       muted={muted.has(intent.intentId)}
       onMute={onMute && ((m) => onMute(intent.intentId, m))}
       position={{ index: i, size: shown.length }}
+      verified={props.verified?.get(intent.intentId)?.verified}
     />
   );
   return (

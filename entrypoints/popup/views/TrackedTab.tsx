@@ -2,7 +2,7 @@ import { TrackForm } from '@/components/TrackForm';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
-import type { TrackedIntent } from '@/lib/store';
+import type { ChainVerdict, TrackedIntent } from '@/lib/store';
 import { ImportSection } from './ImportSection';
 import { TrackedList } from './TrackedList';
 
@@ -39,6 +39,8 @@ export function TrackedTab(props: {
   /** IntentIds whose notifications are muted. */
   muted?: readonly string[];
   onMute?: (intentId: string, muted: boolean) => void;
+  /** The worker's on-chain verdicts by intentId: a row says "Verified on-chain" once its verdict is. */
+  verified?: ReadonlyMap<string, ChainVerdict>;
 }) {
   return (
     <>
@@ -71,6 +73,7 @@ export function TrackedTab(props: {
               onRemove={props.onRemove}
               muted={props.muted}
               onMute={props.onMute}
+              {...(props.verified ? { verified: props.verified } : {})}
             />
             <div class="actions housekeeping">
               <button

@@ -1,0 +1,47 @@
+/**
+ * The latest on-chain verdict of each tracked intent in storage.local (`chainVerdict:<intentId>`, issue 28): written
+ * by the worker (lib/worker/chain-wiring.ts), read by the popup. No import beyond types: it is in the popup's bundle.
+ */
+import type { ChainVerdict, ChainVerdictLeg } from './types';
+
+/** Prefix of the storage.local key of one intent's {@link ChainVerdict}. */
+export const CHAIN_VERDICT_PREFIX = 'chainVerdict:';
+
+/** The storage.local key of `intentId`'s verdict. */
+export const chainVerdictKey = (intentId: string): string => `${CHAIN_VERDICT_PREFIX}${intentId}`;
+
+/** The part of a `browser.storage` area used here. */
+export interface StorageArea {
+  get(keys: string | string[] | null): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+  remove(keys: string | string[]): Promise<void>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function readLeg(raw: unknown): ChainVerdictLeg | undefined {
+  if (!isObject(raw)) return undefined;
+  const { leg, chainId, kind, text, transfer } = raw;
+  if (typeof leg !== 'string' || typeof chainId !== 'number' || typeof kind !== 'string' || typeof text !== 'string') return undefined;
+  return { leg, chainId, kind, text, ...(typeof transfer === 'string' ? { transfer } : {}) };
+}
+
+/** A stored verdict, or undefined when it is absent or not of the expected shape (then nothing is shown). */
+export function readChainVerdict(raw: unknown): ChainVerdict | undefined {
+  if (!isObject(raw) || typeof raw.intentId !== 'string' || !Array.isArray(raw.legs)) return undefined;
+  const legs = raw.legs.map(readLeg);
+  if (legs.some((l) => l === undefined)) return undefined;
+  return { intentId: raw.intentId, verified: raw.verified === true, settled: raw.settled === true, legs: legs as ChainVerdictLeg[] };
+}
+
+/** The stored verdicts of `intentIds` (those that have one). */
+export async function loadChainVerdicts(area: Pick<StorageArea, 'get'>, intentIds: readonly string[]): Promise<Map<string, ChainVerdict>> {
+  const out = new Map<string, ChainVerdict>();
+  if (intentIds.length === 0) return out;
+  const stored = await area.get(intentIds.map(chainVerdictKey)).catch(() => ({}) as Record<string, unknown>);
+  for (const id of intentIds) {
+    const v = readChainVerdict(stored[chainVerdictKey(id)]);
+    if (v) out.set(id, v);
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * On-chain verification in Firefox ESR (issue 28), against the simulator on two real local chains (anvil with the
+ * chain ids of Arbitrum One and Base, started by this file, a block every 500 ms on each): verification turned on
+ * for both chains in the options page (their anvils' RPC URLs; 127.0.0.1's access was granted with the service's,
+ * else the add-on's prompt is answered); a chain intent tracked from the popup becomes "Verified on-chain" with the
+ * destination's words in its receipt; a destination that moved less than the receipt says is one desktop
+ * notification, handed once to the desktop; a destination re-orged away after the service said SUCCEEDED is one too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainWorld } from '../../simulator/chains';
+import type { SimulatorOptions } from '../../simulator/server';
+import { useConfiguredFirefox } from '../fixtures/launch-firefox';
+import { desktopAlerts } from '../fixtures/notifications-firefox';
+import { PopupPage } from '../pages/popup';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const short = (intentId: string) => `${intentId.slice(0, 6)}…${intentId.slice(-4)}`;
+
+// The local chains come first: the simulator of `useConfiguredFirefox` plays its chain intents on them.
+const simOptions: SimulatorOptions = { stepMs: 2500 };
+let world: ChainWorld | undefined;
+beforeAll(async () => {
+  world = await ChainWorld.start();
+  world.mineEvery(500);
+  simOptions.chains = world;
+});
+const ctx = useConfiguredFirefox(simOptions);
+afterAll(async () => {
+  await world?.close();
+});
+
+describe('on-chain verification in Firefox', () => {
+  it('verifies a chain intent, and tells once that a smaller amount arrived', async () => {
+    const urls = ctx.sim.rpcUrls();
+    const options = await ctx.ext.openPage('options.html');
+    await expect.poll(() => options.getByLabel('Service URL').count()).toBe(1);
+    for (const [name, id] of [
+      ['Arbitrum One', 42161],
+      ['Base', 8453],
+    ] as const) {
+      await options.getByRole('checkbox', { name: `Verify on ${name}` }).click();
+      await options.locator(`#chain-rpc-${id}`).fill(urls[id]!);
+      await options.locator(`#chain-depth-${id}`).fill('3');
+    }
+    await options.getByRole('button', { name: 'Save' }).click();
+    const status = async () =>
+      (await options.getByTestId('chain-status').count()) > 0 ? options.getByTestId('chain-status').textContent() : '';
+    await sleep(1500);
+    if ((await status()) !== 'On-chain verification saved.') await ctx.ext.answerPermissionPrompt(true).catch(() => '');
+    await expect.poll(status, { timeout: 15_000 }).toBe('On-chain verification saved.');
+    await options.close();
+
+    const good = ctx.sim.createIntent('chain-success');
+    const smaller = ctx.sim.createIntent('chain-smaller');
+    const popup = await PopupPage.open(ctx.ext);
+    await popup.track(good);
+    await popup.track(smaller);
+    await expect.poll(() => popup.row(good).textContent(), { timeout: 90_000, interval: 1_000 }).toContain('Verified on-chain');
+    await popup.openReceipt(good);
+    await expect
+      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 30_000 })
+      .toMatch(/^Final on Base · block [\d,]+ · \d+ confirmations/);
+    await popup.close();
+
+    const told = async () => (await desktopAlerts(ctx.ext)).filter((a) => a.title === `On-chain check of ${short(smaller)}`);
+    await expect.poll(async () => (await told()).length, { timeout: 90_000, interval: 1_000 }).toBe(1);
+    expect((await told())[0]?.text.split('\n')[0]).toBe('The service says succeeded, but a different amount arrived on Base');
+    expect((await told())[0]?.name.startsWith(`svc-chain:${smaller}:`)).toBe(true);
+    await sleep(10_000);
+    expect(await told()).toHaveLength(1);
+    expect((await desktopAlerts(ctx.ext)).filter((a) => a.title === `On-chain check of ${short(good)}`)).toEqual([]);
+  });
+
+  it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
+    // Base is on from the test before; deep enough now that the destination is not final when its block is replaced.
+    const options = await ctx.ext.openPage('options.html');
+    await expect.poll(() => options.locator('#chain-depth-8453').count()).toBe(1);
+    await options.locator('#chain-depth-8453').fill('200');
+    await options.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => ((await options.getByTestId('chain-status').count()) > 0 ? options.getByTestId('chain-status').textContent() : ''))
+      .toBe('On-chain verification saved.');
+    await options.close();
+    const id = ctx.sim.createIntent('chain-reorg');
+    const popup = await PopupPage.open(ctx.ext);
+    await popup.track(id);
+    const told = async () => (await desktopAlerts(ctx.ext)).filter((a) => a.title === `On-chain check of ${short(id)}`);
+    await expect.poll(async () => (await told()).length, { timeout: 100_000, interval: 1_000 }).toBe(1);
+    expect((await told())[0]?.text.split('\n')[0]).toBe('A transaction confirmed on Base was re-orged out');
+    await popup.close();
+    expect(world?.errors ?? []).toEqual([]);
+  });
+});
