@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string> = {
   'lib/api/http.ts': 'the transport, to be split with callWithText below',
   'lib/store/index.ts': 'the stores, to be split per store',
   'lib/api/budget.ts': 'the budget: its lanes, window and pace to be split from the line it keeps',
-  'lib/worker/chain-wiring.ts#createChainVerifierOnPlatform': 'the verifier\'s wiring, to be split per event',
+  'lib/worker/chain-wiring.ts#createChainVerifierOnPlatform': "the verifier's wiring, to be split per event",
   'lib/api/http.ts#SvcHttp.callWithText': 'to be split into request, answer and error reading',
   'lib/background.ts#createBackground': 'the composition root, to be split per service group',
   'lib/worker/message-handlers.ts#createMessageHandlers': 'one table of handlers, to be split per message group',
