@@ -80,12 +80,12 @@ export const MAX_HOLD_MS = 3_600_000;
 const WINDOW_MS = 60_000;
 /**
  * The tracker's own pace: a bucket of {@link TRACKER_BURST} requests refilled at {@link TRACKER_PER_MINUTE} a minute.
- * Together at most 15 + 44 = 59 in any 60 s, so the tracker alone never spends the window: after a burst (a start, a
- * pasted list's first reads answered at once) it goes on at 44 a minute instead of stopping for a minute.
+ * Together at most 5 + 54 = 59 in any 60 s, so the tracker alone never spends the window: after a burst (a start, a
+ * pasted list's first reads answered at once) it goes on at 54 a minute instead of stopping for a minute.
  */
-export const TRACKER_BURST = 15;
+export const TRACKER_BURST = 5;
 /** See {@link TRACKER_BURST}. */
-export const TRACKER_PER_MINUTE = 44;
+export const TRACKER_PER_MINUTE = 54;
 
 interface Waiter {
   lane: Lane;

@@ -128,12 +128,13 @@ export function retryDelay(attempts: number): number {
 }
 
 /**
- * True when job `j` may be tried at wall time `t` (ms): its `nextAt` has come, or lies further ahead than its own
- * back-off could set it (`retryDelay(attempts)`): the wall clock went back since it was written, and the wait is not
- * stretched by the jump (docs/time.md).
+ * True when job `j` may be tried at wall time `t` (ms): its `nextAt` has come, or — for a job waiting out a back-off
+ * (`attempts` > 0) — lies further ahead than that back-off could set it (`retryDelay(attempts)`): the wall clock went
+ * back since it was written, and the wait is not stretched by the jump (docs/time.md). A job not yet tried whose
+ * `nextAt` is ahead (an on-chain warning held until a snooze or quiet hours end) waits for it.
  */
 export function isDue(j: Pick<NotificationJob, 'nextAt' | 'attempts'>, t: number): boolean {
-  return j.nextAt <= t || j.nextAt - t > retryDelay(j.attempts);
+  return j.nextAt <= t || (j.attempts > 0 && j.nextAt - t > retryDelay(j.attempts));
 }
 
 const finalKey = (intentId: string) => `final:${intentId}`;
