@@ -1,12 +1,14 @@
 /**
  * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
- * background worker ≤ 44 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
- * ≤ 150 KB. Prints the figures; exits 1 above budget.
+ * background worker ≤ 46 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
+ * ≤ 160 KB. Prints the figures; exits 1 above budget.
  *
- * The background's 44 KB: 40 KB, plus the 3.7 KB that the worker's defences against the platform's and the service's
- * faults cost (a steady clock and an interval estimate of the service's clock, the sliding request window, per-intent
- * news pacing, row-by-row reading of pages, synced settings' logical clock, quiet hours by time-zone rules: 43.7 KB
- * measured when they landed). The on-chain verifier adds what it really costs on top (docs/chain.md).
+ * The background's 46 KB: it was 40 KB; the worker's defences against the platform's and the service's faults
+ * (a steady clock and an interval estimate of the service's clock, the sliding request window and the tracker's pace,
+ * per-intent news pacing, row-by-row reading of pages, synced settings' logical clock, quiet hours by time-zone rules),
+ * the injected platform and tracking many at once brought it to 45.1 KB without the verifier (58.5 KB with it,
+ * 2026-11-26). The on-chain verifier adds what it really costs on top (docs/chain.md). The zip's 160 KB: 149.7 KB with
+ * the verifier, the import and the chain settings pages (it was 113.8 KB without them).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,8 +38,8 @@ const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
   [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
-  ['background JS (with on-chain verification), gzip', background, 44 * KB + VERIFIER_BYTES],
-  [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 150 * KB],
+  ['background JS (with on-chain verification), gzip', background, 46 * KB + VERIFIER_BYTES],
+  [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 160 * KB],
 ];
 let failed = false;
 for (const [name, size, budget] of rows) {
