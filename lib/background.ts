@@ -1,6 +1,6 @@
 /**
  * The background worker's composition root: builds the stores, the client, the tracker and the services of
- * `lib/worker/` on one {@link Platform} (lib/platform.ts), and hands them to `lib/worker/wire.ts`, which wires
+ * `lib/worker/` on one {@link Platform} (lib/platform.ts), and hands them to `lib/wire.ts`, which wires
  * browser events to them. Nothing here reads a global: time, timers, the network, IndexedDB and the browser APIs all
  * come from the platform, so that the campaign runs this same code on a simulated one.
  */

@@ -5,7 +5,7 @@
  * fake-indexeddb with injected faults, fake browser APIs), so the production wiring runs unchanged under test.
  */
 import type { browser as browserApi } from 'wxt/browser';
-import { type Clock, realClock } from './tracker/clock';
+import { type Clock, realClock } from './time/clock';
 
 /** The WebExtension API object (webextension-polyfill through WXT). */
 export type Browser = typeof browserApi;

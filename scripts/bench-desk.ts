@@ -8,13 +8,13 @@
  * intentId in the popup's search box, from the input event to the frame after the list shows it. Times in ms.
  */
 import type { Page } from 'playwright-core';
+import type { ExtensionBrowser } from '../drivers/fixtures/launch';
+import { POPUP_VIEWPORT } from '../drivers/pages/popup';
 import { MemoryStateStore, MemoryStore } from '../lib/store/memory';
-import { realClock } from '../lib/tracker/clock';
+import { realClock } from '../lib/time/clock';
 import { Tracker } from '../lib/tracker/engine';
 import { createTrackIntent } from '../lib/worker/track';
 import { createTrackList } from '../lib/worker/track-many';
-import type { ExtensionBrowser } from '../test/e2e/fixtures/launch';
-import { POPUP_VIEWPORT } from '../test/e2e/pages/popup';
 
 /** p50, p99 and max of samples (ms), with their count. */
 export interface Stats {

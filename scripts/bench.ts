@@ -20,20 +20,20 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
+import { launchExtension, removeProfile } from '../drivers/fixtures/launch';
+import { countNotificationCreates, createdNotificationTimes, intentsOfNotificationId } from '../drivers/fixtures/notifications';
+import { configure } from '../drivers/pages/options';
+import { PopupPage } from '../drivers/pages/popup';
 import { type Lane, RequestBudget } from '../lib/api/budget';
 import { SvcClient } from '../lib/api/client';
 import type { Settings, WatchedCheckpoint } from '../lib/store';
 import { MemoryStateStore, MemoryStore } from '../lib/store/memory';
-import { realClock } from '../lib/tracker/clock';
+import { realClock } from '../lib/time/clock';
 import { Tracker } from '../lib/tracker/engine';
 import { createBaselineFinder } from '../lib/worker/eta-baseline';
 import { createWatchedCheck } from '../lib/worker/watched';
-import { launchExtension, removeProfile } from '../test/e2e/fixtures/launch';
-import { countNotificationCreates, createdNotificationTimes, intentsOfNotificationId } from '../test/e2e/fixtures/notifications';
-import { configure } from '../test/e2e/pages/options';
-import { PopupPage } from '../test/e2e/pages/popup';
-import { SCRIPTS, scriptLength } from '../test/simulator/lifecycle';
-import { peakConcurrency, type RequestLogEntry } from '../test/simulator/server';
+import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
+import { peakConcurrency, type RequestLogEntry } from '../simulator/server';
 import { type DeskFigures, deskBrowser, deskNode } from './bench-desk';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -155,9 +155,9 @@ interface Sim {
 }
 const children = new Set<ChildProcess>();
 
-/** Starts a simulator child with these CLI flags (`test/simulator/cli.ts`); resolves once it listens. */
+/** Starts a simulator child with these CLI flags (`simulator/cli.ts`); resolves once it listens. */
 async function startSim(flags: string[] = []): Promise<Sim> {
-  const child = spawn('node', ['--import', 'tsx', 'test/simulator/cli.ts', '--port', '0', '--wait-timeout-ms', '20000', ...flags], {
+  const child = spawn('node', ['--import', 'tsx', 'simulator/cli.ts', '--port', '0', '--wait-timeout-ms', '20000', ...flags], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);

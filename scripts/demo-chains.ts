@@ -10,7 +10,7 @@ import { KNOWN_CHAINS } from '../lib/chain/known-chains';
 import { verifiableLegs } from '../lib/chain/legs';
 import { LegVerifier } from '../lib/chain/verifier';
 import type { LegCheck } from '../lib/chain/verify';
-import type { Simulator } from '../test/simulator/server';
+import type { Simulator } from '../simulator/server';
 
 /** Confirmations at which the demo calls a leg final on its local chains. */
 const DEMO_FINALITY_DEPTH = 5;

@@ -6,20 +6,20 @@
  * each notification as it fires, writes popup screenshots to `.output/demo/`, and exits 0 once every demo intent
  * is final and notified.
  *
- * By default the intents run on real local chains (test/simulator/chains.ts: anvil with the chain ids of Arbitrum
+ * By default the intents run on real local chains (simulator/chains.ts: anvil with the chain ids of Arbitrum
  * One and Base, an ERC-20 on each): each leg's txnHash is a real transaction, and once an intent is final the demo
  * prints what the chain says of each leg, checked by the extension's verifier (lib/chain). `DEMO_CHAINS=0` runs
  * the simulator alone.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { launchExtension, removeProfile, tempProfile } from '../test/e2e/fixtures/launch';
-import { notificationIdsFor } from '../test/e2e/fixtures/notifications';
-import { readTracked } from '../test/e2e/fixtures/storage';
-import { configure } from '../test/e2e/pages/options';
-import { PopupPage } from '../test/e2e/pages/popup';
-import { ChainWorld } from '../test/simulator/chains';
-import { startSimulator } from '../test/simulator/server';
+import { launchExtension, removeProfile, tempProfile } from '../drivers/fixtures/launch';
+import { notificationIdsFor } from '../drivers/fixtures/notifications';
+import { readTracked } from '../drivers/fixtures/storage';
+import { configure } from '../drivers/pages/options';
+import { PopupPage } from '../drivers/pages/popup';
+import { ChainWorld } from '../simulator/chains';
+import { startSimulator } from '../simulator/server';
 import { printVerification } from './demo-chains';
 
 const OUT = '.output/demo';

@@ -8,10 +8,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { launchExtension, removeProfile, tempProfile } from '../test/e2e/fixtures/launch';
-import { configure, OptionsPage } from '../test/e2e/pages/options';
-import { PopupPage } from '../test/e2e/pages/popup';
-import { startSimulator } from '../test/simulator/server';
+import { launchExtension, removeProfile, tempProfile } from '../drivers/fixtures/launch';
+import { configure, OptionsPage } from '../drivers/pages/options';
+import { PopupPage } from '../drivers/pages/popup';
+import { startSimulator } from '../simulator/server';
 
 const OUT = 'docs/store';
 const SIZE = { width: 1280, height: 800 };

@@ -131,8 +131,8 @@ describe('background services with the simulator', () => {
   });
 
   it('tracks every intent of a selected transaction hash, and a selected intentId', async () => {
-    const { startSimulator } = await import('./simulator/server');
-    const { intentWithDestinationHash } = await import('./simulator/find');
+    const { startSimulator } = await import('../simulator/server');
+    const { intentWithDestinationHash } = await import('../simulator/find');
     const sim = await startSimulator();
     const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
@@ -157,8 +157,8 @@ describe('background services with the simulator', () => {
   });
 
   it('answers added only when a selected transaction hash brought a new intent, and says "already tracked" otherwise', async () => {
-    const { startSimulator } = await import('./simulator/server');
-    const { intentWithDestinationHash } = await import('./simulator/find');
+    const { startSimulator } = await import('../simulator/server');
+    const { intentWithDestinationHash } = await import('../simulator/find');
     const sim = await startSimulator();
     const bg = createBackground(realPlatform(fakeBrowser as never));
     try {
@@ -178,7 +178,7 @@ describe('background services with the simulator', () => {
   });
 
   it('tracks every new intent of a watched address even when one check cannot read them all', async () => {
-    const { startSimulator } = await import('./simulator/server');
+    const { startSimulator } = await import('../simulator/server');
     const sim = await startSimulator({ dataset: false });
     // A faster rate than the worker's 54 a minute: the tracker's 320 first reads would hold the check for a minute.
     const bg = createBackground(realPlatform(fakeBrowser as never), { budget: new RequestBudget({ perMinute: 6_000 }) });
@@ -200,7 +200,7 @@ describe('background services with the simulator', () => {
   });
 
   it('auto-tracks new intents of a watched address, and only of the ticked ones', async () => {
-    const { startSimulator } = await import('./simulator/server');
+    const { startSimulator } = await import('../simulator/server');
     const sim = await startSimulator({ dataset: false });
     const bg = createBackground(realPlatform(fakeBrowser as never));
     try {

@@ -27,7 +27,7 @@
  *   request to it, of any lane, is sent before the hold ends (they wait in line); requests to another service go on.
  *   A hold lasts at most {@link MAX_HOLD_MS}.
  */
-import { type Clock, realClock } from '../tracker/clock';
+import { type Clock, realClock } from '../time/clock';
 import { SlidingWindow } from './rate-window';
 
 /** Who is asking: decides the place in line and whether the request waits for the pace. */

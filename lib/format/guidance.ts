@@ -7,10 +7,10 @@ import { legOf } from '../api/legs';
 import type { BalanceEntry } from '../api/schemas/history';
 import type { IntentReceipt, IntentTransaction } from '../api/schemas/receipt';
 import { localized, t } from '../i18n';
-import { GUIDED_STATUSES } from '../notify/outcomes';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName, explorerAddressUrl, explorerTxUrl, isPlaceholderHash } from './chains';
 import { shortId } from './intent';
+import { GUIDED_STATUSES } from './outcomes';
 
 /** The guidance: `where` the funds are, `proof` (an explorer link, or a hash to quote when there is no link), `next`. */
 export interface MoneyGuidance {

@@ -13,10 +13,24 @@
 import { parseIntentId } from '../api/intent-id';
 import { MAX_TRACK_MANY } from '../api/intent-list';
 import type { IntentReceipt } from '../api/schemas/receipt';
-import { FINAL_INTENT_STATUSES } from '../api/status';
+import { FINAL_INTENT_STATUSES, type IntentStatus } from '../api/status';
 import { t } from '../i18n';
-import type { ImportSeed } from '../tracker/track-many';
 import { EXPORT_COLUMNS } from './export';
+
+/**
+ * What an import knows of an intent from the export it comes from. Times in ms since the epoch. A `receipt` is kept
+ * only when it is about this intentId.
+ */
+export interface ImportSeed {
+  /** When it was first tracked (the export's `addedAt`). */
+  addedAt?: number;
+  /** Its status when exported. */
+  status?: IntentStatus;
+  /** When its final notification was shown (the export's `notifiedAt`). */
+  notifiedAt?: number;
+  /** Its receipt as exported (JSON exports only). */
+  receipt?: IntentReceipt;
+}
 
 /** Characters of a file read at most (about 20 MB: an export of 10,000 intents with their receipts fits). */
 export const MAX_IMPORT_CHARS = 20_000_000;

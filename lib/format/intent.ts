@@ -6,9 +6,9 @@ import type { LegKind } from '../api/legs';
 import { legOf } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { t } from '../i18n';
-import { outcomeOf } from '../notify/outcomes';
 import { formatTokenAmountWithSymbol } from './amount';
 import { chainName } from './chains';
+import { outcomeOf } from './outcomes';
 
 /** "0x1234…cdef" for long ids and hashes; short strings unchanged. */
 export function shortId(id: string): string {

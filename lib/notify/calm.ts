@@ -5,11 +5,11 @@
  */
 import { LEG_KINDS, legOf } from '../api/legs';
 import { legName, routeText, shortId, statusLabel } from '../format/intent';
+import { outcomeRank } from '../format/outcomes';
 import { t } from '../i18n';
 import type { CalmState, HeldNotification, NotifySettings, QuietHours, TrackedIntent } from '../store';
 import type { NotificationContent } from './content';
 import { minuteOfDay, nextWallTime } from './local-time';
-import { outcomeRank } from './outcomes';
 
 /** Length of the popup's snooze (ms). */
 export const SNOOZE_MS = 60 * 60_000;

@@ -17,9 +17,10 @@
  *   good news (arrived before the service says so) is skipped — by then the service will have said it; else show.
  * - `away` (the summary of what was held): hold while a snooze or quiet hours still run; otherwise show.
  */
+
+import { wantsNotification } from '../format/outcomes';
 import type { NotifySettings } from '../store';
 import { releaseAt } from './calm';
-import { wantsNotification } from './outcomes';
 
 /** What the pipeline does with an event. */
 export type Action = 'show' | 'hold' | 'update' | 'skip';

@@ -25,12 +25,12 @@
 import { t as words } from '../i18n';
 import type { CalmState, CalmStateStore, NotifySettings, TrackedIntent } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
-import type { Notifier } from '../tracker/types';
 import { AWAY, CHAIN, GROUP, INFO, type NotificationAdapter, PROGRESS, SINGLE, STUCK } from './browser';
 import { awayContent, isSnoozed, progressContent, releaseAt, SNOOZE_MS } from './calm';
 import type { ChainNotice } from './chain';
 import { groupContentOf, groupLine, type NotificationContent, notificationContent, outcomeExplorerUrl, stuckContent } from './content';
 import { decide, type GroupWindow, groupFlushAt } from './decide';
+import type { Notifier } from './notifier';
 import { rememberedSettings } from './settings-memory';
 import type { ShownMarks } from './shown-marks';
 

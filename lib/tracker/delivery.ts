@@ -5,7 +5,7 @@
  * was already shown before showing it.
  */
 import type { TrackedIntent } from '../store';
-import type { Clock } from './clock';
+import type { Clock } from '../time/clock';
 import type { IntentMirror } from './mirror';
 import type { Notifier } from './types';
 

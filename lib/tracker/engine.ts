@@ -13,7 +13,7 @@ import { SvcApiError, SvcServiceError } from '../api/errors';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackerState, TrackingError } from '../store';
-import type { Clock } from './clock';
+import type { Clock } from '../time/clock';
 import { Delivery } from './delivery';
 import { IntentMirror } from './mirror';
 import { NewsPace } from './news-pace';

@@ -8,7 +8,7 @@ import type { TrackedIntent } from '../store';
 import type { TrackerTuning } from './types';
 
 /** Statuses that raise a desktop notification (the table of outcomes, `lib/notify/outcomes.ts`). */
-export { NOTIFYING_STATUSES } from '../notify/outcomes';
+export { NOTIFYING_STATUSES } from '../format/outcomes';
 
 /** True when no more progress is expected for an intent in this status (SUCCEEDED, FAILED, REFUNDED, ABORTED, INVALID). */
 export function isFinalStatus(status: string | undefined): boolean {

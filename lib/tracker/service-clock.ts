@@ -19,7 +19,7 @@
  * - **Only the configured service feeds it** (`lib/worker/client-cache.ts`): Test connection of another URL never does.
  * Pure apart from the injected clock; one instance is shared by the worker (tracker, watched addresses).
  */
-import type { Clock } from './clock';
+import type { Clock } from '../time/clock';
 import { marzullo } from './marzullo';
 
 /** How many `Date` samples the estimate keeps. */

@@ -5,24 +5,10 @@
  */
 import type { IntentReceipt } from '../api/schemas/receipt';
 import type { IntentStatus } from '../api/status';
+import type { ImportSeed } from '../format/import';
 import type { TrackedIntent } from '../store';
 import { isFinalStatus, isReceiptFor } from './policy';
 import { guarded, tracked } from './transitions';
-
-/**
- * What an import knows of an intent from the export it comes from. Times in ms since the epoch. A `receipt` is kept
- * only when it is about this intentId.
- */
-export interface ImportSeed {
-  /** When it was first tracked (the export's `addedAt`). */
-  addedAt?: number;
-  /** Its status when exported. */
-  status?: IntentStatus;
-  /** When its final notification was shown (the export's `notifiedAt`). */
-  notifiedAt?: number;
-  /** Its receipt as exported (JSON exports only). */
-  receipt?: IntentReceipt;
-}
 
 /** One intent of a list to track: an intentId already validated (`lib/api/intent-id.ts`). */
 export interface TrackEntry {

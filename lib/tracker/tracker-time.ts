@@ -12,7 +12,7 @@
  * All pure.
  */
 import type { TrackedIntent, TrackerState } from '../store';
-import type { Clock } from './clock';
+import type { Clock } from '../time/clock';
 
 /**
  * A clock whose `now()` is `clock.now()` at creation plus the monotonic time elapsed since: it never jumps. `monotonic`

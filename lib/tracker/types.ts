@@ -8,7 +8,7 @@ import type {
   WaitIntentReceiptResponse,
 } from '../api/schemas/receipt';
 import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from '../store';
-import type { Clock } from './clock';
+import type { Clock } from '../time/clock';
 import type { ServiceClock } from './service-clock';
 
 /** What the tracker needs from the service; SvcClient implements it. Without `getIntentHistoryLite` no history sweep runs. */
@@ -18,21 +18,9 @@ export interface ReceiptTransport {
   getIntentHistoryLite?(request: HistoryLiteRequest, options?: CallOptions): Promise<HistoryLiteResponse>;
 }
 
-/** Shows desktop notifications. Ids are stable per intent so a shown notification can be found again. */
-export interface Notifier {
-  /** Shows the notification for an intent that reached a notifying final status; resolves with what it said. */
-  show(intent: TrackedIntent): Promise<{ title: string; message: string } | undefined>;
-  /** True when the notification for this intent was already shown (asked when recovering `pending` records). */
-  exists(intentId: string): Promise<boolean>;
-  /**
-   * Queues "taking longer than expected" for an intent EXECUTING for `minutes` (optional); resolves once the warning
-   * is queued durably (shown later, retried until shown), rejects when it could not be queued. Queuing the warning of
-   * an intent twice shows it once (the engine queues again after a worker died before its mark).
-   */
-  showStuck?(intent: TrackedIntent, minutes: number): Promise<void>;
-  /** The intent is no longer tracked: forget that its notification was shown, so a later re-track may notify again. */
-  forget?(intentId: string): Promise<void>;
-}
+import type { Notifier } from '../notify/notifier';
+
+export type { Notifier };
 
 /**
  * Tuning of the tracker; every field has a default (see {@link DEFAULT_TUNING}). The README's "Tracking policy"

@@ -7,7 +7,7 @@ import type { SvcClient } from '../api/client';
 import { routeMedianSeconds } from '../eta';
 import { routeChains } from '../format/intent';
 import type { TrackedIntent } from '../store';
-import { realClock } from '../tracker/clock';
+import { realClock } from '../time/clock';
 import type { Tracker } from '../tracker/engine';
 
 /** What the finder uses. */

@@ -5,10 +5,10 @@
  * (`./track-many.ts`). Intents tracked already are left as they are, mute included.
  */
 import { IntentReceipt } from '../api/schemas/receipt';
+import type { ImportSeed } from '../format/import';
 import type { RequestOf } from '../messages';
 import type { CalmNotifier } from '../notify/pipeline';
 import type { Tracker } from '../tracker/engine';
-import type { ImportSeed } from '../tracker/track-many';
 import type { ListItem, ListResult, TrackList } from './track-many';
 
 /** What `track-many` uses. */

@@ -5,9 +5,10 @@
  */
 import { parseIntentId } from '../api/intent-id';
 import type { InvalidId } from '../api/intent-list';
+import type { ImportSeed } from '../format/import';
 import type { RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
-import type { ImportSeed, TrackEntry } from '../tracker/track-many';
+import type { TrackEntry } from '../tracker/track-many';
 
 /** Finished intents kept at most; the oldest are pruned beyond it. */
 export const MAX_FINISHED = 200;

@@ -11,7 +11,7 @@ import {
   SvcServiceError,
   SvcTimeoutError,
 } from '@/lib/api/errors';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 let client: SvcClient;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
 import { testConnection } from '@/lib/api/connection';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { iterateIntentHistory } from '@/lib/api/history-pages';
 import { LEG_KINDS, legOf } from '@/lib/api/legs';
 import type { IntentHistory } from '@/lib/api/schemas/history';
 import { INTENT_STATUSES } from '@/lib/api/status';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 let api: SvcClient;

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '@/lib/api/client';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 const elsewhere: Array<{ url?: string; headers: IncomingHttpHeaders }> = [];

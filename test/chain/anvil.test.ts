@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcBudget } from '@/lib/chain/budget';
 import type { LegRef } from '@/lib/chain/legs';
 import { LegVerifier } from '@/lib/chain/verifier';
-import { ACCOUNTS, type Anvil, mine, mined, reorg, sendTransfer, startChains, type Token } from './anvil';
+import { ACCOUNTS, type Anvil, mine, mined, reorg, sendTransfer, startChains, type Token } from '../../simulator/chain/anvil';
 
 const FINALITY = 5;
 let base: { anvil: Anvil; token: Token };

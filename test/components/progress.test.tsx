@@ -9,9 +9,9 @@ import { ReceiptView } from '@/components/ReceiptView';
 import { TrackedTab } from '@/entrypoints/popup/views/TrackedTab';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { TrackedIntent } from '@/lib/store';
+import { intentAddressOf, legHash, type SimIntent, snapshotAt } from '../../simulator/lifecycle';
+import { type Simulator, startSimulator } from '../../simulator/server';
 import { useLocale } from '../i18n/fake-i18n';
-import { intentAddressOf, legHash, type SimIntent, snapshotAt } from '../simulator/lifecycle';
-import { type Simulator, startSimulator } from '../simulator/server';
 
 let sim: Simulator;
 beforeAll(async () => {

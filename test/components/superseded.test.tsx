@@ -14,9 +14,9 @@ import { StuckTab } from '@/entrypoints/popup/views/StuckTab';
 import { SvcClient } from '@/lib/api/client';
 import type { LookupApi } from '@/lib/api/lookup';
 import type { GetIntentHistoryRequest } from '@/lib/api/schemas/history';
-import { snapshotAt } from '../simulator/lifecycle';
-import { TERMINAL } from '../simulator/queries';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { snapshotAt } from '../../simulator/lifecycle';
+import { TERMINAL } from '../../simulator/queries';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 let client: SvcClient;

@@ -9,9 +9,9 @@ import { RoutesTab } from '@/entrypoints/popup/views/RoutesTab';
 import { SearchTab } from '@/entrypoints/popup/views/SearchTab';
 import { StuckTab } from '@/entrypoints/popup/views/StuckTab';
 import { SvcClient } from '@/lib/api/client';
-import { snapshotAt } from '../simulator/lifecycle';
-import { TERMINAL } from '../simulator/queries';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { snapshotAt } from '../../simulator/lifecycle';
+import { TERMINAL } from '../../simulator/queries';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 let api: SvcClient;

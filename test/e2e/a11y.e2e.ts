@@ -5,10 +5,10 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useConfiguredExtension } from './fixtures/launch';
-import { OptionsPage } from './pages/options';
-import { overflowingElements, POPUP_TABS, PopupPage, showEveryTab } from './pages/popup';
-import { WelcomePage } from './pages/welcome';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { OptionsPage } from '../../drivers/pages/options';
+import { overflowingElements, POPUP_TABS, PopupPage, showEveryTab } from '../../drivers/pages/popup';
+import { WelcomePage } from '../../drivers/pages/welcome';
 
 const axeSource = readAxe();
 function readAxe(): string {

@@ -7,10 +7,10 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useConfiguredExtension } from './fixtures/launch';
-import { notificationIdsFor, notifications, recordedNotifications, recordNotifications } from './fixtures/notifications';
-import { readTracked } from './fixtures/storage';
-import { PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { notificationIdsFor, notifications, recordedNotifications, recordNotifications } from '../../drivers/fixtures/notifications';
+import { readTracked } from '../../drivers/fixtures/storage';
+import { PopupPage } from '../../drivers/pages/popup';
 
 const ctx = useConfiguredExtension({ stepMs: 3000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

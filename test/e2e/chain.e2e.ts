@@ -7,12 +7,12 @@
  * after the service said SUCCEEDED is one notification too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainWorld } from '../simulator/chains';
-import type { SimulatorOptions } from '../simulator/server';
-import { useConfiguredExtension } from './fixtures/launch';
-import { recordedNotifications, recordNotifications } from './fixtures/notifications';
-import { startVirtualDisplay, type VirtualDisplay } from './fixtures/xvfb';
-import { PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { recordedNotifications, recordNotifications } from '../../drivers/fixtures/notifications';
+import { startVirtualDisplay, type VirtualDisplay } from '../../drivers/fixtures/xvfb';
+import { PopupPage } from '../../drivers/pages/popup';
+import { ChainWorld } from '../../simulator/chains';
+import type { SimulatorOptions } from '../../simulator/server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const short = (intentId: string) => `${intentId.slice(0, 6)}…${intentId.slice(-4)}`;

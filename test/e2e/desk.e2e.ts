@@ -5,11 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { launchExtension, removeProfile, tempProfile, useConfiguredExtension } from './fixtures/launch';
-import { countNotificationCreates, createdNotifications, intentsOfNotificationId, waitForNotification } from './fixtures/notifications';
-import { readTracked } from './fixtures/storage';
-import { configure } from './pages/options';
-import { PopupPage } from './pages/popup';
+import { launchExtension, removeProfile, tempProfile, useConfiguredExtension } from '../../drivers/fixtures/launch';
+import {
+  countNotificationCreates,
+  createdNotifications,
+  intentsOfNotificationId,
+  waitForNotification,
+} from '../../drivers/fixtures/notifications';
+import { readTracked } from '../../drivers/fixtures/storage';
+import { configure } from '../../drivers/pages/options';
+import { PopupPage } from '../../drivers/pages/popup';
 
 const ctx = useConfiguredExtension({ dataset: false });
 

@@ -4,9 +4,9 @@
  * with the total, and the refund explained with its transaction. Writes the README's two screenshots.
  */
 import { describe, expect, it } from 'vitest';
-import { legHash } from '../simulator/lifecycle';
-import { useConfiguredExtension } from './fixtures/launch';
-import { PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { PopupPage } from '../../drivers/pages/popup';
+import { legHash } from '../../simulator/lifecycle';
 
 const ctx = useConfiguredExtension({ stepMs: 1500 });
 

@@ -6,11 +6,11 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useConfiguredExtension } from './fixtures/launch';
-import { notifications } from './fixtures/notifications';
-import { readTracked } from './fixtures/storage';
-import { startVirtualDisplay, type VirtualDisplay } from './fixtures/xvfb';
-import { PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { notifications } from '../../drivers/fixtures/notifications';
+import { readTracked } from '../../drivers/fixtures/storage';
+import { startVirtualDisplay, type VirtualDisplay } from '../../drivers/fixtures/xvfb';
+import { PopupPage } from '../../drivers/pages/popup';
 
 let screen: VirtualDisplay;
 beforeAll(async () => {

@@ -5,12 +5,19 @@
  * `long-poll.e2e.ts`, so that its wait runs beside this file's.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { type ExtensionBrowser, launchExtension, removeProfile, reportFailures, stopWorker, tempProfile } from './fixtures/launch';
-import { notificationIdsFor, waitForNotification } from './fixtures/notifications';
-import { readTracked } from './fixtures/storage';
-import { configure } from './pages/options';
-import { PopupPage } from './pages/popup';
+import {
+  type ExtensionBrowser,
+  launchExtension,
+  removeProfile,
+  reportFailures,
+  stopWorker,
+  tempProfile,
+} from '../../drivers/fixtures/launch';
+import { notificationIdsFor, waitForNotification } from '../../drivers/fixtures/notifications';
+import { readTracked } from '../../drivers/fixtures/storage';
+import { configure } from '../../drivers/pages/options';
+import { PopupPage } from '../../drivers/pages/popup';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 const profiles: string[] = [];

@@ -4,11 +4,18 @@
  * DevTools connection keeps a worker alive. Its own file so that its real-time wait runs beside the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { killBrowser, launchExtension, removeProfile, reportFailures, spawnPlainChromium, tempProfile } from './fixtures/launch';
-import { expectHeldWaitAnswered } from './fixtures/long-poll';
-import { configure } from './pages/options';
-import { PopupPage } from './pages/popup';
+import {
+  killBrowser,
+  launchExtension,
+  removeProfile,
+  reportFailures,
+  spawnPlainChromium,
+  tempProfile,
+} from '../../drivers/fixtures/launch';
+import { expectHeldWaitAnswered } from '../../drivers/fixtures/long-poll';
+import { configure } from '../../drivers/pages/options';
+import { PopupPage } from '../../drivers/pages/popup';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 const profile = tempProfile();

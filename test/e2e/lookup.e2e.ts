@@ -4,13 +4,13 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { PopupPage } from '../../drivers/pages/popup';
 import { NO_FILTERS } from '../../lib/query/history-filters';
 import { queryKey } from '../../lib/query/query-key';
-import { intentWithDestinationHash } from '../simulator/find';
-import { snapshotAt } from '../simulator/lifecycle';
-import { TERMINAL } from '../simulator/queries';
-import { useConfiguredExtension } from './fixtures/launch';
-import { PopupPage } from './pages/popup';
+import { intentWithDestinationHash } from '../../simulator/find';
+import { snapshotAt } from '../../simulator/lifecycle';
+import { TERMINAL } from '../../simulator/queries';
 
 const ctx = useConfiguredExtension();
 let popup: PopupPage<Page>;

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { intentWithDestinationHash } from '../simulator/find';
-import { useConfiguredExtension } from './fixtures/launch';
-import { waitForNotification } from './fixtures/notifications';
-import { OptionsPage } from './pages/options';
-import { PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { waitForNotification } from '../../drivers/fixtures/notifications';
+import { OptionsPage } from '../../drivers/pages/options';
+import { PopupPage } from '../../drivers/pages/popup';
+import { intentWithDestinationHash } from '../../simulator/find';
 
 const ctx = useConfiguredExtension({ stepMs: 1500 });
 

@@ -6,8 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useConfiguredExtension } from './fixtures/launch';
-import { POPUP_TABS, PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { POPUP_TABS, PopupPage } from '../../drivers/pages/popup';
 
 const ctx = useConfiguredExtension({ stepMs: 800 });
 

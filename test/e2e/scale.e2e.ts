@@ -4,16 +4,16 @@
  * random times, each notified exactly once with never more than 4 tracker requests in flight.
  */
 import { describe, expect, it } from 'vitest';
-import { peakConcurrency } from '../simulator/server';
-import { useConfiguredExtension } from './fixtures/launch';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
 import {
   countNotificationCreates,
   createdNotifications,
   intentsOfNotificationId,
   notificationIdsFor,
   waitForNotification,
-} from './fixtures/notifications';
-import { PopupPage } from './pages/popup';
+} from '../../drivers/fixtures/notifications';
+import { PopupPage } from '../../drivers/pages/popup';
+import { peakConcurrency } from '../../simulator/server';
 
 const ctx = useConfiguredExtension({ dataset: false, waitTimeoutMs: 20_000 });
 

@@ -4,11 +4,11 @@
  * receipt with every leg. Tracking from the clipboard needs the browser's permission prompt: `keyboard.e2e.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { useConfiguredExtension } from './fixtures/launch';
-import { waitForNotification } from './fixtures/notifications';
-import { readTracked } from './fixtures/storage';
-import { OptionsPage } from './pages/options';
-import { PopupPage } from './pages/popup';
+import { useConfiguredExtension } from '../../drivers/fixtures/launch';
+import { waitForNotification } from '../../drivers/fixtures/notifications';
+import { readTracked } from '../../drivers/fixtures/storage';
+import { OptionsPage } from '../../drivers/pages/options';
+import { PopupPage } from '../../drivers/pages/popup';
 
 const ctx = useConfiguredExtension({ stepMs: 1200 });
 

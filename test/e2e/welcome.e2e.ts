@@ -5,10 +5,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { type ExtensionBrowser, launchExtension, removeProfile, reportFailures, tempProfile } from './fixtures/launch';
-import { PopupPage } from './pages/popup';
-import { WelcomePage } from './pages/welcome';
+import { type ExtensionBrowser, launchExtension, removeProfile, reportFailures, tempProfile } from '../../drivers/fixtures/launch';
+import { PopupPage } from '../../drivers/pages/popup';
+import { WelcomePage } from '../../drivers/pages/welcome';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 const ctx = {} as { sim: Simulator; ext: ExtensionBrowser };
 beforeAll(async () => {

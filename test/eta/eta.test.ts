@@ -16,8 +16,8 @@ import {
   sourceText,
   stuckLimitMs,
 } from '@/lib/eta';
-import { SCRIPTS, type SimIntent, type Step, snapshotAt } from '../simulator/lifecycle';
-import { CATALOGUE } from '../simulator/tokens';
+import { SCRIPTS, type SimIntent, type Step, snapshotAt } from '../../simulator/lifecycle';
+import { CATALOGUE } from '../../simulator/tokens';
 import { VirtualClock } from '../tracker/fakes';
 
 const token = (chainId: number, symbol: string) => CATALOGUE.find((t) => t.chainId === chainId && t.symbol === symbol)!;

@@ -1,7 +1,7 @@
 /** The one decision (pure) and the one table of outcomes. */
 import { describe, expect, it } from 'vitest';
+import { GUIDED_STATUSES, NOTIFYING_STATUSES, OUTCOMES, outcomeOf, outcomeRank, wantsNotification } from '@/lib/format/outcomes';
 import { decide, groupFlushAt } from '@/lib/notify/decide';
-import { GUIDED_STATUSES, NOTIFYING_STATUSES, OUTCOMES, outcomeOf, outcomeRank, wantsNotification } from '@/lib/notify/outcomes';
 import { DEFAULT_NOTIFY } from '@/lib/store';
 import { NOTIFYING_STATUSES as TRACKER_NOTIFYING } from '@/lib/tracker/policy';
 

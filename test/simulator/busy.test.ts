@@ -3,7 +3,7 @@
  * GetIntentHistory newest first in pages of at most 100; and the stream keeps going in real time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from './server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 type Row = {
   intentId: string;

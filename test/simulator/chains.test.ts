@@ -8,8 +8,8 @@ import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { RpcBudget } from '@/lib/chain/budget';
 import { verifiableLegs } from '@/lib/chain/legs';
 import { type LegVerification, LegVerifier } from '@/lib/chain/verifier';
-import { AMOUNTS, type ChainScenario, ChainWorld } from './chains';
-import { type Simulator, startSimulator } from './server';
+import { AMOUNTS, type ChainScenario, ChainWorld } from '../../simulator/chains';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 const STEP_MS = 200;
 let sim: Simulator;

@@ -1,6 +1,6 @@
 /** The simulator's control API, over HTTP as tests and the demo use it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { peakConcurrency, type Simulator, startSimulator } from './server';
+import { peakConcurrency, type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 beforeAll(async () => {

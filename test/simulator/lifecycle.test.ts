@@ -5,8 +5,8 @@
  * its whole 20 s although the intent had just failed.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimIntent, snapshotAt, stepIndex, stepStart, waitTurn } from './lifecycle';
-import { type Simulator, startSimulator } from './server';
+import { type SimIntent, snapshotAt, stepIndex, stepStart, waitTurn } from '../../simulator/lifecycle';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
 const intents: Record<string, SimIntent> = {};

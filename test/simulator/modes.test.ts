@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from './server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 type Page = { intents: Array<{ intentId: string; status: string }>; nextPage?: { after: number } };
 
@@ -141,18 +141,7 @@ describe('CLI flags', () => {
   it('--busy-per-hour, --busy-backfill-ms and --not-in-history start the modes', async () => {
     const child = spawn(
       'node',
-      [
-        '--import',
-        'tsx',
-        'test/simulator/cli.ts',
-        '--busy-per-hour',
-        '3600',
-        '--busy-backfill-ms',
-        '600000',
-        '--not-in-history',
-        '--demo',
-        '2',
-      ],
+      ['--import', 'tsx', 'simulator/cli.ts', '--busy-per-hour', '3600', '--busy-backfill-ms', '600000', '--not-in-history', '--demo', '2'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedIntent } from '@/lib/store';
 import { MemoryStore } from '@/lib/store/memory';
-import type { Clock } from '@/lib/tracker/clock';
+import type { Clock } from '@/lib/time/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import { ServiceClock } from '@/lib/tracker/service-clock';
 import { engineHarness, PENDING, sid } from './engine-harness';

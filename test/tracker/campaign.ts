@@ -28,7 +28,7 @@ import {
 } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { type NotificationJob, type Outbox, pruneJobs } from '@/lib/store/outbox';
-import type { Clock } from '@/lib/tracker/clock';
+import type { Clock } from '@/lib/time/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import { isFinalStatus, NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
 import { ServiceClock } from '@/lib/tracker/service-clock';

@@ -1,7 +1,7 @@
 /** The real clock the worker runs the tracker on: sleeps end on time, or at once when their signal aborts. */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { realClock } from '@/lib/tracker/clock';
+import { realClock } from '@/lib/time/clock';
 
 describe('realClock', () => {
   it('reads the system time', () => {

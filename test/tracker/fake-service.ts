@@ -12,7 +12,7 @@ import type { CallOptions } from '@/lib/api/http';
 import type { HistoryLiteRequest, HistoryLiteResponse } from '@/lib/api/schemas/history';
 import type { GetIntentResponse } from '@/lib/api/schemas/intent';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
-import type { Clock } from '@/lib/tracker/clock';
+import type { Clock } from '@/lib/time/clock';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 
 /** One step of an intent's life: from `at` (ms) on, it has this status and these [deposit, origin, destination] states. */

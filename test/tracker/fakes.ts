@@ -5,7 +5,7 @@ import { createStore } from 'idb-keyval';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 import type { TrackedIntent } from '@/lib/store';
 import { createIntentStore } from '@/lib/store';
-import type { Clock } from '@/lib/tracker/clock';
+import type { Clock } from '@/lib/time/clock';
 import type { Notifier, ReceiptTransport } from '@/lib/tracker/types';
 
 let dbCounter = 0;

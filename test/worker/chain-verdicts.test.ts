@@ -10,7 +10,7 @@ import type { Platform } from '@/lib/platform';
 import type { TrackedIntent } from '@/lib/store';
 import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, chainVerdictKey, loadChainVerdicts } from '@/lib/store/chain';
 import { createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { ACCOUNTS, type Anvil, deployToken, mine, mined, sendTransfer, startAnvil, type Token } from '../chain/anvil';
+import { ACCOUNTS, type Anvil, deployToken, mine, mined, sendTransfer, startAnvil, type Token } from '../../simulator/chain/anvil';
 
 let anvil: Anvil;
 let token: Token;

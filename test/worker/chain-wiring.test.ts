@@ -8,7 +8,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { Platform } from '@/lib/platform';
 import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { ACCOUNTS, type Anvil, deployToken, mined, sendTransfer, startAnvil, type Token } from '../chain/anvil';
+import { ACCOUNTS, type Anvil, deployToken, mined, sendTransfer, startAnvil, type Token } from '../../simulator/chain/anvil';
 
 let anvil: Anvil;
 let token: Token;

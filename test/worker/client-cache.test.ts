@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSettingsStore } from '@/lib/store';
 import { createClientCache } from '@/lib/worker/client-cache';
-import { peakConcurrency, startSimulator } from '../simulator/server';
+import { peakConcurrency, startSimulator } from '../../simulator/server';
 
 describe('createClientCache', () => {
   beforeEach(() => {

@@ -11,8 +11,8 @@ import { createOffscreenClipboardReader } from '@/lib/worker/clipboard';
 import { CLIPBOARD_COMMAND_TEXT, createCommandHandler } from '@/lib/worker/commands';
 import { createSelectionLookup } from '@/lib/worker/selection';
 import { createTrackIntent } from '@/lib/worker/track';
-import { intentWithDestinationHash } from '../simulator/find';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { intentWithDestinationHash } from '../../simulator/find';
+import { type Simulator, startSimulator } from '../../simulator/server';
 import { memoryTracker } from './helpers';
 
 let sim: Simulator;

@@ -8,8 +8,8 @@ import { RequestBudget } from '@/lib/api/budget';
 import { SvcClient } from '@/lib/api/client';
 import { intentDetails } from '@/lib/worker/details';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
-import { intentAt, snapshotAt } from '../simulator/lifecycle';
-import { peakConcurrency, type Simulator, startSimulator } from '../simulator/server';
+import { intentAt, snapshotAt } from '../../simulator/lifecycle';
+import { peakConcurrency, type Simulator, startSimulator } from '../../simulator/server';
 import { memoryTracker } from './helpers';
 
 let sim: Simulator;

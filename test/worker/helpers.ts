@@ -1,7 +1,7 @@
 /** Shared set-up of the worker-service tests: a real tracker on an in-memory store, and notifications created. */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
-import { realClock } from '@/lib/tracker/clock';
+import { realClock } from '@/lib/time/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 

@@ -16,8 +16,8 @@ import { createClientCache } from '@/lib/worker/client-cache';
 import { createMessageHandlers } from '@/lib/worker/message-handlers';
 import { createTrackIntent } from '@/lib/worker/track';
 import { createTrackList } from '@/lib/worker/track-many';
-import { snapshotAt } from '../simulator/lifecycle';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { snapshotAt } from '../../simulator/lifecycle';
+import { type Simulator, startSimulator } from '../../simulator/server';
 import { memoryTracker } from './helpers';
 
 const ID = `0x${'ab'.repeat(32)}`;

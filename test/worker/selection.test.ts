@@ -7,9 +7,9 @@ import { SvcClient } from '@/lib/api/client';
 import { SvcServiceError } from '@/lib/api/errors';
 import type { ReplyOf } from '@/lib/messages';
 import { createSelectionLookup, MAX_TX_CANDIDATES, transactionMessage } from '@/lib/worker/selection';
+import { intentWithDestinationHash } from '../../simulator/find';
+import { type Simulator, startSimulator } from '../../simulator/server';
 import { useLocale } from '../i18n/fake-i18n';
-import { intentWithDestinationHash } from '../simulator/find';
-import { type Simulator, startSimulator } from '../simulator/server';
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { IntentStore, TrackedIntent } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
-import { realClock } from '@/lib/tracker/clock';
+import { realClock } from '@/lib/time/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 import { MAX_FINISHED } from '@/lib/worker/track';

@@ -12,7 +12,7 @@ import { SvcClient } from '@/lib/api/client';
 import { createSettingsStore, createWatchedCheckpoints, type SettingsStore } from '@/lib/store';
 import { createSyncedSettingsStore } from '@/lib/store/sync';
 import { createWatchedCheck } from '@/lib/worker/watched';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 const MINE = `0x${'a1'.repeat(20)}`;
 

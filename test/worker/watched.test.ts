@@ -9,7 +9,7 @@ import { SvcNetworkError } from '@/lib/api/errors';
 import type { HistoryLiteRequest } from '@/lib/api/schemas/history';
 import { createRemovedIntents, createSettingsStore, createWatchedCheckpoints } from '@/lib/store';
 import { createWatchedCheck, WATCH_MAX_PAGES, WATCH_PAGE_SIZE } from '@/lib/worker/watched';
-import { type Simulator, startSimulator } from '../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 
 const MINE = `0x${'a1'.repeat(20)}`;
 const OTHER = `0x${'b2'.repeat(20)}`;

@@ -7,7 +7,7 @@
  * fires the next due timer — so a run is deterministic and replays from its seed.
  */
 import type { Timers } from '@/lib/platform';
-import type { Clock } from '@/lib/tracker/clock';
+import type { Clock } from '@/lib/time/clock';
 
 /** One worker life: its timers fire while it lives; `kill` makes it inert. */
 export interface Life {

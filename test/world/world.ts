@@ -1,7 +1,7 @@
 /**
  * The simulated world: one browser profile (IndexedDB, storage, desktop, alarms), the network to the fake service,
  * and virtual time — and the worker running in it, built by the production wiring (`wireBackground` of
- * lib/worker/wire.ts, which calls `createBackground`) on a {@link Platform} made of the world's parts. The world kills
+ * lib/wire.ts, which calls `createBackground`) on a {@link Platform} made of the world's parts. The world kills
  * the worker at any await (any IndexedDB transaction, request or browser call), stops it for being idle, restarts the
  * browser; a dead worker's instance is dropped and the next event (an alarm, a user's message, the browser's start)
  * runs the wiring again on the same persisted profile.
@@ -12,7 +12,7 @@ import type { Platform } from '@/lib/platform';
 import { createSettingsStore, DB_NAMES, type Settings, type TrackedIntent } from '@/lib/store';
 import { storesOn } from '@/lib/store/idb';
 import { type NotificationJob, OUTBOX_DB } from '@/lib/store/outbox';
-import { wireBackground } from '@/lib/worker/wire';
+import { wireBackground } from '@/lib/wire';
 import type { FakeService } from '../tracker/fake-service';
 import { type LifeBrowser, lifeBrowser, Profile } from './browser';
 import { type Touch, WorldIDB } from './idb';

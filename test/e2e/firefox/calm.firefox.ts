@@ -4,10 +4,10 @@
  * watchdog) shows one "while you were away" summary, handed once to the desktop, and nothing of their own.
  */
 import { describe, expect, it } from 'vitest';
-import { useConfiguredFirefox } from '../fixtures/launch-firefox';
-import { alertsFor, desktopAlerts } from '../fixtures/notifications-firefox';
-import { readTrackedFirefox } from '../fixtures/storage';
-import { PopupPage } from '../pages/popup';
+import { useConfiguredFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { alertsFor, desktopAlerts } from '../../../drivers/fixtures/notifications-firefox';
+import { readTrackedFirefox } from '../../../drivers/fixtures/storage';
+import { PopupPage } from '../../../drivers/pages/popup';
 
 const ctx = useConfiguredFirefox({ stepMs: 1000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,11 +7,11 @@
  * notification, handed once to the desktop; a destination re-orged away after the service said SUCCEEDED is one too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainWorld } from '../../simulator/chains';
-import type { SimulatorOptions } from '../../simulator/server';
-import { useConfiguredFirefox } from '../fixtures/launch-firefox';
-import { desktopAlerts } from '../fixtures/notifications-firefox';
-import { PopupPage } from '../pages/popup';
+import { useConfiguredFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { desktopAlerts } from '../../../drivers/fixtures/notifications-firefox';
+import { PopupPage } from '../../../drivers/pages/popup';
+import { ChainWorld } from '../../../simulator/chains';
+import type { SimulatorOptions } from '../../../simulator/server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const short = (intentId: string) => `${intentId.slice(0, 6)}…${intentId.slice(-4)}`;

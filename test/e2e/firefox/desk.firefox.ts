@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElementHandle } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { useConfiguredFirefox } from '../fixtures/launch-firefox';
-import { alertsFor, waitForAlert } from '../fixtures/notifications-firefox';
-import { readTrackedFirefox } from '../fixtures/storage';
-import { PopupPage } from '../pages/popup';
+import { useConfiguredFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { alertsFor, waitForAlert } from '../../../drivers/fixtures/notifications-firefox';
+import { readTrackedFirefox } from '../../../drivers/fixtures/storage';
+import { PopupPage } from '../../../drivers/pages/popup';
 
 const ctx = useConfiguredFirefox({ dataset: false });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

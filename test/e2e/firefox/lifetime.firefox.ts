@@ -10,10 +10,9 @@
  * beside this file's.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../simulator/server';
-import type { FirefoxExtension } from '../fixtures/firefox-extension';
-import { removeProfile } from '../fixtures/launch';
-import { firefoxProfile, launchFirefox } from '../fixtures/launch-firefox';
+import type { FirefoxExtension } from '../../../drivers/fixtures/firefox-extension';
+import { removeProfile } from '../../../drivers/fixtures/launch';
+import { firefoxProfile, launchFirefox } from '../../../drivers/fixtures/launch-firefox';
 import {
   alertsFor,
   holdNotification,
@@ -21,11 +20,12 @@ import {
   releaseNotification,
   terminateEventPage,
   waitForAlert,
-} from '../fixtures/notifications-firefox';
-import { reportFailures } from '../fixtures/report';
-import { readTrackedFirefox } from '../fixtures/storage';
-import { configure } from '../pages/options';
-import { PopupPage } from '../pages/popup';
+} from '../../../drivers/fixtures/notifications-firefox';
+import { reportFailures } from '../../../drivers/fixtures/report';
+import { readTrackedFirefox } from '../../../drivers/fixtures/storage';
+import { configure } from '../../../drivers/pages/options';
+import { PopupPage } from '../../../drivers/pages/popup';
+import { type Simulator, startSimulator } from '../../../simulator/server';
 
 let sim: Simulator;
 const profile = firefoxProfile();

@@ -4,13 +4,13 @@
  * the other files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../simulator/server';
-import { killBrowser, removeProfile } from '../fixtures/launch';
-import { firefoxProfile, launchFirefox, spawnPlainFirefox } from '../fixtures/launch-firefox';
-import { expectHeldWaitAnswered } from '../fixtures/long-poll';
-import { reportFailures } from '../fixtures/report';
-import { configure } from '../pages/options';
-import { PopupPage } from '../pages/popup';
+import { killBrowser, removeProfile } from '../../../drivers/fixtures/launch';
+import { firefoxProfile, launchFirefox, spawnPlainFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { expectHeldWaitAnswered } from '../../../drivers/fixtures/long-poll';
+import { reportFailures } from '../../../drivers/fixtures/report';
+import { configure } from '../../../drivers/pages/options';
+import { PopupPage } from '../../../drivers/pages/popup';
+import { type Simulator, startSimulator } from '../../../simulator/server';
 
 let sim: Simulator;
 const profile = firefoxProfile();

@@ -5,11 +5,11 @@
  * and hear plainly about a wrong key and an unknown intentId. Same page objects as the Chromium suite.
  */
 import { describe, expect, it } from 'vitest';
-import { useConfiguredFirefox } from '../fixtures/launch-firefox';
-import { alertsFor, waitForAlert } from '../fixtures/notifications-firefox';
-import { readTrackedFirefox } from '../fixtures/storage';
-import { OptionsPage } from '../pages/options';
-import { overflowingElements, POPUP_TABS, PopupPage, showEveryTab } from '../pages/popup';
+import { useConfiguredFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { alertsFor, waitForAlert } from '../../../drivers/fixtures/notifications-firefox';
+import { readTrackedFirefox } from '../../../drivers/fixtures/storage';
+import { OptionsPage } from '../../../drivers/pages/options';
+import { overflowingElements, POPUP_TABS, PopupPage, showEveryTab } from '../../../drivers/pages/popup';
 
 const ctx = useConfiguredFirefox({ stepMs: 1000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

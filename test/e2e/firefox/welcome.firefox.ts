@@ -5,13 +5,13 @@
  * shortcuts as Firefox has them bound. Same page objects as the Chromium suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../simulator/server';
-import { EXTENSION_ORIGIN, type FirefoxExtension } from '../fixtures/firefox-extension';
-import { removeProfile, reportFailures } from '../fixtures/launch';
-import { launchFirefox } from '../fixtures/launch-firefox';
-import { PuppeteerDriver } from '../pages/driver';
-import { PopupPage } from '../pages/popup';
-import { WelcomePage } from '../pages/welcome';
+import { EXTENSION_ORIGIN, type FirefoxExtension } from '../../../drivers/fixtures/firefox-extension';
+import { removeProfile, reportFailures } from '../../../drivers/fixtures/launch';
+import { launchFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { PuppeteerDriver } from '../../../drivers/pages/driver';
+import { PopupPage } from '../../../drivers/pages/popup';
+import { WelcomePage } from '../../../drivers/pages/welcome';
+import { type Simulator, startSimulator } from '../../../simulator/server';
 
 const ctx = {} as { sim: Simulator; ext: FirefoxExtension };
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /**
  * Real local chains for tests and the demo: `anvil` from the `@foundry-rs/anvil` npm package (its binary ships in the
  * platform package, e.g. `@foundry-rs/anvil-linux-amd64`; nothing is downloaded at run time), started with the chain id
- * of a known chain on a free port, with the repository's ERC-20 (test/chain/contracts/TestToken.sol, OpenZeppelin's
+ * of a known chain on a free port, with the repository's ERC-20 (simulator/chain/contracts/TestToken.sol, OpenZeppelin's
  * ERC20, compiled with solc-js from npm) deployed on it. Each instance is stopped by its own process id.
  *
  * anvil's accounts are unlocked: transactions are sent from them by address (`eth_sendTransaction`), no key needed.
@@ -63,7 +63,7 @@ process.once('exit', () => {
 });
 
 /**
- * Compiles test/chain/contracts/TestToken.sol with solc-js (about 2 s), once per process, kept in the OS temp
+ * Compiles simulator/chain/contracts/TestToken.sol with solc-js (about 2 s), once per process, kept in the OS temp
  * folder by the hash of the source and the compiler's version (a second test file or demo run reads it back).
  * Throws with the compiler's messages on an error.
  */

@@ -15,7 +15,7 @@
  * - `chain-missing`: the service calls a destination hash mined that no chain ever had.
  */
 import type { Address, Hash } from 'viem';
-import { ACCOUNTS, type Anvil, mine, reorg, sendTransfer, startChains, type Token } from '../chain/anvil';
+import { ACCOUNTS, type Anvil, mine, reorg, sendTransfer, startChains, type Token } from './chain/anvil';
 import { LEGS, type Leg, legHash, type SimIntent, type Step, stepStart } from './lifecycle';
 import { type SimToken, tokenBySymbol } from './tokens';
 

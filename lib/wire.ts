@@ -2,10 +2,10 @@
  * The worker's listener wiring: what `entrypoints/background.ts` runs on every start of the worker, and what the
  * campaign (test/world) runs on every start of a simulated worker — one code path for both.
  */
-import { type BackgroundOptions, type BackgroundServices, createBackground } from '../background';
-import type { Platform } from '../platform';
-import { CALM_ALARM } from './calm-alarm';
-import { MENU_TRACK, WATCHDOG_ALARM } from './lifetime';
+import { type BackgroundOptions, type BackgroundServices, createBackground } from './background';
+import type { Platform } from './platform';
+import { CALM_ALARM } from './worker/calm-alarm';
+import { MENU_TRACK, WATCHDOG_ALARM } from './worker/lifetime';
 
 /**
  * Builds the background services on `platform` ({@link createBackground}) and registers every listener on
