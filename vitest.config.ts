@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 /**
@@ -15,8 +16,37 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
  * profile, and most of their time is spent waiting on the browsers' real clocks (Chrome's 30 s worker limit, alarms,
  * quiet hours), so four at a time on two cores halve the wall time without starving either browser.
  */
+/**
+ * The slowest files first (their waits are on the browsers' and the chains' real clocks), so that a pool of
+ * `E2E_WORKERS` does not end with one long file alone; a clean clone has no timing cache to order them by.
+ */
+const SLOW_FIRST = [
+  'firefox/chain.firefox.ts',
+  'chain.e2e.ts',
+  'firefox/calm.firefox.ts',
+  'scale.e2e.ts',
+  'calm.e2e.ts',
+  'firefox/long-poll.firefox.ts',
+  'firefox/main.firefox.ts',
+  'firefox/desk.firefox.ts',
+  'long-poll.e2e.ts',
+  'eta.e2e.ts',
+];
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    return [...sorted].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         plugins: [WxtVitest(), preact()],

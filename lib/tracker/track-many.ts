@@ -3,8 +3,6 @@
  * rows of an import (another browser's export, `lib/format/import.ts`). The engine writes them all in one store
  * transaction (`Tracker.trackMany`).
  */
-import type { IntentReceipt } from '../api/schemas/receipt';
-import type { IntentStatus } from '../api/status';
 import type { ImportSeed } from '../format/import';
 import type { TrackedIntent } from '../store';
 import { isFinalStatus, isReceiptFor } from './policy';
