@@ -9,7 +9,22 @@ import { runWorld } from './run';
 import { drawSchedule, FAMILIES, type Family } from './schedule';
 
 /** The families `npm test` runs: those the current code survives (docs/simulation.md says which fail, with a seed). */
-export const DEFAULT_FAMILIES: readonly Family[] = ['kill', 'idle', 'restart', 'skew', 'notifyReject', 'userClose', 'http', 'foreign'];
+export const DEFAULT_FAMILIES: readonly Family[] = [
+  'kill',
+  'idle',
+  'restart',
+  'skew',
+  'idb',
+  'quota',
+  'sync',
+  'notifyReject',
+  'userClose',
+  'http',
+  'flap40',
+  'bigInt',
+  'foreign',
+  'testConnection',
+];
 
 /** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */
 export function familiesFrom(env: string | undefined): Set<Family> {
