@@ -5,9 +5,14 @@ import { realClock } from '@/lib/time/clock';
 import { Tracker } from '@/lib/tracker/engine';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 
-/** A tracker on an in-memory store; with no transport it calls no service (intents wait "not configured"). */
-export function memoryTracker(transport: () => Promise<ReceiptTransport | undefined> = async () => undefined) {
-  const store = new MemoryStore();
+/**
+ * A tracker on an in-memory store (`store`, default a new one); with no transport it calls no service (intents wait
+ * "not configured").
+ */
+export function memoryTracker<S extends MemoryStore = MemoryStore>(
+  transport: () => Promise<ReceiptTransport | undefined> = async () => undefined,
+  store: S = new MemoryStore() as S,
+) {
   const tracker = new Tracker({
     store,
     stateStore: new MemoryStateStore(),

@@ -11,6 +11,7 @@ import { Tracker } from '@/lib/tracker/engine';
 import type { ReceiptTransport } from '@/lib/tracker/types';
 import { MAX_FINISHED } from '@/lib/worker/track';
 import { createTrackList, MAX_REPORTED_INVALID } from '@/lib/worker/track-many';
+import { memoryTracker } from './helpers';
 
 const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
@@ -33,14 +34,8 @@ function countingStore() {
 
 /** A tracker whose transport never answers: the pump waits on it and writes nothing of its own. */
 function setUp(transport: () => Promise<ReceiptTransport | undefined> = () => new Promise(() => {})) {
-  const { store, inner, calls } = countingStore();
-  const tracker = new Tracker({
-    store,
-    stateStore: new MemoryStateStore(),
-    clock: realClock,
-    transport,
-    notifier: { show: async () => undefined, exists: async () => false },
-  });
+  const { store: counted, inner, calls } = countingStore();
+  const { tracker } = memoryTracker(transport, counted);
   const listed = { count: 0 };
   const list = tracker.list.bind(tracker);
   tracker.list = () => {
