@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Lane, RequestBudget } from '@/lib/api/budget';
 import { EventClock } from '../tracker/fakes';
+import { maxInAnyMinute } from './rate';
 
 interface Ask {
   lane: Lane;
@@ -72,18 +73,6 @@ async function runSchedule(asks: Ask[]): Promise<Array<Ask & { sentAt: number }>
   expect(sent.length, 'every request is sent in the end').toBe(asks.length);
   await Promise.all(runs);
   return sent;
-}
-
-/** The most sends in any 60 s window [a, a + 60 s). */
-function maxInAnyMinute(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  let j = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 60_000) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
 }
 
 describe('the request budget on random schedules', () => {
