@@ -80,10 +80,14 @@ describe('on-chain verification', () => {
     await expect.poll(() => popup.row(good).textContent(), { timeout: 90_000, interval: 1_000 }).toContain('Verified on-chain');
     await popup.openReceipt(good);
     const words = (kind: 'deposit' | 'origin' | 'destination') => popup.leg(kind).locator('[data-testid="leg-verification"]').textContent();
-    await expect.poll(() => words('destination'), { timeout: 30_000 }).toMatch(/^Final on Base · block [\d,]+ · \d+ confirmations/);
+    await expect
+      .poll(() => words('destination'), { timeout: 90_000, interval: 1_000 })
+      .toMatch(/^Final on Base · block [\d,]+ · \d+ confirmations/);
     expect((await words('destination'))?.toLowerCase()).toContain('received 249.10 usdc at 0x7099…79c8');
-    await expect.poll(() => words('origin'), { timeout: 30_000 }).toMatch(/^Final on Arbitrum One · block [\d,]+ · \d+ confirmations$/);
-    await expect.poll(() => words('deposit'), { timeout: 30_000 }).toMatch(/^Final on Arbitrum One · block /);
+    await expect
+      .poll(() => words('origin'), { timeout: 90_000, interval: 1_000 })
+      .toMatch(/^Final on Arbitrum One · block [\d,]+ · \d+ confirmations$/);
+    await expect.poll(() => words('deposit'), { timeout: 90_000, interval: 1_000 }).toMatch(/^Final on Arbitrum One · block /);
     await popup.page.getByRole('button', { name: '← Back' }).click();
 
     // 200 USDC arrived where the receipt says 249.10: told once, and the row is never "verified".
@@ -109,7 +113,7 @@ describe('on-chain verification', () => {
     expect((await chainNotices(id))[0]?.message?.split('\n')[0]).toBe('A transaction confirmed on Base was re-orged out');
     await popup.openReceipt(id);
     await expect
-      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 30_000 })
+      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 90_000, interval: 1_000 })
       .toMatch(/^(Re-orged out of Base|Not found on Base)/);
     await popup.close();
     expect(world?.errors ?? []).toEqual([]);

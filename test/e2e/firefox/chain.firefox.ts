@@ -58,7 +58,7 @@ describe('on-chain verification in Firefox', () => {
     await expect.poll(() => popup.row(good).textContent(), { timeout: 90_000, interval: 1_000 }).toContain('Verified on-chain');
     await popup.openReceipt(good);
     await expect
-      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 30_000 })
+      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 90_000, interval: 1_000 })
       .toMatch(/^Final on Base · block [\d,]+ · \d+ confirmations/);
     await popup.close();
 
