@@ -108,7 +108,9 @@ async function openOnce(ext: ExtensionBrowser): Promise<{ shown: number; afterPa
 }
 
 /** One search in an open popup: input event → the frame after the list's first row is `intentId`. */
-function searchOnce(page: Page, intentId: string): Promise<number> {
+async function searchOnce(page: Page, intentId: string): Promise<number> {
+  // tsx compiles the callback below with esbuild's keepNames, whose `__name` helper the page does not have.
+  await page.evaluate('globalThis.__name ??= (f) => f');
   return page.evaluate(async (q) => {
     const input = document.querySelector<HTMLInputElement>('input[type="search"]');
     if (!input) return -1;
