@@ -58,7 +58,7 @@ export class PopupPage<P extends PageDriver = PageDriver> {
    * previous tab's list never counts), not `aria-busy`, and — when `query` is given — showing that query (its
    * `data-query`, see `queryKey` in lib/query), so an answer to an earlier query never counts either.
    */
-  async results(tab: keyof typeof RESULT_LISTS, query?: string, timeout = 15_000): Promise<Query> {
+  async results(tab: keyof typeof RESULT_LISTS, query?: string, timeout = 30_000): Promise<Query> {
     const selector = `[role="tabpanel"] [aria-label=${cssString(RESULT_LISTS[tab])}]${query === undefined ? '' : `[data-query=${cssString(query)}]`}:not([aria-busy="true"])`;
     await this.page.locator(`${selector} > li`).first().waitFor({ timeout });
     return this.page.locator(selector);
