@@ -21,7 +21,6 @@ const ALLOWED: Record<string, string> = {
   'lib/notify/pipeline.ts': 'the notification pipeline, to be split into decide / outbox changes / effects',
   'lib/notify/pipeline.ts#createNotificationPipeline': 'the same split',
   'lib/tracker/engine.ts': 'the tracker, to be split into the pump, the requests and the timers',
-  'lib/store/index.ts': 'the stores, to be split per store',
   'lib/api/budget.ts': 'the budget: its lanes, window and pace to be split from the line it keeps',
   'lib/worker/chain-wiring.ts#createChainVerifierOnPlatform': "the verifier's wiring, to be split per event",
   'lib/background.ts#createBackground': 'the composition root, to be split per service group',
