@@ -24,7 +24,6 @@ const ALLOWED: Record<string, string> = {
   'lib/api/budget.ts': 'the budget: its lanes, window and pace to be split from the line it keeps',
   'lib/worker/chain-wiring.ts#createChainVerifierOnPlatform': "the verifier's wiring, to be split per event",
   'lib/worker/message-handlers.ts#createMessageHandlers': 'one table of handlers, to be split per message group',
-  'lib/worker/watched.ts#createWatchedCheck': 'to be split into the check and its checkpoint',
 };
 
 /** One breach of a limit. */
