@@ -23,7 +23,6 @@ const ALLOWED: Record<string, string> = {
   'lib/tracker/engine.ts': 'the tracker, to be split into the pump, the requests and the timers',
   'lib/api/budget.ts': 'the budget: its lanes, window and pace to be split from the line it keeps',
   'lib/worker/chain-wiring.ts#createChainVerifierOnPlatform': "the verifier's wiring, to be split per event",
-  'lib/worker/message-handlers.ts#createMessageHandlers': 'one table of handlers, to be split per message group',
 };
 
 /** One breach of a limit. */
