@@ -22,7 +22,6 @@ const ALLOWED: Record<string, string> = {
   'lib/notify/pipeline.ts#createNotificationPipeline': 'the same split',
   'lib/tracker/engine.ts': 'the tracker, to be split into the pump, the requests and the timers',
   'lib/api/budget.ts': 'the budget: its lanes, window and pace to be split from the line it keeps',
-  'lib/worker/chain-wiring.ts#createChainVerifierOnPlatform': "the verifier's wiring, to be split per event",
 };
 
 /** One breach of a limit. */
