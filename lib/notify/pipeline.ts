@@ -6,7 +6,7 @@
  * hold · update in place · skip); the outbox (`lib/store/outbox`, IndexedDB) keeps one job per notification with
  * its state; the adapter (`./browser`) makes the `browser.notifications` calls.
  *
- * Rules that make "told once, never missed" hold (README, N1–N5):
+ * Rules that make "told once, never missed" hold (docs/notifications.md "Invariants N1–N5"):
  * - A job is written before any call that shows it, with the notification id it will use: a retry or a restarted
  *   worker replays the same call, never a new one. Its state moves on only after what the state records happened.
  * - A rejected call leaves the job where it was, to be tried again with back-off (1 s doubling, at most 60 s), on

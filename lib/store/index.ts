@@ -55,8 +55,8 @@ export function createTrackerStateStore(db: UseStore = createStore(DB_NAMES.sett
 /**
  * The service's clock minus the local clock (ms; positive: the local clock is behind), as the worker last estimated it
  * from the service's answers (`lib/tracker/service-clock.ts`). The extension pages read it to compare with server
- * timestamps ("2 min ago", ETAs, a history look-up's `fromTime`) on the service's time (README "One clock"). Only the
- * worker writes it.
+ * timestamps ("2 min ago", ETAs, a history look-up's `fromTime`) on the service's time (docs/tracking.md "One clock:
+ * the service's"). Only the worker writes it.
  */
 export interface ServiceOffsetStore {
   /** The offset (ms); 0 when none was saved or what was saved is not a finite number. */
