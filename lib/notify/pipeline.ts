@@ -75,7 +75,7 @@ export interface NotificationPipeline extends Notifier {
   explorerLinkOf(notificationId: string): Promise<string | undefined>;
 }
 
-/** The former name of the pipeline's interface (mute, snooze, quiet hours, progress). */
+/** The pipeline's interface under the name the worker's services use for it (mute, snooze, quiet hours, progress). */
 export type CalmNotifier = NotificationPipeline;
 
 /**
