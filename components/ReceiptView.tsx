@@ -44,7 +44,7 @@ export function ReceiptView(props: {
   muted?: boolean;
   /** Mutes (`true`) or unmutes (`false`) this intent's desktop notifications. */
   onMute?: (muted: boolean) => void;
-  /** The worker's on-chain verdict of this intent (issue 28); absent: not verified (off for its chains). */
+  /** The worker's on-chain verdict of this intent (docs/chain.md); absent: not verified (off for its chains). */
   verification?: ChainVerdict;
 }) {
   const { tracked, now } = props;

@@ -1,7 +1,8 @@
 /**
- * The service's time as the popup and side panel use it (README "One clock"): the local clock plus the worker's
- * last estimate of the service's offset (`lib/worker/service-offset.ts`). Every comparison with a server timestamp in
- * these pages ("2 min ago", an ETA's countdown, a History look-up's `fromTime`) uses {@link serviceNow}.
+ * The service's time as the popup and side panel use it (docs/tracking.md "One clock: the service's"): the local clock
+ * plus the worker's last estimate of the service's offset (`lib/worker/service-offset.ts`). Every comparison with a
+ * server timestamp in these pages ("2 min ago", an ETA's countdown, a History look-up's `fromTime`) uses
+ * {@link serviceNow}.
  */
 import { serviceOffsetStore } from './stores';
 

@@ -4,21 +4,12 @@
  * strings) and validated with the operation's zod schema; every failure is thrown as one of the typed errors of
  * `./errors`. The operations themselves are in `./client`.
  */
-import { parse as parseLosslessJson } from 'lossless-json';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { Timers } from '../platform';
-import { type Lane, MAX_HOLD_MS, RequestBudget } from './budget';
-import {
-  redact,
-  SvcAbortedError,
-  SvcApiError,
-  SvcBadBodyError,
-  SvcNetworkError,
-  SvcServiceError,
-  SvcTimeoutError,
-  SvcValidationError,
-} from './errors';
-import { issuePath } from './schemas/rows';
+import { type Lane, RequestBudget } from './budget';
+import { redact, SvcAbortedError, SvcApiError, SvcNetworkError, SvcTimeoutError } from './errors';
+import { answeredAt, readAnswer } from './http-answer';
+import { holdScopeOf, parseRetryAfter } from './retry-after';
 
 /** Connection settings: where the service is and the key it accepts. */
 export interface SvcClientConfig {
@@ -66,9 +57,6 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-/** Largest response body accepted (characters); a larger one is refused with SvcBadBodyError. */
-export const MAX_BODY_CHARS = 4 * 1024 * 1024;
-
 /** The budget of a client given none: no limit, no rate (aborts and `stillWanted` still apply). */
 const UNLIMITED = new RequestBudget({
   maxInFlight: Number.POSITIVE_INFINITY,
@@ -76,78 +64,6 @@ const UNLIMITED = new RequestBudget({
   burst: Number.POSITIVE_INFINITY,
   maxBackground: Number.POSITIVE_INFINITY,
 });
-
-/** Longest body kept in error snippets (characters). */
-const SNIPPET_CHARS = 200;
-
-/** The service's error body, plain or wrapped (docs/protocol.md §2). */
-const PlainErrorBody = z.looseObject({ error: z.string(), code: z.number(), msg: z.nullish(z.string()), cause: z.nullish(z.string()) });
-const WrappedErrorBody = z.looseObject({
-  webrpcError: z.looseObject({ code: z.number(), name: z.string(), message: z.nullish(z.string()), cause: z.nullish(z.string()) }),
-});
-const ErrorBody = z.union([
-  z.pipe(
-    PlainErrorBody,
-    z.transform((e: z.output<typeof PlainErrorBody>) => ({
-      errorName: e.error,
-      code: e.code,
-      msg: e.msg ?? '',
-      causeText: e.cause ?? undefined,
-    })),
-  ),
-  z.pipe(
-    WrappedErrorBody,
-    z.transform(({ webrpcError: e }: z.output<typeof WrappedErrorBody>) => ({
-      errorName: e.name,
-      code: e.code,
-      msg: e.message ?? '',
-      causeText: e.cause ?? undefined,
-    })),
-  ),
-]);
-
-/**
- * Parses JSON keeping integer literals outside the safe range as exact decimal strings; every other number becomes
- * a JS number. Throws SyntaxError on malformed JSON.
- */
-export function parseJsonExact(text: string): unknown {
-  return parseLosslessJson(text, null, (literal: string) =>
-    /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal)) ? literal : Number(literal),
-  );
-}
-
-/** The longest `Retry-After` kept (s): {@link MAX_HOLD_MS}. */
-export const MAX_RETRY_AFTER_S = MAX_HOLD_MS / 1000;
-
-/**
- * Reads `Retry-After` (RFC 9110 §10.2.3) as whole seconds, at most {@link MAX_RETRY_AFTER_S} (a day's hold, or
- * milliseconds sent by mistake, is cut to an hour); undefined when absent or unreadable. An HTTP-date is read against
- * `serviceNowMs`, the service's time (ms since the epoch): the answer's own `Date` header when readable, else the
- * worker's estimate — never the user's clock alone, which may be minutes off.
- */
-export function parseRetryAfter(value: string | null, serviceNowMs: number = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed), MAX_RETRY_AFTER_S);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.min(MAX_RETRY_AFTER_S, Math.max(0, Math.ceil((at - serviceNowMs) / 1000)));
-}
-
-/**
- * The scope of a service's `Retry-After` holds in the budget: its origin and a fingerprint of the access key (FNV-1a,
- * not the key). Two clients of the same service and key share their holds; another origin or key is not held.
- */
-export function holdScopeOf(baseUrl: string, accessKey: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < accessKey.length; i++) h = Math.imul(h ^ accessKey.charCodeAt(i), 0x01000193);
-  let origin: string;
-  try {
-    origin = new URL(baseUrl).origin;
-  } catch {
-    origin = baseUrl;
-  }
-  return `${origin} ${(h >>> 0).toString(16)}`;
-}
 
 /** Calls the service over HTTP. One instance per (baseUrl, accessKey); {@link SvcClient} adds the operations. */
 export class SvcHttp {
@@ -184,12 +100,6 @@ export class SvcHttp {
     return this.#scope;
   }
 
-  /** The service's time when `response` was answered: its `Date` header when readable, else the estimate. */
-  #answeredAt(response: Response): number {
-    const date = Date.parse(response.headers.get('date') ?? '');
-    return Number.isNaN(date) ? this.#serviceNow() : date;
-  }
-
   /** Origin (`scheme://host:port`) the access key is sent to. */
   get origin(): string {
     return new URL(this.baseUrl).origin;
@@ -214,51 +124,7 @@ export class SvcHttp {
     schema: S,
     options: CallOptions = {},
   ): Promise<{ data: z.output<S>; text: string }> {
-    const url = `${this.baseUrl}/rpc/Svc/${operation}`;
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    let response: Response | undefined;
-    let text = '';
-    const send = async () => {
-      // The time-out starts now that the request is sent, not while it waited for its place.
-      const timeout = new AbortController();
-      const timer = this.#timers.setTimeout(() => timeout.abort(), timeoutMs);
-      const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-      const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
-      try {
-        try {
-          response = await this.#fetch(url, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
-            body: request instanceof RawJson ? request.text : JSON.stringify(request),
-            signal,
-            credentials: 'omit',
-            referrerPolicy: 'no-referrer',
-            // A redirect would carry X-Access-Key to another origin: refuse it.
-            redirect: 'error',
-          });
-        } catch (err) {
-          if (signal.aborted) throw cancelled();
-          throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
-        }
-        // A 429's Retry-After holds every request of the worker to this service, not only this caller's (I5): said
-        // before this request's place is given up, so that none waiting in line is sent in between.
-        const retryAfter =
-          response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), this.#answeredAt(response)) : undefined;
-        if (retryAfter !== undefined) this.#budget?.holdOff(retryAfter * 1000, this.#scope);
-        try {
-          text = await response.text();
-        } catch (err) {
-          if (signal.aborted) throw cancelled();
-          throw new SvcNetworkError(
-            operation,
-            url,
-            `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
-          );
-        }
-      } finally {
-        this.#timers.clearTimeout(timer);
-      }
-    };
+    let sent: { response: Response; text: string } | undefined;
     try {
       // The place is held until the whole answer is read.
       const sendOptions = {
@@ -266,60 +132,63 @@ export class SvcHttp {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.stillWanted ? { stillWanted: options.stillWanted } : {}),
       };
-      await (this.#budget ?? UNLIMITED).run(options.lane ?? this.#lane, send, sendOptions);
+      sent = await (this.#budget ?? UNLIMITED).run(options.lane ?? this.#lane, () => this.#send(operation, request, options), sendOptions);
     } catch (err) {
       if (err instanceof SvcApiError) throw err;
       // Aborted while waiting for its place, or no longer wanted: never sent.
       throw new SvcAbortedError(operation);
     }
-    if (!response) throw new SvcAbortedError(operation);
-    // Redacted before it is cut: a key across the cut would otherwise leave its first characters in the snippet.
-    const snippet = redact(text.slice(0, SNIPPET_CHARS + this.#accessKey.length), this.#accessKey).slice(0, SNIPPET_CHARS);
-    if (text.length > MAX_BODY_CHARS) {
-      throw new SvcBadBodyError(
-        operation,
-        response.status,
-        `a body of ${(text.length / 2 ** 20).toFixed(1)} MB, more than the ${MAX_BODY_CHARS / 2 ** 20} MB accepted`,
-        snippet,
-      );
-    }
-    const contentType = response.headers.get('content-type') ?? '';
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? undefined : parseJsonExact(text);
-    } catch {
-      body = undefined;
-    }
-    if (!response.ok) {
-      const parsed = ErrorBody.safeParse(body);
-      if (parsed.success) {
-        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), this.#answeredAt(response));
-        const fields = parsed.data;
-        throw new SvcServiceError(operation, {
-          ...fields,
-          msg: redact(fields.msg, this.#accessKey),
-          causeText: fields.causeText === undefined ? undefined : redact(fields.causeText, this.#accessKey),
-          httpStatus: response.status,
-          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-        });
-      }
-      throw new SvcBadBodyError(operation, response.status, describeBody(text, contentType), snippet);
-    }
-    if (body === undefined) {
-      throw new SvcBadBodyError(operation, response.status, describeBody(text, contentType), snippet);
-    }
-    const result = schema.safeParse(body);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new SvcValidationError(operation, issue ? issuePath(issue.path) : '', issue?.message ?? 'invalid');
-    }
-    return { data: result.data, text };
+    if (!sent) throw new SvcAbortedError(operation);
+    return readAnswer(operation, sent.response, sent.text, schema, this.#accessKey, this.#serviceNow);
   }
-}
 
-/** Words for an unusable body: "an empty body", "an HTML page", "a body that is not JSON". */
-function describeBody(text: string, contentType: string): string {
-  if (text.trim() === '') return 'an empty body';
-  if (contentType.includes('html') || /^\s*</.test(text)) return 'an HTML page';
-  return 'a body that is not the service’s JSON';
+  /**
+   * Sends `request` to `operation` and reads the whole answer's text, under the call's time-out (started now that the
+   * request is sent, not while it waited for its place). A 429's `Retry-After` is given to the budget here.
+   * @throws SvcAbortedError (the caller's signal), SvcTimeoutError, SvcNetworkError (no answer, or the connection
+   *   broke while reading it).
+   */
+  async #send(operation: string, request: unknown, options: CallOptions): Promise<{ response: Response; text: string }> {
+    const url = `${this.baseUrl}/rpc/Svc/${operation}`;
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const timeout = new AbortController();
+    const timer = this.#timers.setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    const cancelled = () => (options.signal?.aborted ? new SvcAbortedError(operation) : new SvcTimeoutError(operation, timeoutMs));
+    try {
+      let response: Response;
+      try {
+        response = await this.#fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Access-Key': this.#accessKey },
+          body: request instanceof RawJson ? request.text : JSON.stringify(request),
+          signal,
+          credentials: 'omit',
+          referrerPolicy: 'no-referrer',
+          // A redirect would carry X-Access-Key to another origin: refuse it.
+          redirect: 'error',
+        });
+      } catch (err) {
+        if (signal.aborted) throw cancelled();
+        throw new SvcNetworkError(operation, url, redact(err instanceof Error ? err.message : String(err), this.#accessKey));
+      }
+      // A 429's Retry-After holds every request of the worker to this service, not only this caller's (I5): said
+      // before this request's place is given up, so that none waiting in line is sent in between.
+      const retryAfter =
+        response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), answeredAt(response, this.#serviceNow)) : undefined;
+      if (retryAfter !== undefined) this.#budget?.holdOff(retryAfter * 1000, this.#scope);
+      try {
+        return { response, text: await response.text() };
+      } catch (err) {
+        if (signal.aborted) throw cancelled();
+        throw new SvcNetworkError(
+          operation,
+          url,
+          `the connection broke while reading the answer (${redact(String(err), this.#accessKey)})`,
+        );
+      }
+    } finally {
+      this.#timers.clearTimeout(timer);
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * A sliding-window request counter on the monotonic clock (docs/time.md "Request rate"): the worker's hard limit of
+ * A sliding-window request counter on the monotonic clock (docs/time.md "Request rate and Retry-After"): the worker's hard limit of
  * invariant I5, "at most `limit` requests in ANY `windowMs`".
  *
  * A request is counted from the moment its place is reserved (`reserve`) — while its turn is decided and it is about

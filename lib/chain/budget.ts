@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC request budget, one per RPC origin (issue 28, "Opt-in, safe, and within budget"): a token bucket
+ * The JSON-RPC request budget, one per RPC origin (docs/chain.md): a token bucket
  * refilled at `perMinute` and holding at most `burst`, on the monotonic clock. A public RPC endpoint rate-limits by
  * origin, and the user's own endpoint may be metered: whatever the number of tracked intents, the verifier sends at
  * most `burst + perMinute` requests to one origin in any minute. Apart from the service's budget (lib/api/budget.ts):

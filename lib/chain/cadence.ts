@@ -1,5 +1,5 @@
 /**
- * When to ask a chain again about a leg (issue 28: "stop once a leg is final"): from the verdict, the chain's block
+ * When to ask a chain again about a leg (docs/chain.md): from the verdict, the chain's block
  * time and finality depth. Pure; delays in milliseconds, measured by the caller on the monotonic clock.
  */
 import { isSettled, type LegCheck } from './verify';

@@ -1,5 +1,5 @@
 /**
- * When the chain and the service disagree (issue 28, "Disagreements are notified"): the one decision, from the
+ * When the chain and the service disagree (docs/chain.md): the one decision, from the
  * service's IntentStatus and the verifier's verdict on a leg, of what the user must be told. Pure; the notification
  * pipeline shows each {@link Disagreement} once per intent and kind ({@link disagreementKey}).
  */

@@ -1,5 +1,5 @@
 /**
- * Which legs of a receipt the verifier can check, and what each should show on its chain (issue 28): a leg with a
+ * Which legs of a receipt the verifier can check, and what each should show on its chain (docs/chain.md): a leg with a
  * chainId and a real transaction hash (0x + 64 hex digits, not a placeholder). The destination leg also carries the
  * transfer the receipt promises: `tokenAmount` of the destination token to the summary's `destinationToAddress`.
  * Pure.

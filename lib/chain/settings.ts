@@ -1,5 +1,5 @@
 /**
- * The user's on-chain verification settings (issue 28, "Opt-in, safe"): off for every chain until the user turns it
+ * The user's on-chain verification settings (docs/chain.md): off for every chain until the user turns it
  * on; per chain, an RPC URL (default: viem's public RPC URL, lib/chain/known-chains.ts; replaceable by the user's
  * own) and a finality depth (default: the chain's). The host permission asked for is exactly the RPC URL's origin,
  * as for the service. Pure: the options page stores {@link ChainPreferences}, the worker derives each chain's

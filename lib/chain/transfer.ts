@@ -1,5 +1,5 @@
 /**
- * The transfer check of a destination leg (issue 28): did `destinationToAddress` really receive the destination token,
+ * The transfer check of a destination leg (docs/chain.md): did `destinationToAddress` really receive the destination token,
  * and how much? Reads the ERC-20 `Transfer(address,address,uint256)` logs of the transaction's receipt, or, for the
  * chain's native token, the transaction's own value. Pure; amounts are raw token units (bigint).
  */

@@ -1,5 +1,5 @@
 /**
- * The verifier (issue 28): checks legs on their chains, within each RPC origin's budget, remembering per transaction
+ * The verifier (docs/chain.md): checks legs on their chains, within each RPC origin's budget, remembering per transaction
  * (cache keyed by chainId and hash) what the chain said, where the transaction was seen (to tell a re-org from "not
  * yet") and since when the service calls it mined. A settled leg (final, or reverted and final) costs no request
  * again. Never throws: an RPC failure or an empty budget leaves the last verdict in place.

@@ -1,5 +1,5 @@
 /**
- * What the chain says about one leg of an intent (issue 28): the pure decision from one observation of the chain
+ * What the chain says about one leg of an intent (docs/chain.md): the pure decision from one observation of the chain
  * (the transaction's receipt, the head, the canonical hash of the receipt's block) and what the extension remembers
  * of earlier checks, to one {@link LegCheck}. No I/O, no clock: the transport (./rpc.ts) observes, the caller
  * measures durations on the monotonic clock.
@@ -86,7 +86,7 @@ export function confirmationsOf(blockNumber: bigint, head: bigint): number {
 }
 
 /**
- * Decides what the chain says about a leg (issue 28, "A verifier"). Never throws. Rules, in order:
+ * Decides what the chain says about a leg (docs/chain.md). Never throws. Rules, in order:
  * 1. No receipt: `reorged` if an earlier check saw it in a block; `missing` if the service has called it mined for
  *    at least `missingGraceMs`; `not-seen` otherwise.
  * 2. A receipt whose block is not the canonical block at its height: `reorged`.

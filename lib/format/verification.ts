@@ -1,5 +1,5 @@
 /**
- * The words of on-chain verification (issue 28, "What the user sees"), in the browser's language: one line per leg
+ * The words of on-chain verification (docs/chain.md "What the user sees"), in the browser's language: one line per leg
  * ("Confirmed on Base · block 24,117,902 · 12 confirmations", "Reverted on Arbitrum One"), the destination's transfer
  * ("Received 249.10 USDC at 0x1234…abcd") and each disagreement's notification text. Pure apart from i18n.
  */

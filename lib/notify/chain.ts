@@ -1,6 +1,6 @@
 /**
- * The desktop notification of a disagreement between a chain and the service (issue 28, "Disagreements are
- * notified"): what it says and under which outbox key it is told once. Pure apart from i18n; the pipeline
+ * The desktop notification of a disagreement between a chain and the service (docs/chain.md "The disagreement
+ * notification"): what it says and under which outbox key it is told once. Pure apart from i18n; the pipeline
  * (`./pipeline`, `showChain`) decides and shows it, `lib/worker/chain-verify.ts` finds the disagreement.
  */
 import type { IntentReceipt } from '../api/schemas/receipt';

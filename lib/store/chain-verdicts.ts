@@ -1,5 +1,5 @@
 /**
- * The latest on-chain verdict of each tracked intent in storage.local (`chainVerdict:<intentId>`, issue 28): written
+ * The latest on-chain verdict of each tracked intent in storage.local (`chainVerdict:<intentId>`, docs/chain.md): written
  * by the worker (lib/worker/chain-wiring.ts), read by the popup. No import beyond types: it is in the popup's bundle.
  */
 import type { ChainVerdict, ChainVerdictLeg } from './types';

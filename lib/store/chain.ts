@@ -1,5 +1,5 @@
 /**
- * The on-chain verification items of `storage.local` (issue 28), typed in one place: the user's per-chain
+ * The on-chain verification items of `storage.local` (docs/chain.md), typed in one place: the user's per-chain
  * preferences (`chainPreferences`, written by the options and welcome pages, read by the worker), the disagreement
  * keys already told (`chainTold`) and the latest verdict of each tracked intent (`chainVerdict:<intentId>`, written by
  * the worker, read by the popup). All of them stay on this device: an RPC URL may carry a provider's key in its path,

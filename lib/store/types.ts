@@ -156,7 +156,7 @@ export interface TrackedIntent {
 }
 
 /**
- * The worker's latest on-chain verification of one tracked intent (issue 28), kept in `storage.local` under
+ * The worker's latest on-chain verification of one tracked intent (docs/chain.md), kept in `storage.local` under
  * `chainVerdict:<intentId>` (`./chain.ts`) so that the popup shows it without the verifier's code. The words are
  * already in the browser's language (lib/format/verification.ts). This device only: never synced.
  */

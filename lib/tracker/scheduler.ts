@@ -107,8 +107,8 @@ export function planChecks(input: PlanInput): Plan {
       // Without history, individual checks are the sweeper's only means: every paced turn goes to the stalest.
       const threshold = input.history ? input.tuning.recheckAfterMs : 0;
       // A watchdog's verification goes first, unless the latest start that keeps every cold intent within S(N) has
-      // come: then the one owed a check longest (I1). Found by the campaign (2026-11-24): a retry cut a long-poll and
-      // brought back two expired intents, whose verifications went first, and the cut intent went 63 s unread.
+      // come: then the one owed a check longest (I1). Otherwise verifications that keep coming first (two expired
+      // intents brought back by a retry that cut a long-poll) leave the cut intent unread past S(N).
       const byOwed = [...cold].sort((a, b) => owedSince(a) - owedSince(b));
       const tight = byOwed.length > 0 && latestFirstCheck(cold, input.tuning) <= now;
       const stalest = tight

@@ -1,7 +1,8 @@
 /**
  * The service's clock, estimated from its answers, with an error bound (docs/time.md "The service clock"). The user's
  * computer clock may be minutes off and may jump; every comparison with a timestamp the service wrote (a receipt's
- * `createdAt`, `summary.startedAt`, a history `fromTime`) is made against this estimate (README "One clock").
+ * `createdAt`, `summary.startedAt`, a history `fromTime`) is made against this estimate (docs/tracking.md "One clock:
+ * the service's").
  *
  * - **Samples**: each answer of the configured service with a `Date` header (to the second) says that, when it
  *   arrived, the service's time was in [Date, Date + 1 s + round trip] (the round trip measured on the monotonic

@@ -23,7 +23,7 @@ import type { Notifier } from '../notify/notifier';
 export type { Notifier };
 
 /**
- * Tuning of the tracker; every field has a default (see {@link DEFAULT_TUNING}). The README's "Tracking policy"
+ * Tuning of the tracker; every field has a default (see {@link DEFAULT_TUNING}). docs/tracking.md "Invariants I1–I6"
  * states the invariants these values give.
  */
 export interface TrackerTuning {

@@ -1,5 +1,5 @@
 /**
- * The worker's on-chain verification service (issue 28): for a tracked intent's receipt, verifies each verifiable leg
+ * The worker's on-chain verification service (docs/chain.md): for a tracked intent's receipt, verifies each verifiable leg
  * on its chain (lib/chain), words each verdict for the receipt view, tells each disagreement once through `notify`
  * (the notification pipeline's hook), and says when to check again. The worker calls {@link ChainVerification.verifyReceipt}
  * on each receipt update and when {@link ReceiptVerification.nextCheckMs} has passed; nothing here keeps a timer.

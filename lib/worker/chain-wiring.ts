@@ -1,5 +1,5 @@
 /**
- * On-chain verification on the worker's platform (issue 28): builds {@link ChainVerification} from the platform's
+ * On-chain verification on the worker's platform: builds {@link ChainVerification} from the platform's
  * fetch, clock and timers, the user's chain preferences (storage.local `chainPreferences`, lib/store/chain.ts) and the
  * host permission of each RPC origin; re-checks each tracked receipt on the verifier's cadence until every leg is
  * settled, and keeps each intent's latest verdict in storage.local (`chainVerdict:<intentId>`) for the popup.
@@ -133,6 +133,77 @@ function onPreferencesOrGrant(browser: Platform['browser'], fn: () => void): voi
   } catch {}
 }
 
+/** What the checks of each intent's receipt use. */
+interface ReceiptChecksDeps {
+  timers: Platform['timers'];
+  /** storage.local: each intent's verdict (`chainVerdict:<intentId>`) for the popup. */
+  storage: LocalArea;
+  /** The chains turned on and granted, read again before each check. */
+  chains: Pick<ReturnType<typeof grantedChains>, 'refresh'>;
+  service: ChainVerification;
+  told: Pick<ReturnType<typeof toldStoreOn>, 'forgetIntent'>;
+  /** The receipt last checked per intent (shared with the disagreement notice, which names its legs). */
+  receipts: Map<string, IntentReceipt>;
+}
+
+/**
+ * The checks of each intent's receipt: `check` verifies a receipt now and sets its next check on the verifier's
+ * cadence, storing the verdict when it changed; `forget` stops an intent's checks and drops what is kept of it;
+ * `pending` says whether a next check is set; `last` the last verification in this worker life.
+ */
+function createReceiptChecks(deps: ReceiptChecksDeps) {
+  const { storage, chains, service, told, receipts } = deps;
+  const latest = new Map<string, ReceiptVerification>();
+  const timers = new Map<string, unknown>();
+  /** Bumped when an intent is forgotten: a check still running for it then stores nothing. */
+  const generation = new Map<string, number>();
+
+  const check = async (receipt: IntentReceipt): Promise<ReceiptVerification | undefined> => {
+    const id = receipt.intentId;
+    const gen = generation.get(id) ?? 0;
+    deps.timers.clearTimeout(timers.get(id));
+    timers.delete(id);
+    receipts.set(id, receipt);
+    try {
+      await chains.refresh();
+      const result = await service.verifyReceipt(receipt);
+      if ((generation.get(id) ?? 0) !== gen) return undefined;
+      const before = latest.get(id);
+      latest.set(id, result);
+      if (result.nextCheckMs !== undefined)
+        timers.set(
+          id,
+          deps.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
+        );
+      // Written when it changed: the popup listens to storage changes.
+      const verdict = verdictOf(result);
+      if (!before || JSON.stringify(verdictOf(before)) !== JSON.stringify(verdict))
+        await storage.set({ [chainVerdictKey(id)]: verdict }).catch(() => {});
+      return result;
+    } catch {
+      return latest.get(id);
+    }
+  };
+
+  const forget = async (intentId: string) => {
+    generation.set(intentId, (generation.get(intentId) ?? 0) + 1);
+    deps.timers.clearTimeout(timers.get(intentId));
+    timers.delete(intentId);
+    latest.delete(intentId);
+    receipts.delete(intentId);
+    service.forget(intentId);
+    await storage.remove(chainVerdictKey(intentId)).catch(() => {});
+    await told.forgetIntent(intentId).catch(() => {});
+  };
+
+  return {
+    check,
+    forget,
+    pending: (intentId: string) => timers.has(intentId),
+    last: (intentId: string) => latest.get(intentId),
+  };
+}
+
 /** Builds the verifier on `platform`. */
 export function createChainVerifierOnPlatform(
   platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'>,
@@ -159,55 +230,15 @@ export function createChainVerifierOnPlatform(
     told,
     notify: (intentId, d, text) => options.notify(intentId, d, text, receipts.get(intentId) ?? ({ intentId } as IntentReceipt)),
   });
-  const latest = new Map<string, ReceiptVerification>();
-  const timers = new Map<string, unknown>();
-  /** Bumped when an intent is forgotten: a check still running for it then stores nothing. */
-  const generation = new Map<string, number>();
-
-  const check = async (receipt: IntentReceipt): Promise<ReceiptVerification | undefined> => {
-    const id = receipt.intentId;
-    const gen = generation.get(id) ?? 0;
-    platform.timers.clearTimeout(timers.get(id));
-    timers.delete(id);
-    receipts.set(id, receipt);
-    try {
-      await chains.refresh();
-      const result = await service.verifyReceipt(receipt);
-      if ((generation.get(id) ?? 0) !== gen) return undefined;
-      const before = latest.get(id);
-      latest.set(id, result);
-      if (result.nextCheckMs !== undefined)
-        timers.set(
-          id,
-          platform.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
-        );
-      // Written when it changed: the popup listens to storage changes.
-      const verdict = verdictOf(result);
-      if (!before || JSON.stringify(verdictOf(before)) !== JSON.stringify(verdict))
-        await storage.set({ [chainVerdictKey(id)]: verdict }).catch(() => {});
-      return result;
-    } catch {
-      return latest.get(id);
-    }
-  };
-
-  const forget = async (intentId: string) => {
-    generation.set(intentId, (generation.get(intentId) ?? 0) + 1);
-    platform.timers.clearTimeout(timers.get(intentId));
-    timers.delete(intentId);
-    latest.delete(intentId);
-    receipts.delete(intentId);
-    service.forget(intentId);
-    await storage.remove(chainVerdictKey(intentId)).catch(() => {});
-    await told.forgetIntent(intentId).catch(() => {});
-  };
+  const checks = createReceiptChecks({ timers: platform.timers, storage, chains, service, told, receipts });
+  const { check, forget } = checks;
 
   const resume = async (all = false) => {
     try {
       const unsettled = all ? new Set<string>() : await unsettledIntentIds(storage);
       if (!all && unsettled.size === 0) return;
       for (const intent of await intents())
-        if (intent.receipt && !timers.has(intent.intentId) && (all || unsettled.has(intent.intentId))) await check(intent.receipt);
+        if (intent.receipt && !checks.pending(intent.intentId) && (all || unsettled.has(intent.intentId))) await check(intent.receipt);
     } catch {
       // The next change or worker life tries again.
     }
@@ -225,11 +256,11 @@ export function createChainVerifierOnPlatform(
       if (intent === null) return;
       if (!intent) await forget(intentId);
       // A record written with the same receipt (its check time) waits for the check already set on the cadence.
-      else if (intent.receipt && !(timers.has(intentId) && JSON.stringify(receipts.get(intentId)) === JSON.stringify(intent.receipt)))
+      else if (intent.receipt && !(checks.pending(intentId) && JSON.stringify(receipts.get(intentId)) === JSON.stringify(intent.receipt)))
         await check(intent.receipt);
     },
     resume,
-    last: (intentId) => latest.get(intentId),
+    last: checks.last,
     forget,
   };
 }

@@ -6,7 +6,7 @@
  */
 import { type Lane, RequestBudget } from '../api/budget';
 import { SvcClient } from '../api/client';
-import { holdScopeOf } from '../api/http';
+import { holdScopeOf } from '../api/retry-after';
 import type { Timers } from '../platform';
 import type { SettingsStore } from '../store';
 
@@ -27,7 +27,7 @@ export interface ClientCache {
   /** Forgets the clients (the settings were saved): the next `current()` builds them from what is saved now. */
   reset(): void;
   /**
-   * The `Retry-After` hold scope of the saved service (`holdScopeOf` in lib/api/http.ts); undefined while not
+   * The `Retry-After` hold scope of the saved service (`holdScopeOf` in lib/api/retry-after.ts); undefined while not
    * configured. A hold of another scope (Test connection of another URL or key) is not the tracker's.
    */
   scope(): Promise<string | undefined>;

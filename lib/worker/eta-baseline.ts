@@ -33,8 +33,8 @@ const MAX_TRIES = 3;
  * Look-ups run one at a time (a list of 500 new intents must not open 500 requests beside the tracker's 4). What found
  * nothing is not asked again soon: an intent's quote without an estimate is not read again (a quote does not
  * change), a chain pair whose history gave no median is not read again for {@link ROUTE_MISS_MS}, and an intent is
- * tried again at most once per {@link RETRY_AFTER_MISS_MS} (each record change used to try again: about 7.5 look-ups
- * a minute, idle, for routes without a median). Never throws (errors leave the intent without a baseline: the popup
+ * tried again at most once per {@link RETRY_AFTER_MISS_MS} (trying again on each record change would make about 7.5
+ * look-ups a minute, idle, for routes without a median). Never throws (errors leave the intent without a baseline: the popup
  * then shows no countdown).
  */
 export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: string) => Promise<void> {

@@ -46,6 +46,13 @@ function failed(err: unknown): Failure {
 
 /** Creates the handler of every request type. */
 export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers {
+  return { ...trackingHandlers(deps), ...serviceHandlers(deps), ...calmHandlers(deps) };
+}
+
+/** The requests that change what is tracked (track, paste, remove, clear) or how (refresh, retry, resume, seen). */
+export function trackingHandlers(
+  deps: MessageHandlerDeps,
+): Pick<MessageHandlers, 'track' | 'track-many' | 'track-text' | 'seen' | 'clear-finished' | 'remove' | 'refresh' | 'retry' | 'resume'> {
   const { tracker } = deps;
   const trackMany = createTrackManyHandler({ trackList: deps.trackList, tracker, calm: deps.calm });
   return {
@@ -84,6 +91,12 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       await tracker.resume();
       return { ok: true };
     },
+  };
+}
+
+/** The pages' reads of the service (receipt, details, a look-up) and Test connection: the user's own calls. */
+export function serviceHandlers(deps: MessageHandlerDeps): Pick<MessageHandlers, 'receipt' | 'details' | 'lookup' | 'test-connection'> {
+  return {
     // The popup's own reads are the user's: first in line for the worker's 4 places (lib/api/budget.ts).
     async receipt(r) {
       const client = await deps.clients.current('user');
@@ -119,14 +132,6 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
         return failed(err);
       }
     },
-    async mute(r) {
-      await deps.calm.mute(r.intentId, r.muted);
-      return { ok: true };
-    },
-    async snooze(r) {
-      await (r.end ? deps.calm.endSnooze() : deps.calm.snooze());
-      return { ok: true };
-    },
     async 'test-connection'(r) {
       let client: ReturnType<ClientCache['forSettings']>;
       try {
@@ -136,10 +141,24 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
       }
       return { ok: true, data: await testConnection(client) };
     },
+  };
+}
+
+/** Mute, snooze, and the settings saved (a new client, notifications held by quiet hours released, a retry now). */
+export function calmHandlers(deps: MessageHandlerDeps): Pick<MessageHandlers, 'mute' | 'snooze' | 'settings-saved'> {
+  return {
+    async mute(r) {
+      await deps.calm.mute(r.intentId, r.muted);
+      return { ok: true };
+    },
+    async snooze(r) {
+      await (r.end ? deps.calm.endSnooze() : deps.calm.snooze());
+      return { ok: true };
+    },
     async 'settings-saved'() {
       deps.clients.reset();
       void deps.calm.release().catch(() => {});
-      await tracker.retryNow();
+      await deps.tracker.retryNow();
       void deps.checkWatched(true);
       return { ok: true };
     },

@@ -1,6 +1,7 @@
 /**
  * Publishes the worker's estimate of the service's clock (`lib/tracker/service-clock.ts`) for the extension pages,
- * which compare server timestamps with it ("2 min ago", ETAs, the History tab's `fromTime`; README "One clock").
+ * which compare server timestamps with it ("2 min ago", ETAs, the History tab's `fromTime`; docs/tracking.md "One
+ * clock: the service's").
  */
 import type { ServiceOffsetStore } from '../store';
 import type { ServiceClock } from '../tracker/service-clock';

@@ -5,7 +5,7 @@
  * Each address reads oldest first from its checkpoint, at most {@link WATCH_MAX_PAGES} pages a check. A check that
  * stops before the last page keeps the page cursor, and the next check goes on from there, so a burst of intents
  * larger than one check is covered over successive checks and none is skipped. What a row says is not trusted
- * blindly (issue 20):
+ * blindly:
  * - a row is tracked only when its receipt names the address as its owner (a history that ignores the owner filter
  *   must not auto-track strangers' intents) and it was created at or after the checkpoint;
  * - an intent the user removed is never tracked again by the check (`RemovedIntents`);
@@ -71,6 +71,125 @@ function rowCreatedAt(row: Row): number | undefined {
 }
 
 /**
+ * Where the check of an address starts (s, on the service's clock): from its `known` checkpoint; a first look
+ * {@link FIRST_LOOK_BACK_S} back when there is none or it lies in the service's future (after `latestS`: stored by a
+ * clock gone wrong); {@link OVERLAP_S} back from `nowS` when the address was ticked again since (another `tick` token,
+ * or seen unticked). Pure.
+ */
+export function startCheckpoint(
+  known: WatchedCheckpoint | undefined,
+  tick: string | undefined,
+  nowS: number,
+  latestS: number,
+): WatchedCheckpoint {
+  // Ticked again since this checkpoint (another tick token), seen unticked or not: from this moment.
+  const reticked = known !== undefined && (known.unticked || known.tick !== tick);
+  // A checkpoint in the service's future (stored by a clock gone wrong) is read as a first look.
+  const future = known !== undefined && known.fromTime > latestS;
+  return !known || future ? { fromTime: nowS - FIRST_LOOK_BACK_S } : reticked ? { fromTime: nowS - OVERLAP_S } : known;
+}
+
+/** `next` as it may be stored: never after `latestS` (s), the latest the service's time can be. Pure. */
+export function saneCheckpoint(next: WatchedCheckpoint, latestS: number): WatchedCheckpoint {
+  return next.fromTime > latestS ? { ...next, fromTime: latestS - OVERLAP_S } : next;
+}
+
+/**
+ * Reads one address from its checkpoint `start`, at most {@link WATCH_MAX_PAGES} pages, tracking its new intents;
+ * `nowS`: the service's time (s). Resolves with the new checkpoint and how many intents were added; a failed call
+ * ends the read where it stopped (never rejects for it).
+ */
+export async function checkAddress(
+  deps: Pick<WatchedCheckDeps, 'removed' | 'track'>,
+  client: Pick<SvcClient, 'getIntentHistoryLite'>,
+  address: string,
+  start: WatchedCheckpoint,
+  nowS: number,
+): Promise<{ next: WatchedCheckpoint; added: number }> {
+  let after = start.after;
+  let added = 0;
+  /** The newest creation time (ms) of this address's own rows read in this check. */
+  let newest: number | undefined;
+  let rowsWithoutTime = false;
+  const owner = address.toLowerCase();
+  try {
+    for (let page = 0; page < WATCH_MAX_PAGES; page++) {
+      const res = await client.getIntentHistoryLite({
+        byOwnerAddress: address,
+        fromTime: start.fromTime,
+        page: {
+          column: 'createdAt',
+          sort: [{ column: 'createdAt', order: 'ASC' }],
+          pageSize: WATCH_PAGE_SIZE,
+          ...(after !== undefined ? { after } : {}),
+        },
+      });
+      for (const row of res.intents) {
+        // Another owner's row (a history that ignores the filter), or one older than asked: not ours to track.
+        if (rowOwner(row) !== owner) continue;
+        const createdAt = rowCreatedAt(row);
+        if (createdAt !== undefined && createdAt < start.fromTime * 1000) continue;
+        if (createdAt === undefined) rowsWithoutTime = true;
+        else newest = Math.max(newest ?? createdAt, createdAt);
+        if (await deps.removed?.has(row.intentId)) continue;
+        const r = await deps.track(row.intentId, { source: 'watched' });
+        if (r.ok && r.added) added++;
+      }
+      const next = res.nextPage;
+      if (!next || next.more === false || typeof next.after !== 'number') {
+        // Read to the end: the next check starts a little before the newest row read (an intent may be listed
+        // late); nothing read, it stays where it was.
+        if (newest !== undefined) return { next: { fromTime: Math.max(start.fromTime, Math.floor(newest / 1000) - OVERLAP_S) }, added };
+        if (rowsWithoutTime) return { next: { fromTime: Math.max(start.fromTime, nowS - OVERLAP_S) }, added };
+        return { next: { fromTime: start.fromTime }, added };
+      }
+      after = next.after;
+    }
+  } catch {
+    // Fall through: go on after the last page read.
+  }
+  return { next: after === undefined ? { fromTime: start.fromTime } : { fromTime: start.fromTime, after }, added };
+}
+
+/**
+ * One check of every ticked address; each address's checkpoint is saved as soon as it is read. `t`: the local time
+ * (ms) the check started. Resolves with how many intents were added; rejects when a store refuses.
+ */
+export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<number> {
+  // `fromTime` is compared with the service's timestamps: the service's clock, not this computer's.
+  const settings = await deps.settings.get();
+  const ticked = (settings?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
+  const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
+  // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
+  const latestMs = deps.serviceLatest ? deps.serviceLatest() : (deps.serviceNow?.() ?? t);
+  const latestS = Math.floor((latestMs ?? 0) / 1000);
+  // Addresses no longer ticked are marked so: ticked again, they start from that moment.
+  const saved = await deps.checkpoints.get();
+  const unticked = Object.keys(saved).filter((a) => !ticked.includes(a.toLowerCase()) && !saved[a]!.unticked);
+  if (unticked.length > 0) {
+    await deps.checkpoints.set({
+      ...saved,
+      ...Object.fromEntries(unticked.map((a) => [a, { fromTime: saved[a]!.fromTime, unticked: true }])),
+    });
+  }
+  const client = await deps.client();
+  if (!client || ticked.length === 0 || latestMs === undefined) return 0;
+  let added = 0;
+  for (const address of ticked) {
+    const checkpoints = await deps.checkpoints.get();
+    const tick = tickOf(settings, address);
+    const start = startCheckpoint(checkpoints[address], tick, nowS, latestS);
+    const result = await checkAddress(deps, client, address, start, nowS);
+    added += result.added;
+    await deps.checkpoints.set({
+      ...(await deps.checkpoints.get()),
+      [address]: { ...saneCheckpoint(result.next, latestS), ...(tick ? { tick } : {}) },
+    });
+  }
+  return added;
+}
+
+/**
  * Creates the check. It resolves with the number of intents newly tracked (0 when throttled, not configured or
  * nothing is watched); a failed call is retried at the next check from where it stopped. Never throws for a failed
  * call.
@@ -79,97 +198,6 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
   const now = deps.now ?? Date.now;
   const elapsed = deps.monotonic ?? now;
   let lastCheck = Number.NEGATIVE_INFINITY;
-
-  /** Reads one address from its checkpoint; resolves with the new checkpoint and how many intents were added. */
-  async function checkAddress(
-    client: Pick<SvcClient, 'getIntentHistoryLite'>,
-    address: string,
-    start: WatchedCheckpoint,
-    nowS: number,
-  ): Promise<{ next: WatchedCheckpoint; added: number }> {
-    let after = start.after;
-    let added = 0;
-    /** The newest creation time (ms) of this address's own rows read in this check. */
-    let newest: number | undefined;
-    let rowsWithoutTime = false;
-    const owner = address.toLowerCase();
-    try {
-      for (let page = 0; page < WATCH_MAX_PAGES; page++) {
-        const res = await client.getIntentHistoryLite({
-          byOwnerAddress: address,
-          fromTime: start.fromTime,
-          page: {
-            column: 'createdAt',
-            sort: [{ column: 'createdAt', order: 'ASC' }],
-            pageSize: WATCH_PAGE_SIZE,
-            ...(after !== undefined ? { after } : {}),
-          },
-        });
-        for (const row of res.intents) {
-          // Another owner's row (a history that ignores the filter), or one older than asked: not ours to track.
-          if (rowOwner(row) !== owner) continue;
-          const createdAt = rowCreatedAt(row);
-          if (createdAt !== undefined && createdAt < start.fromTime * 1000) continue;
-          if (createdAt === undefined) rowsWithoutTime = true;
-          else newest = Math.max(newest ?? createdAt, createdAt);
-          if (await deps.removed?.has(row.intentId)) continue;
-          const r = await deps.track(row.intentId, { source: 'watched' });
-          if (r.ok && r.added) added++;
-        }
-        const next = res.nextPage;
-        if (!next || next.more === false || typeof next.after !== 'number') {
-          // Read to the end: the next check starts a little before the newest row read (an intent may be listed
-          // late); nothing read, it stays where it was.
-          if (newest !== undefined) return { next: { fromTime: Math.max(start.fromTime, Math.floor(newest / 1000) - OVERLAP_S) }, added };
-          if (rowsWithoutTime) return { next: { fromTime: Math.max(start.fromTime, nowS - OVERLAP_S) }, added };
-          return { next: { fromTime: start.fromTime }, added };
-        }
-        after = next.after;
-      }
-    } catch {
-      // Fall through: go on after the last page read.
-    }
-    return { next: after === undefined ? { fromTime: start.fromTime } : { fromTime: start.fromTime, after }, added };
-  }
-
-  /** One check of every ticked address; each address's checkpoint is saved as soon as it is read. */
-  async function checkAll(t: number): Promise<number> {
-    // `fromTime` is compared with the service's timestamps: the service's clock, not this computer's.
-    const settings = await deps.settings.get();
-    const ticked = (settings?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
-    const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
-    // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
-    const latestMs = deps.serviceLatest ? deps.serviceLatest() : (deps.serviceNow?.() ?? t);
-    const latestS = Math.floor((latestMs ?? 0) / 1000);
-    const sane = (c: WatchedCheckpoint): WatchedCheckpoint => (c.fromTime > latestS ? { ...c, fromTime: latestS - OVERLAP_S } : c);
-    // Addresses no longer ticked are marked so: ticked again, they start from that moment.
-    const saved = await deps.checkpoints.get();
-    const unticked = Object.keys(saved).filter((a) => !ticked.includes(a.toLowerCase()) && !saved[a]!.unticked);
-    if (unticked.length > 0) {
-      await deps.checkpoints.set({
-        ...saved,
-        ...Object.fromEntries(unticked.map((a) => [a, { fromTime: saved[a]!.fromTime, unticked: true }])),
-      });
-    }
-    const client = await deps.client();
-    if (!client || ticked.length === 0 || latestMs === undefined) return 0;
-    let added = 0;
-    for (const address of ticked) {
-      const checkpoints = await deps.checkpoints.get();
-      const known = checkpoints[address];
-      // Ticked again since this checkpoint (another tick token), seen unticked or not: from this moment.
-      const tick = tickOf(settings, address);
-      const reticked = known !== undefined && (known.unticked || known.tick !== tick);
-      // A checkpoint in the service's future (stored by a clock gone wrong) is read as a first look.
-      const future = known !== undefined && known.fromTime > latestS;
-      const start = !known || future ? { fromTime: nowS - FIRST_LOOK_BACK_S } : reticked ? { fromTime: nowS - OVERLAP_S } : known;
-      const result = await checkAddress(client, address, start, nowS);
-      added += result.added;
-      await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: { ...sane(result.next), ...(tick ? { tick } : {}) } });
-    }
-    return added;
-  }
-
   // A check waits for its turn in the worker's request budget (lib/api/budget.ts): with many addresses it may last
   // longer than a minute. A check asked for meanwhile joins the one under way rather than starting a second.
   let running: Promise<number> | undefined;
@@ -180,7 +208,7 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     if (!force && m - lastCheck < WATCH_INTERVAL_MS) return 0;
     lastCheck = m;
     // A store that refuses a write (disk full) ends this check; the next goes on from the checkpoints saved.
-    running = checkAll(t)
+    running = checkAll(deps, t)
       .catch((err: unknown) => {
         console.warn('watched addresses: the check stopped', err instanceof Error ? err.message : String(err));
         return 0;

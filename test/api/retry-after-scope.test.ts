@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_HOLD_MS, RequestBudget } from '@/lib/api/budget';
 import { SvcClient } from '@/lib/api/client';
-import { holdScopeOf, parseRetryAfter } from '@/lib/api/http';
+import { holdScopeOf, parseRetryAfter } from '@/lib/api/retry-after';
 import { realClock } from '@/lib/time/clock';
 import { createClientCache } from '@/lib/worker/client-cache';
 import { EventClock } from '../tracker/fakes';

@@ -86,7 +86,7 @@ const ALLOWED_LIB = new Map<string, string>([
   ['BNB Chain', 'a chain’s proper name (lib/format/chains.ts)'],
   ['Arbitrum One', 'a chain’s proper name'],
   ['Arbitrum Nova', 'a chain’s proper name'],
-  ['summarised:away:', 'a job state’s tag in the notification outbox (lib/notify/pipeline.ts), never shown'],
+  ['summarised:away:', 'a job state’s tag in the notification outbox (lib/notify/outbox-changes.ts), never shown'],
   ['not an object', 'why a stored record was set aside (lib/store/records.ts), kept for the logs; the popup says unreadableRecords'],
 ]);
 /** lib/ declarations whose English is for logs and exports only: the user reads another text (named here). */

@@ -3,7 +3,7 @@ import type { ChainVerdict } from '@/lib/store';
 import { CHAIN_VERDICT_PREFIX, loadChainVerdicts } from '@/lib/store/chain-verdicts';
 
 /**
- * The worker's on-chain verdicts of the tracked intents `intentIds` (issue 28), read from storage.local (the popup
+ * The worker's on-chain verdicts of the tracked intents `intentIds` (docs/chain.md), read from storage.local (the popup
  * imports none of the verifier's code) and again whenever the worker stores a new one. Empty until read, and for
  * intents never verified (verification off for their chains).
  */

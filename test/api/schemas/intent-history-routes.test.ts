@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '@/lib/api/http';
+import { parseJsonExact } from '@/lib/api/http-answer';
 import { GetIntentHistoryResponse } from '@/lib/api/schemas/history';
 import { Intent, SearchIntentsResponse } from '@/lib/api/schemas/intent';
 import { TokenInfo } from '@/lib/api/schemas/routes';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '@/lib/api/http';
+import { parseJsonExact } from '@/lib/api/http-answer';
 import { IntentReceipt, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 
 // A receipt in the specified form (docs/protocol.md §3): numbers for amounts, specified enum values.

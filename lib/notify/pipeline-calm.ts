@@ -1,0 +1,116 @@
+/**
+ * The notification pipeline's calm requests (`./pipeline` documents each): forget an intent, mute one, snooze, end
+ * the snooze, release what was held into the away summary, resume on a wake-up. Each writes the calm state and the
+ * outbox changes that follow (`./outbox-changes`, pure) under the lock, then runs the delivery (`./delivery`).
+ */
+import type { CalmState } from '../store';
+import type { NotificationJob } from '../store/outbox';
+import { awayContent, isSnoozed, SNOOZE_MS } from './calm';
+import { decide } from './decide';
+import { awayKeyOf, withLegacyHeld, withMuted, withoutIntent, withSummary } from './outbox-changes';
+import type { PipelineCore } from './pipeline-core';
+
+/** See `Notifier.forget`: the intent is unmuted, its jobs go (its link stays). */
+export async function forget(core: PipelineCore, intentId: string): Promise<void> {
+  await core.locked(async () => {
+    const state = await core.deps.state.get();
+    if (state.muted.includes(intentId)) await core.saveCalm({ ...state, muted: state.muted.filter((id) => id !== intentId) });
+    const t = core.now();
+    await core.deps.outbox.update((all) => withoutIntent(all, intentId, t));
+  });
+  await core.delivery.pump();
+}
+
+/** See `NotificationPipeline.mute`. */
+export async function mute(core: PipelineCore, intentId: string, muted: boolean): Promise<void> {
+  await core.locked(async () => {
+    const state = await core.deps.state.get();
+    state.muted = state.muted.filter((id) => id !== intentId);
+    if (muted) state.muted.push(intentId);
+    await core.saveCalm(state);
+    if (!muted) return;
+    const t = core.now();
+    await core.deps.outbox.update((all) => withMuted(all, intentId, t));
+  });
+  await core.delivery.pump();
+}
+
+/** See `NotificationPipeline.snooze`. */
+export function snooze(core: PipelineCore, ms = SNOOZE_MS): Promise<void> {
+  return core.locked(async () => {
+    const [state, s, jobs] = await Promise.all([core.deps.state.get(), core.settings(), core.deps.outbox.all()]);
+    state.snoozeUntil = core.now() + ms;
+    await core.saveCalm(state);
+    await core.schedule(
+      state,
+      s,
+      Object.values(jobs).some((j) => j.state === 'held'),
+    );
+  });
+}
+
+/** See `NotificationPipeline.endSnooze`. */
+export async function endSnooze(core: PipelineCore): Promise<void> {
+  await core.locked(async () => {
+    const [state, s, jobs] = await Promise.all([core.deps.state.get(), core.settings(), core.deps.outbox.all()]);
+    delete state.snoozeUntil;
+    await core.saveCalm(state);
+    await core.schedule(
+      state,
+      s,
+      Object.values(jobs).some((j) => j.state === 'held'),
+    );
+  });
+  await release(core);
+}
+
+/**
+ * Held notifications kept by the version before the outbox (in the calm state) become held jobs, then leave the
+ * calm state: written in that order, so a worker dying in between only repeats the first write (a job is added
+ * only when the intent has none). Its progress marks are dropped: those notifications stay as they are on screen.
+ */
+async function adoptLegacyHeld(core: PipelineCore, state: CalmState, t: number): Promise<Record<string, NotificationJob>> {
+  const legacy = state.held ?? [];
+  if (legacy.length === 0 && Object.keys(state.progress ?? {}).length === 0) return core.deps.outbox.all();
+  const jobs = await core.deps.outbox.update((all) => withLegacyHeld(all, legacy, t));
+  state.held = [];
+  state.progress = {};
+  await core.saveCalm(state);
+  return jobs;
+}
+
+/** See `NotificationPipeline.release`. */
+export async function release(core: PipelineCore): Promise<void> {
+  await core.locked(async () => {
+    const [state, s] = await Promise.all([core.deps.state.get(), core.settings()]);
+    const t = core.now();
+    const jobs = await adoptLegacyHeld(core, state, t);
+    let changed = false;
+    if (state.snoozeUntil !== undefined && state.snoozeUntil <= t) {
+      delete state.snoozeUntil;
+      changed = true;
+    }
+    const held = Object.values(jobs).filter((j) => j.kind === 'final' && j.state === 'held');
+    if (changed) await core.saveCalm(state);
+    if (decide({ kind: 'away' }, s, state, t) === 'hold') {
+      // Called on every wake-up: the alarm is only touched when there is something to end.
+      if (changed || held.length > 0 || isSnoozed(state, t)) await core.schedule(state, s, held.length > 0);
+      return;
+    }
+    if (held.length > 0) {
+      // One write: each held intent becomes a line of the away summary (or is skipped, muted meanwhile).
+      const due = held.filter((h) => !state.muted.includes(h.intentIds[0]!));
+      const away = awayContent(due.map((h) => ({ intentId: h.intentIds[0]!, status: h.status ?? 'UNKNOWN', heldAt: h.at })));
+      const awayKey = awayKeyOf(due, t);
+      await core.deps.outbox.update((all) => withSummary(all, held, due, awayKey, away, t));
+    }
+    if (changed || held.length > 0) await core.deps.scheduleRelease(undefined).catch(() => {});
+  });
+  await core.delivery.pump();
+}
+
+/** See `NotificationPipeline.resume`. */
+export async function resume(core: PipelineCore): Promise<void> {
+  await release(core).catch(() => {});
+  await core.delivery.pump();
+}

@@ -1,0 +1,62 @@
+/**
+ * Reading one answer (lib/api/http-answer.ts), pure: a body already read is turned into the operation's data or one
+ * typed error (docs/protocol.md §1, §2), the access key never in what is kept.
+ */
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { SvcBadBodyError, SvcServiceError, SvcValidationError } from '@/lib/api/errors';
+import { answeredAt, MAX_BODY_CHARS, parseJsonExact, readAnswer } from '@/lib/api/http-answer';
+
+const KEY = 'ak_live_0123456789abcdef';
+const SERVICE_NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
+const Schema = z.object({ n: z.number() });
+
+/** `text` answered with `status` and `headers` to GetThing. */
+function read(text: string, status = 200, headers: Record<string, string> = {}) {
+  try {
+    return readAnswer('GetThing', new Response(null, { status, headers }), text, Schema, KEY, () => SERVICE_NOW);
+  } catch (err) {
+    return err;
+  }
+}
+
+describe('readAnswer', () => {
+  it('a good body is the data, and its text kept as it came', () => {
+    expect(read(' {"n": 3} ')).toEqual({ data: { n: 3 }, text: ' {"n": 3} ' });
+  });
+  it('a body of the wrong shape names the field', () => {
+    expect(read('{"n":"3"}')).toMatchObject({ constructor: SvcValidationError, path: 'n' });
+  });
+  it("the service's error body, plain or wrapped, is a service error with its Retry-After read on the service's time", () => {
+    const plain = read('{"error":"RateLimited","code":1005,"msg":"slow down"}', 429, { 'retry-after': '7' });
+    expect(plain).toBeInstanceOf(SvcServiceError);
+    expect(plain).toMatchObject({ errorName: 'RateLimited', code: 1005, msg: 'slow down', httpStatus: 429, retryAfterSeconds: 7 });
+    const wrapped = read('{"webrpcError":{"code":1000,"name":"Unauthorized","message":"bad key"}}', 401, {
+      'retry-after': new Date(SERVICE_NOW + 30_000).toUTCString(),
+    });
+    expect(wrapped).toMatchObject({ errorName: 'Unauthorized', code: 1000, msg: 'bad key', httpStatus: 401, retryAfterSeconds: 30 });
+  });
+  it('the key is redacted from an error body and from a snippet, also when the snippet would cut it', () => {
+    expect(read(`{"error":"X","code":1,"msg":"key ${KEY} refused"}`, 400)).toMatchObject({ msg: 'key [redacted] refused' });
+    const err = read(`${'x'.repeat(190)}${KEY}`, 502) as SvcBadBodyError;
+    expect(err).toBeInstanceOf(SvcBadBodyError);
+    expect(err.snippet).not.toContain(KEY.slice(0, 10));
+    expect(err.snippet.length).toBeLessThanOrEqual(200);
+  });
+  it('an HTML page, an empty body, or a body over the limit is a bad body', () => {
+    expect((read('<html>proxy</html>', 502) as Error).message).toContain('an HTML page');
+    expect((read('', 200) as Error).message).toContain('an empty body');
+    expect((read(' '.repeat(MAX_BODY_CHARS + 1)) as Error).message).toContain('a body of 4.0 MB');
+  });
+});
+
+describe('parseJsonExact and answeredAt', () => {
+  it('keeps integers beyond 2^53 as exact strings', () => {
+    expect(parseJsonExact('{"a":9007199254740993,"b":1.5,"c":12}')).toEqual({ a: '9007199254740993', b: 1.5, c: 12 });
+  });
+  it("an answer's Date header when readable, else the estimate", () => {
+    const date = 'Thu, 26 Nov 2026 12:00:05 GMT';
+    expect(answeredAt(new Response(null, { headers: { date } }), () => 0)).toBe(Date.parse(date));
+    expect(answeredAt(new Response(null, { headers: { date: 'soon' } }), () => 42)).toBe(42);
+  });
+});
