@@ -78,8 +78,8 @@ describe('LegVerifier', () => {
     await verifier.verify(ref());
     expect(await verifier.verify(ref())).toMatchObject({ skipped: 'budget', last: { check: { kind: 'confirmed' } } });
     expect(calls).toHaveLength(2);
-    advance(20_000); // 1 token back: 2 in all, not enough
-    expect(await verifier.verify(ref())).toMatchObject({ skipped: 'budget' });
+    advance(20_000); // 1 token back: 2 in all, not enough; the third comes 20 s later
+    expect(await verifier.verify(ref())).toMatchObject({ skipped: 'budget', retryMs: 20_000 });
     advance(20_000); // 3 tokens
     expect(await verifier.verify(ref())).toMatchObject({ check: { confirmations: 3 } });
     expect(budget.sent.get('http://127.0.0.1:8545')).toBe(9);
@@ -87,6 +87,10 @@ describe('LegVerifier', () => {
   it('an RPC failure keeps the last verdict and never throws', async () => {
     const { verifier } = setup([inBlock(11n), new Error('ECONNRESET')]);
     await verifier.verify(ref());
-    expect(await verifier.verify(ref())).toMatchObject({ skipped: 'error', last: { check: { kind: 'confirmed', confirmations: 2 } } });
+    expect(await verifier.verify(ref())).toMatchObject({
+      skipped: 'error',
+      retryMs: 12_000,
+      last: { check: { kind: 'confirmed', confirmations: 2 } },
+    });
   });
 });
