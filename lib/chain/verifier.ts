@@ -96,6 +96,8 @@ export class LegVerifier {
     }
     try {
       const observation = await this.readerOf(setting.rpcUrl).observe(ref.txnHash, withValue);
+      // An endpoint answering for another chain says nothing of this one: not "re-orged", not "missing".
+      if (observation.chainId !== undefined && observation.chainId !== ref.chainId) throw new Error('wrong chain');
       const check = verifyLeg(observation, {
         finalityDepth: setting.finalityDepth,
         missingGraceMs: this.deps.missingGraceMs ?? 60_000,

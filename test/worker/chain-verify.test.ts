@@ -98,7 +98,7 @@ describe('a leg skipped before its first verdict', () => {
     depositTransaction: { chainId: 42161, txnHash: DEPOSIT, status: 'SUCCEEDED' },
     originTransaction: { chainId: 42161, txnHash: ORIGIN, status: 'SUCCEEDED' },
   });
-  /** Arbitrum One holds one check's requests (3) and refills 30 a minute; Base is ample; every leg final at once. */
+  /** Arbitrum One holds one check's requests (4) and refills 30 a minute; Base is ample; every leg final at once. */
   function threeLegs(failOrigin = false) {
     let now = 0;
     const asked: string[] = [];
@@ -117,7 +117,7 @@ describe('a leg skipped before its first verdict', () => {
         : id === 8453
           ? { rpcUrl: 'http://127.0.0.1:8546', finalityDepth: 3 }
           : undefined;
-    const budget = new RpcBudget({ monotonic: () => now, burst: failOrigin ? 8 : 3, perMinute: 30 });
+    const budget = new RpcBudget({ monotonic: () => now, burst: failOrigin ? 8 : 4, perMinute: 30 });
     const verifier = new LegVerifier({
       fetch: () => Promise.reject(new Error('scripted')),
       monotonic: () => now,
@@ -137,12 +137,12 @@ describe('a leg skipped before its first verdict', () => {
   it('is checked again once the budget allows, though the receipt’s other legs are settled', async () => {
     const { service, asked, advance } = threeLegs();
     const first = await service.verifyReceipt(three);
-    // The deposit took Arbitrum One's 3 requests: the origin leg was not asked, the destination (Base) is final.
+    // The deposit took Arbitrum One's 4 requests: the origin leg was not asked, the destination (Base) is final.
     expect(asked).toEqual([DEPOSIT, DEST_HASH]);
     expect(first.legs.map((l) => `${l.leg} ${l.check.kind}`)).toEqual(['deposit final', 'destination final']);
     expect(first.settled).toBe(false);
-    // 3 requests at 30 a minute: 6 s.
-    expect(first.nextCheckMs).toBe(6_000);
+    // 4 requests at 30 a minute: 8 s.
+    expect(first.nextCheckMs).toBe(8_000);
     advance(first.nextCheckMs!);
     const second = await service.verifyReceipt(three);
     expect(asked).toEqual([DEPOSIT, DEST_HASH, ORIGIN]);
