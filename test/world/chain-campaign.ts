@@ -8,7 +8,7 @@
  * during which Base's RPC URL answers for another chain. The oracle ({@link checkChainRun}) checks what the user is
  * told against the simulated truth at that moment: never "verified on-chain" unless the destination is final on the
  * canonical chain with the exact amount and the service says SUCCEEDED; each disagreement told at most once, and only
- * when it is true then; and, when the story ends well, "verified" by the end of the run.
+ * when it is true then; every leg with a verdict by the end of the run; and, when the story ends well, "verified".
  */
 import fc from 'fast-check';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
@@ -263,6 +263,10 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
     violations.push(
       `never "verified on-chain" though the destination is final with the exact amount (last: ${JSON.stringify(last?.legs.map((l) => l.text))})`,
     );
+  // Every leg has a verdict by the end: none left behind by a failed or skipped first check.
+  const legs = last?.legs.map((l) => l.leg) ?? [];
+  if (!['deposit', 'origin', 'destination'].every((l) => legs.includes(l as never)))
+    violations.push(`legs without a verdict at the end: only ${JSON.stringify(legs)}`);
   return { violations, told, requests, ...(verifiedAt !== undefined ? { verifiedAt } : {}) };
 }
 
