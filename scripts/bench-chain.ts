@@ -147,7 +147,7 @@ export async function chainRow(n: number): Promise<ChainFigures> {
     for (let i = 0; i < n; i++) {
       const due = start + (i * SPREAD_MS) / n - performance.now();
       if (due > 0) await new Promise((r) => setTimeout(r, due));
-      const intentId = `0x${(i + 1).toString(16).padStart(64, 'c')}`;
+      const intentId = `0x${(i + 1).toString(16).padStart(64, '0')}`;
       const deposit = await sendTransfer(arb.anvil, arb.token, ACCOUNTS.intent, 250_000_000n, { from: ACCOUNTS.user });
       const origin = await sendTransfer(arb.anvil, arb.token, ACCOUNTS.deployer, 250_000_000n, { from: ACCOUNTS.intent });
       publish(receiptOf(intentId, 'EXECUTING', base.token, { deposit, origin }));
