@@ -14,8 +14,12 @@
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
  * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget), `desk` (a desk
  * tracking 1,000 and 5,000: time to track them all, popup open to list shown and search p50/p99, `./bench-desk.ts`);
- * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` (e.g. `500`) narrow the node, browser and desk rows.
+ * `chain` (the on-chain verifier in Node against two anvils with 1, 100 and 500 tracked intents: destination block to
+ * "verified" and to "arrived", RPC requests a minute per chain, `./bench-chain.ts`; not in the default set);
+ * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` / `BENCH_CHAIN_SIZES` (e.g. `500`) narrow the node,
+ * browser, desk and chain rows.
  */
+import './bench-i18n';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,11 +38,12 @@ import { createBaselineFinder } from '../lib/worker/eta-baseline';
 import { createWatchedCheck } from '../lib/worker/watched';
 import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../simulator/server';
+import { type ChainFigures, chainRow } from './bench-chain';
 import { type DeskFigures, deskBrowser, deskNode } from './bench-desk';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SCALE_PARTS = ['busy', 'not-in-history', 'idle', 'not-found', 'watched'];
-const KNOWN_PARTS = ['node', 'browser', 'scale', 'desk', ...SCALE_PARTS];
+const KNOWN_PARTS = ['node', 'browser', 'scale', 'desk', 'chain', ...SCALE_PARTS];
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'node,browser,scale,desk').split(',').map((p) => p.trim()));
 for (const p of PARTS) {
   if (!KNOWN_PARTS.includes(p)) {
@@ -56,6 +61,8 @@ const SIZES = PARTS.has('node') ? sizes(process.env.BENCH_NODE_SIZES, QUICK ? [1
 const BROWSER_SIZES = PARTS.has('browser') ? sizes(process.env.BENCH_BROWSER_SIZES, QUICK ? [1] : [1, 100, 500]) : [];
 /** Desk rows: tracked intents, and how many popup openings and searches each Chromium row times. */
 const DESK_SIZES = PARTS.has('desk') ? sizes(process.env.BENCH_DESK_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
+/** Chain rows: tracked intents verified on the local chains. */
+const CHAIN_SIZES = PARTS.has('chain') ? sizes(process.env.BENCH_CHAIN_SIZES, QUICK ? [1, 20] : [1, 100, 500]) : [];
 const DESK_SAMPLES = QUICK ? { opens: 5, searches: 10 } : { opens: 30, searches: 50 };
 /** Scale rows: how long their intents take to finish, and how long to wait for the last notifications after. */
 const SCALE = {
@@ -123,6 +130,8 @@ interface Figures {
   };
   /** Desk rows only (`./bench-desk.ts`): tracking them all, popup open, search (ms). */
   desk?: DeskFigures;
+  /** Chain rows only (`./bench-chain.ts`): destination block to verified / arrived (ms), RPC requests per chain. */
+  chain?: ChainFigures;
 }
 
 const chromium = (() => {
@@ -735,7 +744,9 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
 
 // Results are written after every row. When only some rows run (BENCH_PARTS or a size list given), the other rows
 // keep their earlier figures, each with the date it was measured.
-const SUBSET = ['BENCH_PARTS', 'BENCH_NODE_SIZES', 'BENCH_BROWSER_SIZES', 'BENCH_DESK_SIZES'].some((v) => process.env[v] !== undefined);
+const SUBSET = ['BENCH_PARTS', 'BENCH_NODE_SIZES', 'BENCH_BROWSER_SIZES', 'BENCH_DESK_SIZES', 'BENCH_CHAIN_SIZES'].some(
+  (v) => process.env[v] !== undefined,
+);
 const rowOf = (f: Partial<Figures> & Pick<Figures, 'kind' | 'intents'>) => f.row ?? `${f.kind} ${f.intents}`;
 const earlier: Figures[] =
   SUBSET && existsSync(OUT)
@@ -745,7 +756,7 @@ const earlier: Figures[] =
       })()
     : [];
 const results: Figures[] = [];
-const order = (f: Figures) => (f.desk ? 3 : f.scale ? 2 : f.kind.includes('browser') ? 1 : 0);
+const order = (f: Figures) => (f.chain ? 4 : f.desk ? 3 : f.scale ? 2 : f.kind.includes('browser') ? 1 : 0);
 const save = () => {
   const merged = [...earlier.filter((e) => !results.some((r) => r.row === e.row)), ...results].sort(
     (a, b) => order(a) - order(b) || (a.scale ? 0 : a.intents - b.intents || a.kind.localeCompare(b.kind)),
@@ -773,6 +784,20 @@ try {
   }
   for (const { label, run } of scaleRows()) await record(label, run);
   for (const { label, run } of deskRows()) await record(label, run);
+  for (const n of CHAIN_SIZES)
+    await record(`on-chain verifier, ${n} intents`, async () => ({
+      row: `chain ${n}`,
+      kind: 'tracker',
+      intents: n,
+      notified: 0,
+      latencyMs: null,
+      requestsPerMinute: 0,
+      idleRequestsPerMinute: null,
+      idleRequestsPerMinutePerIntent: null,
+      peakConcurrentRequests: 0,
+      cpuMs: null,
+      chain: await chainRow(n),
+    }));
 } finally {
   for (const child of children) child.kill('SIGTERM');
 }
@@ -785,7 +810,7 @@ console.log(
   '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms | History look-up p50/p99/max ms (n) | ended before tracked |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of all.filter((r) => !r.scale && !r.desk)) {
+for (const r of all.filter((r) => !r.scale && !r.desk && !r.chain)) {
   console.log(
     `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} | ${r.historyLookupMs ? `${r.historyLookupMs.p50}/${r.historyLookupMs.p99}/${r.historyLookupMs.max} (${r.historyLookupMs.count})` : '—'} | ${f(r.finishedBeforeTracked)} |`,
   );
@@ -818,6 +843,22 @@ if (desk.length > 0) {
     const d = r.desk!;
     console.log(
       `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.searchMs)} |`,
+    );
+  }
+}
+const chains = all.filter((r) => r.chain);
+if (chains.length > 0) {
+  const p = (s: { p50: number; p99: number; max: number; count: number } | null | undefined) =>
+    s ? `${s.p50}/${s.p99}/${s.max} (${s.count})` : '—';
+  console.log('');
+  console.log(
+    '| chain row | intents | verified | block → verified p50/p99/max ms (n) | arrived | block → arrived p50/p99/max ms (n) | RPC req/min Arbitrum One / Base | most in a minute | run s |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of chains) {
+    const c = r.chain!;
+    console.log(
+      `| ${r.row} | ${r.intents} | ${c.verified} | ${p(c.blockToVerifiedMs)} | ${c.arrived} | ${p(c.blockToArrivedMs)} | ${c.requestsPerMinute[42161]} / ${c.requestsPerMinute[8453]} | ${c.maxRequestsInAMinute[42161]} / ${c.maxRequestsInAMinute[8453]} | ${Math.round(c.runMs / 1000)} |`,
     );
   }
 }

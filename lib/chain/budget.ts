@@ -45,6 +45,17 @@ export class RpcBudget {
     return tokens;
   }
 
+  /**
+   * Milliseconds (monotonic) until `origin` holds `count` tokens: 0 when it does now; Infinity when `count` exceeds
+   * the burst (it never will). Takes nothing.
+   */
+  waitMs(origin: string, count: number): number {
+    const missing = count - this.available(origin);
+    if (missing <= 0) return 0;
+    if (count > this.burst || this.perMinute <= 0) return Number.POSITIVE_INFINITY;
+    return Math.ceil((missing * 60_000) / this.perMinute);
+  }
+
   /** Takes `count` tokens for `origin` when all are there (true), or none (false: the caller checks later). */
   take(origin: string, count: number): boolean {
     const tokens = this.available(origin);

@@ -27,3 +27,14 @@ export function nextCheckDelay(check: LegCheck, blockTimeMs: number, finalityDep
     }
   }
 }
+
+/**
+ * The delay before asking again about a leg that has no verdict yet because its check sent no request (empty budget)
+ * or failed: the verifier's `retryMs` within {@link MIN_CHECK_MS}..{@link MAX_CHECK_MS}; undefined without one (the
+ * chain is off: turning it on resumes the checks). Without it, a leg skipped while the receipt's other legs settle
+ * would never be checked again.
+ */
+export function retryDelay(retryMs: number | undefined): number | undefined {
+  if (retryMs === undefined || Number.isNaN(retryMs)) return undefined;
+  return Math.min(MAX_CHECK_MS, Math.max(MIN_CHECK_MS, retryMs));
+}

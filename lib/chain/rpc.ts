@@ -5,22 +5,26 @@
  * the extension's own. viem's own retries are off: the verifier checks again on its own cadence and budget.
  */
 import { type Client, createClient, type Hash, http } from 'viem';
-import { getBlock, getBlockNumber, getTransaction, getTransactionReceipt } from 'viem/actions';
+import { getBlock, getBlockNumber, getChainId, getTransaction, getTransactionReceipt } from 'viem/actions';
 import type { LegObservation } from './verify';
 
 /** Reads transactions of one chain. */
 export interface ChainReader {
   /**
-   * Observes transaction `hash`: its receipt (null when the chain does not know it), the head, the canonical hash of
-   * the receipt's block and, when `withValue`, the transaction's native value. Rejects on a network or RPC error
+   * Observes transaction `hash`: its receipt (null when the chain does not know it), the chain id the endpoint
+   * answers for (`eth_chainId`, asked with every observation: an RPC URL may point at, or be routed to, another
+   * chain), the head, the canonical hash of the receipt's block and, when `withValue`, the transaction's native value. Rejects on a network or RPC error
    * (the caller keeps its last verdict).
    */
   observe(hash: Hash, withValue: boolean): Promise<LegObservation>;
 }
 
-/** JSON-RPC requests one {@link ChainReader.observe} sends at most (receipt, head, block, and the value when asked). */
+/**
+ * JSON-RPC requests one {@link ChainReader.observe} sends at most: receipt, chain id, head, block, and the value when
+ * asked.
+ */
 export function requestsPerObservation(withValue: boolean): number {
-  return withValue ? 4 : 3;
+  return withValue ? 5 : 4;
 }
 
 /** True for viem's "not found" errors, which are answers (null), not failures. */
@@ -47,12 +51,13 @@ export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs 
   return {
     async observe(hash, withValue) {
       const receipt = await orNull(getTransactionReceipt(client, { hash }));
-      const [head, block, tx] = await Promise.all([
+      const [chainId, head, block, tx] = await Promise.all([
+        getChainId(client),
         getBlockNumber(client, { cacheTime: 0 }),
         receipt ? orNull(getBlock(client, { blockNumber: receipt.blockNumber })) : undefined,
         receipt && withValue ? orNull(getTransaction(client, { hash })) : undefined,
       ]);
-      if (!receipt) return { receipt: null, head };
+      if (!receipt) return { receipt: null, head, chainId };
       return {
         receipt: {
           status: receipt.status,
@@ -62,6 +67,7 @@ export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs 
           to: receipt.to,
         },
         head,
+        chainId,
         canonicalBlockHash: block ? block.hash : null,
         ...(tx ? { value: tx.value } : {}),
       };

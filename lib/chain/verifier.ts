@@ -30,6 +30,20 @@ export interface LegVerification {
 /** Why {@link LegVerifier.verify} sent no request: chain off, budget empty, or the RPC failed (last verdict kept). */
 export type Skipped = 'disabled' | 'budget' | 'error';
 
+/**
+ * A verification that sent no request, or whose request failed: the last verdict if any, and — for an empty budget
+ * or a failure — the milliseconds after which asking again is worth it (the budget's refill of the check's requests;
+ * {@link RETRY_AFTER_ERROR_MS} after a failure). A chain that is off has no retry: turning it on resumes the checks.
+ */
+export interface SkippedVerification {
+  skipped: Skipped;
+  last?: LegVerification;
+  retryMs?: number;
+}
+
+/** Delay (ms) before a leg whose RPC request failed is asked again. */
+export const RETRY_AFTER_ERROR_MS = 12_000;
+
 /** What the verifier needs from the platform and the settings. */
 export interface LegVerifierDeps {
   /** The platform's fetch (Platform.fetch): the only way out. */
@@ -65,9 +79,9 @@ export class LegVerifier {
 
   /**
    * Verifies `ref` now: returns the new verdict, the settled one without a request, or `{ skipped, last }` when no
-   * request was sent (chain not enabled, budget empty) or the request failed.
+   * request was sent (chain not enabled, budget empty) or the request failed, with when to try again.
    */
-  async verify(ref: LegRef): Promise<LegVerification | { skipped: Skipped; last?: LegVerification }> {
+  async verify(ref: LegRef): Promise<LegVerification | SkippedVerification> {
     const memo = this.memoryOf(ref);
     const now = this.deps.monotonic();
     if (ref.serviceMined) memo.minedSince ??= now;
@@ -75,11 +89,15 @@ export class LegVerifier {
     const setting = this.deps.setting(ref.chainId);
     if (!setting) return { skipped: 'disabled', ...(memo.last ? { last: memo.last } : {}) };
     const withValue = ref.transfer !== undefined && isNativeToken(ref.transfer.token);
-    if (!this.deps.budget.take(originOf(setting.rpcUrl), requestsPerObservation(withValue))) {
-      return { skipped: 'budget', ...(memo.last ? { last: memo.last } : {}) };
+    const origin = originOf(setting.rpcUrl);
+    const cost = requestsPerObservation(withValue);
+    if (!this.deps.budget.take(origin, cost)) {
+      return { skipped: 'budget', retryMs: this.deps.budget.waitMs(origin, cost), ...(memo.last ? { last: memo.last } : {}) };
     }
     try {
       const observation = await this.readerOf(setting.rpcUrl).observe(ref.txnHash, withValue);
+      // An endpoint answering for another chain says nothing of this one: not "re-orged", not "missing".
+      if (observation.chainId !== undefined && observation.chainId !== ref.chainId) throw new Error('wrong chain');
       const check = verifyLeg(observation, {
         finalityDepth: setting.finalityDepth,
         missingGraceMs: this.deps.missingGraceMs ?? 60_000,
@@ -92,7 +110,7 @@ export class LegVerifier {
       memo.last = { check, checkedAt: now };
       return memo.last;
     } catch {
-      return { skipped: 'error', ...(memo.last ? { last: memo.last } : {}) };
+      return { skipped: 'error', retryMs: RETRY_AFTER_ERROR_MS, ...(memo.last ? { last: memo.last } : {}) };
     }
   }
 

@@ -28,6 +28,8 @@ export interface LegObservation {
   receipt: ChainReceipt | null;
   /** The chain's head block number at the time of the observation. */
   head: bigint;
+  /** The chain id the endpoint answered for (`eth_chainId`); the verifier ignores an observation of another chain. */
+  chainId?: number;
   /**
    * The hash of the canonical block at `receipt.blockNumber` now (null: the chain has no such block any more);
    * compared with `receipt.blockHash` to see that the receipt's block is still canonical. Unused without a receipt.

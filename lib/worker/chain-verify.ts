@@ -6,7 +6,7 @@
  */
 import type { LegKind } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
-import { nextCheckDelay } from '../chain/cadence';
+import { nextCheckDelay, retryDelay } from '../chain/cadence';
 import { type Disagreement, disagreementKey, disagreementOf, isVerifiedOnChain } from '../chain/disagreement';
 import { KNOWN_CHAINS } from '../chain/known-chains';
 import { type LegRef, verifiableLegs } from '../chain/legs';
@@ -83,7 +83,12 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
         const result = await deps.verifier.verify(ref);
         const current = 'check' in result ? result : result.last;
         const setting = deps.setting(ref.chainId);
-        if (!current || !setting) continue;
+        if (!current || !setting) {
+          // No verdict yet (budget empty, RPC failed): asked again when the budget allows, not left behind.
+          const retry = 'skipped' in result ? retryDelay(result.retryMs) : undefined;
+          if (retry !== undefined) nextCheckMs = Math.min(nextCheckMs ?? retry, retry);
+          continue;
+        }
         const { check } = current;
         const key = `${receipt.intentId}:${ref.leg}`;
         const disagreement = disagreementOf(receipt.status, ref.leg, check, previous.get(key));

@@ -124,6 +124,7 @@ describe('the verifier on real local chains', () => {
     const deposit: LegRef = { leg: 'deposit', chainId: 42161, txnHash: hash, serviceMined: true };
     expect(await verifier.verify(deposit)).toMatchObject({ check: { kind: 'confirmed', confirmations: 1 } });
     expect(await verifier.verify({ ...deposit, chainId: 8453 })).toMatchObject({ check: { kind: 'not-seen' } });
-    expect(requests.filter((r) => r.url.startsWith(arbitrum.anvil.url))).toHaveLength(3);
+    // A check: receipt, chain id, head, block.
+    expect(requests.filter((r) => r.url.startsWith(arbitrum.anvil.url))).toHaveLength(4);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCheckDelay } from '@/lib/chain/cadence';
+import { nextCheckDelay, retryDelay } from '@/lib/chain/cadence';
 
 const inBlock = { blockNumber: 1n, blockHash: `0x${'1a'.repeat(32)}` };
 
@@ -20,5 +20,11 @@ describe('nextCheckDelay', () => {
     expect(nextCheckDelay({ kind: 'not-seen' }, 2_000, 60)).toBe(12_000);
     expect(nextCheckDelay({ kind: 'missing' }, 2_000, 60)).toBe(30_000);
     expect(nextCheckDelay({ kind: 'reorged', blockNumber: 1n }, 2_000, 60)).toBe(30_000);
+  });
+  it('a leg without a verdict is asked again when its budget or a failure allows, within 4 s and 60 s', () => {
+    expect(retryDelay(6_000)).toBe(6_000);
+    expect(retryDelay(0)).toBe(4_000);
+    expect(retryDelay(Number.POSITIVE_INFINITY)).toBe(60_000);
+    expect(retryDelay(undefined)).toBeUndefined();
   });
 });

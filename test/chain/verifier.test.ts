@@ -72,21 +72,38 @@ describe('LegVerifier', () => {
     expect(await verifier.verify(ref())).toEqual({ skipped: 'disabled' });
     expect(calls).toHaveLength(0);
   });
-  it('keeps within the origin’s budget: 3 requests per check, 7 tokens hold two checks, one more after the refill', async () => {
-    const { verifier, calls, advance, budget } = setup([inBlock(11n), inBlock(11n), inBlock(12n)], { perMinute: 3, burst: 7 });
+  it('keeps within the origin’s budget: 4 requests per check, 9 tokens hold two checks, one more after the refill', async () => {
+    const { verifier, calls, advance, budget } = setup([inBlock(11n), inBlock(11n), inBlock(12n)], { perMinute: 3, burst: 9 });
     await verifier.verify(ref());
     await verifier.verify(ref());
     expect(await verifier.verify(ref())).toMatchObject({ skipped: 'budget', last: { check: { kind: 'confirmed' } } });
     expect(calls).toHaveLength(2);
-    advance(20_000); // 1 token back: 2 in all, not enough
-    expect(await verifier.verify(ref())).toMatchObject({ skipped: 'budget' });
-    advance(20_000); // 3 tokens
+    advance(20_000); // 1 token back: 2 in all, not enough; the other two come 40 s later
+    expect(await verifier.verify(ref())).toMatchObject({ skipped: 'budget', retryMs: 40_000 });
+    advance(40_000); // 4 tokens
     expect(await verifier.verify(ref())).toMatchObject({ check: { confirmations: 3 } });
-    expect(budget.sent.get('http://127.0.0.1:8545')).toBe(9);
+    expect(budget.sent.get('http://127.0.0.1:8545')).toBe(12);
+  });
+  it('an endpoint answering for another chain changes no verdict: neither "re-orged" nor "missing"', async () => {
+    const { verifier, advance } = setup([
+      { ...inBlock(11n), chainId: 8453 },
+      { receipt: null, head: 500n, chainId: 1 },
+      { receipt: null, head: 500n, chainId: 1 },
+    ]);
+    expect(await verifier.verify(ref({ serviceMined: true }))).toMatchObject({ check: { kind: 'confirmed' } });
+    advance(60_000);
+    expect(await verifier.verify(ref({ serviceMined: true }))).toMatchObject({ skipped: 'error', last: { check: { kind: 'confirmed' } } });
+    const fresh = ref({ serviceMined: true, txnHash: `0x${'cd'.repeat(32)}` });
+    await verifier.verify(fresh);
+    expect(verifier.last(fresh)).toBeUndefined();
   });
   it('an RPC failure keeps the last verdict and never throws', async () => {
     const { verifier } = setup([inBlock(11n), new Error('ECONNRESET')]);
     await verifier.verify(ref());
-    expect(await verifier.verify(ref())).toMatchObject({ skipped: 'error', last: { check: { kind: 'confirmed', confirmations: 2 } } });
+    expect(await verifier.verify(ref())).toMatchObject({
+      skipped: 'error',
+      retryMs: 12_000,
+      last: { check: { kind: 'confirmed', confirmations: 2 } },
+    });
   });
 });

@@ -89,3 +89,78 @@ describe('the worker’s chain verification', () => {
     expect(notified.map((n) => n.kind)).toEqual(['reorged']);
   });
 });
+
+describe('a leg skipped before its first verdict', () => {
+  const DEPOSIT = `0x${'a'.repeat(64)}`;
+  const ORIGIN = `0x${'b'.repeat(64)}`;
+  const three = IntentReceipt.parse({
+    ...receipt('SUCCEEDED'),
+    depositTransaction: { chainId: 42161, txnHash: DEPOSIT, status: 'SUCCEEDED' },
+    originTransaction: { chainId: 42161, txnHash: ORIGIN, status: 'SUCCEEDED' },
+  });
+  /** Arbitrum One holds one check's requests (4) and refills 30 a minute; Base is ample; every leg final at once. */
+  function threeLegs(failOrigin = false) {
+    let now = 0;
+    const asked: string[] = [];
+    const final = (hash: string): LegObservation =>
+      hash === DEST_HASH ? received(200n) : { ...received(200n), receipt: { ...received(200n).receipt!, logs: [] } };
+    const reader: ChainReader = {
+      observe: async (hash) => {
+        asked.push(hash);
+        if (failOrigin && hash === ORIGIN && asked.filter((h) => h === ORIGIN).length === 1) throw new Error('ECONNRESET');
+        return final(hash);
+      },
+    };
+    const setting = (id: number) =>
+      id === 42161
+        ? { rpcUrl: 'http://127.0.0.1:8545', finalityDepth: 3 }
+        : id === 8453
+          ? { rpcUrl: 'http://127.0.0.1:8546', finalityDepth: 3 }
+          : undefined;
+    const budget = new RpcBudget({ monotonic: () => now, burst: failOrigin ? 8 : 4, perMinute: 30 });
+    const verifier = new LegVerifier({
+      fetch: () => Promise.reject(new Error('scripted')),
+      monotonic: () => now,
+      setting,
+      budget,
+      reader: () => reader,
+    });
+    const service = createChainVerification({
+      verifier,
+      setting,
+      told: { has: async () => false, add: async () => {} },
+      notify: async () => {},
+    });
+    return { service, asked, advance: (ms: number) => (now += ms) };
+  }
+
+  it('is checked again once the budget allows, though the receipt’s other legs are settled', async () => {
+    const { service, asked, advance } = threeLegs();
+    const first = await service.verifyReceipt(three);
+    // The deposit took Arbitrum One's 4 requests: the origin leg was not asked, the destination (Base) is final.
+    expect(asked).toEqual([DEPOSIT, DEST_HASH]);
+    expect(first.legs.map((l) => `${l.leg} ${l.check.kind}`)).toEqual(['deposit final', 'destination final']);
+    expect(first.settled).toBe(false);
+    // 4 requests at 30 a minute: 8 s.
+    expect(first.nextCheckMs).toBe(8_000);
+    advance(first.nextCheckMs!);
+    const second = await service.verifyReceipt(three);
+    expect(asked).toEqual([DEPOSIT, DEST_HASH, ORIGIN]);
+    expect(second.legs.map((l) => `${l.leg} ${l.check.kind}`)).toEqual(['deposit final', 'origin final', 'destination final']);
+    expect(second).toMatchObject({ settled: true, verified: true });
+    expect(second.nextCheckMs).toBeUndefined();
+  });
+
+  it('is checked again after an RPC failure, though the receipt’s other legs are settled', async () => {
+    const { service, asked, advance } = threeLegs(true);
+    const first = await service.verifyReceipt(three);
+    expect(asked).toEqual([DEPOSIT, ORIGIN, DEST_HASH]);
+    expect(first.legs.map((l) => l.leg)).toEqual(['deposit', 'destination']);
+    expect(first.nextCheckMs).toBe(12_000);
+    advance(12_000);
+    expect(await service.verifyReceipt(three)).toMatchObject({
+      settled: true,
+      legs: [{ leg: 'deposit' }, { leg: 'origin' }, { leg: 'destination' }],
+    });
+  });
+});

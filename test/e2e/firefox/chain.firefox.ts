@@ -60,6 +60,11 @@ describe('on-chain verification in Firefox', () => {
     await expect
       .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 90_000, interval: 1_000 })
       .toMatch(/^Final on Base · block [\d,]+ · \d+ confirmations/);
+    const words = (kind: 'deposit' | 'origin') => popup.leg(kind).locator('[data-testid="leg-verification"]').textContent();
+    await expect
+      .poll(() => words('origin'), { timeout: 90_000, interval: 1_000 })
+      .toMatch(/^Final on Arbitrum One · block [\d,]+ · \d+ confirmations$/);
+    await expect.poll(() => words('deposit'), { timeout: 90_000, interval: 1_000 }).toMatch(/^Final on Arbitrum One · block /);
     await popup.close();
 
     const told = async () => (await desktopAlerts(ctx.ext)).filter((a) => a.title === `On-chain check of ${short(smaller)}`);
@@ -69,13 +74,23 @@ describe('on-chain verification in Firefox', () => {
     await sleep(10_000);
     expect(await told()).toHaveLength(1);
     expect((await desktopAlerts(ctx.ext)).filter((a) => a.title === `On-chain check of ${short(good)}`)).toEqual([]);
+    // The other intent's Arbitrum One legs, which shared that RPC origin's budget, are final too: none left behind.
+    const second = await PopupPage.open(ctx.ext);
+    await second.openReceipt(smaller);
+    for (const kind of ['origin', 'deposit'] as const)
+      await expect
+        .poll(() => second.leg(kind).locator('[data-testid="leg-verification"]').textContent(), { timeout: 60_000, interval: 1_000 })
+        .toMatch(/^Final on Arbitrum One · block /);
+    await second.close();
   });
 
   it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
     // Base is on from the test before; deep enough now that the destination is not final when its block is replaced.
     const options = await ctx.ext.openPage('options.html');
     await expect.poll(() => options.locator('#chain-depth-8453').count()).toBe(1);
-    await options.locator('#chain-depth-8453').fill('200');
+    // 24: not final when its block is replaced (≈ 6 blocks after it is mined), and checked again ≈ 11 s after it
+    // is first seen (2 s a Base block in the cadence) rather than after the cadence's 60 s bound.
+    await options.locator('#chain-depth-8453').fill('24');
     await options.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(async () => ((await options.getByTestId('chain-status').count()) > 0 ? options.getByTestId('chain-status').textContent() : ''))
