@@ -1,16 +1,18 @@
 /**
  * What needs a real keyboard, in a Chromium with a window on a virtual X display (Xvfb) and keys pressed with
  * xdotool, against the simulator: the optional clipboard permission asked for on the first "Track from clipboard"
- * (the browser's own prompt, answered by keyboard), the clipboard suggestion once it is allowed, and both shortcuts —
- * Alt+Shift+V tracks what the clipboard holds through the offscreen document, Alt+Shift+I opens the popup.
+ * (the browser's own prompt, answered by keyboard), the clipboard suggestion once it is allowed, both shortcuts —
+ * Alt+Shift+V tracks what the clipboard holds through the offscreen document, Alt+Shift+I opens the popup — and the
+ * browser's own context menu on a selected transaction hash, its "Track intent" chosen by keyboard.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useConfiguredExtension } from '../../drivers/fixtures/launch';
-import { notifications } from '../../drivers/fixtures/notifications';
+import { type NotificationCall, notificationCalls } from '../../drivers/fixtures/notifications';
 import { readTracked } from '../../drivers/fixtures/storage';
 import { startVirtualDisplay, type VirtualDisplay } from '../../drivers/fixtures/xvfb';
 import { PopupPage } from '../../drivers/pages/popup';
+import { intentWithDestinationHash } from '../../simulator/find';
 
 let screen: VirtualDisplay;
 beforeAll(async () => {
@@ -23,6 +25,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const short = (id: string) => `${id.slice(0, 6)}…${id.slice(-4)}`;
 const clipboardAllowed = (popup: PopupPage<Page>) =>
   popup.page.evaluate(() => chrome.permissions.contains({ permissions: ['clipboardRead'] }));
+/** The information notifications (`svc-info:…`) the extension asked the browser to show after the call numbered `since`. */
+const infoSince = async (since: number) =>
+  (await notificationCalls(ctx.ext)).filter((c) => c.seq > since && c.op === 'create' && c.id.startsWith('svc-info:'));
+const lastSeq = async () => Math.max(0, ...(await notificationCalls(ctx.ext)).map((c) => c.seq));
+const words = ({ title, message, buttons, outcome }: NotificationCall) => ({ title, message, buttons, outcome });
 /** Puts text on the system clipboard from a focused extension page. */
 const copy = async (popup: PopupPage<Page>, text: string) => {
   await popup.page.bringToFront();
@@ -83,16 +90,53 @@ describe('clipboard permission, shortcuts (real keyboard)', () => {
     const popup = await PopupPage.open(ctx.ext);
     await copy(popup, `bridged: ${intentId}`);
     await popup.close();
+    const since = await lastSeq();
     const tab = await ctx.ext.context.newPage();
     await tab.goto('data:text/html,<title>some page</title><p>working</p>');
     await tab.bringToFront();
     screen.press('alt+shift+v');
     await expect.poll(async () => (await readTracked(ctx.ext, intentId))?.intentId, { timeout: 15_000 }).toBe(intentId);
     expect((await readTracked(ctx.ext, intentId))?.source).toBe('menu');
-    // The information notification follows the tracking (it goes through the outbox once the intent is recorded):
-    // wait for it by its own id, not for the record.
-    const told = async () => Object.keys(await notifications(ctx.ext)).filter((id) => id.startsWith('svc-info:')).length;
-    await expect.poll(told, { timeout: 15_000 }).toBeGreaterThan(0);
+    // The information notification follows the tracking (through the outbox once the intent is recorded): one,
+    // naming this intent, as the browser was asked to show it.
+    await expect.poll(async () => (await infoSince(since)).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await sleep(1000);
+    expect((await infoSince(since)).map(words)).toEqual([
+      { title: 'Svc Intent Tracker', message: `Tracking intent ${short(intentId)}.`, buttons: [], outcome: 'ok' },
+    ]);
+    await tab.close();
+  });
+
+  it('"Track intent" in the context menu of a selected transaction hash tracks its intent, and says so', async () => {
+    const { intentId, hash } = intentWithDestinationHash(ctx.sim);
+    const since = await lastSeq();
+    const tab = await ctx.ext.context.newPage();
+    await tab.goto(`data:text/html,<title>explorer</title><p>Bridged in tx <b id="tx">${hash}</b> yesterday</p>`);
+    await tab.bringToFront();
+    await tab.evaluate(() => {
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById('tx')!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    });
+    // A right click on the selection opens Chromium's own context menu (a window of the browser, out of the page's
+    // reach); the extension's item sits just above the last one (Inspect): Up, Up, Return choose it as a user would.
+    const box = (await tab.locator('#tx').boundingBox())!;
+    await tab.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
+    await sleep(1000);
+    expect(await tab.evaluate(() => getSelection()?.toString())).toBe(hash);
+    screen.press('Up', 'Up', 'Return');
+    await expect.poll(async () => (await readTracked(ctx.ext, intentId))?.source, { timeout: 15_000 }).toBe('menu');
+    await expect.poll(async () => (await infoSince(since)).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await sleep(1000);
+    expect((await infoSince(since)).map(words)).toEqual([
+      {
+        title: 'Svc Intent Tracker',
+        message: `Tracking intent ${short(intentId)} of transaction ${short(hash)}.`,
+        buttons: [],
+        outcome: 'ok',
+      },
+    ]);
     await tab.close();
   });
 

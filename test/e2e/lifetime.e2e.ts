@@ -13,7 +13,7 @@ import {
   stopWorker,
   tempProfile,
 } from '../../drivers/fixtures/launch';
-import { notificationIdsFor, waitForNotification } from '../../drivers/fixtures/notifications';
+import { createsFor, waitForNotification } from '../../drivers/fixtures/notifications';
 import { readTracked } from '../../drivers/fixtures/storage';
 import { configure } from '../../drivers/pages/options';
 import { PopupPage } from '../../drivers/pages/popup';
@@ -32,6 +32,7 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const short = (id: string) => `${id.slice(0, 6)}…${id.slice(-4)}`;
 
 /** The simulator's log of calls about one intent. */
 const requestsFor = (intentId: string) => sim.requests().filter((r) => r.intentId === intentId);
@@ -62,7 +63,8 @@ describe('worker and browser lifetime', () => {
 
       // Opening the popup wakes the worker, which resumes the loop and learns the intent is done.
       const again = await PopupPage.open(ext);
-      await waitForNotification(ext, intentId, { timeoutMs: 20_000 });
+      const [shown] = await waitForNotification(ext, intentId, { timeoutMs: 20_000 });
+      expect(shown).toMatchObject({ title: `Intent succeeded · ${short(intentId)}`, outcome: expect.stringMatching(/ok|pending/) });
       await expect.poll(() => again.statusChip(intentId).textContent()).toBe('Succeeded');
       expect(await (await ext.worker()).evaluate(() => (globalThis as Record<string, unknown>).__e2eMarker)).toBeUndefined();
       await again.close();
@@ -71,7 +73,8 @@ describe('worker and browser lifetime', () => {
       await stopWorker(ext);
       const third = await PopupPage.open(ext);
       await sleep(2000);
-      expect(await notificationIdsFor(ext, intentId)).toHaveLength(1);
+      // One `create` for the intent over all three worker lives, the one above.
+      expect((await createsFor(ext, intentId)).map((c) => c.seq)).toEqual([shown!.seq]);
       expect((await readTracked(ext, intentId))?.notification).toBe('shown');
       await third.close();
     } finally {
@@ -83,6 +86,7 @@ describe('worker and browser lifetime', () => {
     const profile = tempProfile();
     profiles.push(profile);
     let ext: ExtensionBrowser = await launchExtension(profile);
+    let firstRun = '';
     const done = sim.createIntent('success', 500);
     const later = sim.createIntent('failure', 3000);
     try {
@@ -90,6 +94,7 @@ describe('worker and browser lifetime', () => {
       const popup = await PopupPage.open(ext);
       await popup.track(done);
       await waitForNotification(ext, done, { timeoutMs: 20_000 });
+      firstRun = (await createsFor(ext, done))[0]!.life;
       await popup.track(later);
       await expect.poll(() => popup.statusChip(later).textContent()).toMatch(/Committed|Executing/);
     } finally {
@@ -105,8 +110,14 @@ describe('worker and browser lifetime', () => {
       await waitForNotification(ext, later, { timeoutMs: 45_000, intervalMs: 500 });
       expect((await readTracked(ext, later))?.status).toBe('FAILED');
       await sleep(1500);
-      expect(await notificationIdsFor(ext, done)).toHaveLength(0);
-      expect(await notificationIdsFor(ext, later)).toHaveLength(1);
+      // Over both runs of the browser, every worker life from its first instruction: `done` created once, in the first
+      // run; `later` once, after the restart, with its words.
+      const doneCreates = await createsFor(ext, done);
+      expect(doneCreates.map((c) => c.life)).toEqual([firstRun]);
+      const laterCreates = await createsFor(ext, later);
+      expect(laterCreates).toHaveLength(1);
+      expect(laterCreates[0]!.life).not.toBe(firstRun);
+      expect(laterCreates[0]).toMatchObject({ title: `Intent failed · ${short(later)}`, outcome: 'ok' });
     } finally {
       await ext.close();
     }

@@ -8,8 +8,8 @@ import { useConfiguredExtension } from '../../drivers/fixtures/launch';
 import {
   countNotificationCreates,
   createdNotifications,
+  createsFor,
   intentsOfNotificationId,
-  notificationIdsFor,
   waitForNotification,
 } from '../../drivers/fixtures/notifications';
 import { PopupPage } from '../../drivers/pages/popup';
@@ -41,7 +41,7 @@ describe('tracker at scale and under faults', () => {
     await expect.poll(() => receipt.page.locator('#receipt-title .chip').textContent()).toBe('Succeeded');
     expect(await receipt.page.locator('.health').count()).toBe(0);
     await receipt.close();
-    expect(await notificationIdsFor(ctx.ext, intentId)).toHaveLength(1);
+    expect(await createsFor(ctx.ext, intentId)).toHaveLength(1);
   });
 
   it('notifies 200 intents finishing at random times exactly once each, never over 4 requests in flight', async () => {

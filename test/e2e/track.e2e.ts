@@ -5,15 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useConfiguredExtension } from '../../drivers/fixtures/launch';
-import { waitForNotification } from '../../drivers/fixtures/notifications';
-import { readTracked } from '../../drivers/fixtures/storage';
+import { createsFor, waitForNotification } from '../../drivers/fixtures/notifications';
 import { OptionsPage } from '../../drivers/pages/options';
 import { PopupPage } from '../../drivers/pages/popup';
 
 const ctx = useConfiguredExtension({ stepMs: 1200 });
 
-/** Waits until the worker holds a notification for the intent, then returns its ids. */
+/** Waits until the extension asked the browser to show a notification for the intent; resolves with those `create` calls. */
 const notified = (intentId: string) => waitForNotification(ctx.ext, intentId, { timeoutMs: 30_000 });
+/** What a `create` call asked the browser to display. */
+const words = ({ id, title, message, buttons }: { id: string; title?: string; message?: string; buttons: string[] }) => ({
+  id,
+  title,
+  message,
+  buttons,
+});
 
 describe('tracking an intent', () => {
   it('Test connection tells OK, a rejected key, and an origin-restricted key apart', async () => {
@@ -37,11 +43,13 @@ describe('tracking an intent', () => {
     await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
     await popup.close();
 
-    expect(await notified(intentId)).toHaveLength(1);
-    // What the notification said (recorded with the intent when it was shown).
-    expect((await readTracked(ctx.ext, intentId))?.notified).toEqual({
+    // What the browser was asked to display, as it received the call.
+    const [shown] = await notified(intentId);
+    expect(words(shown!)).toEqual({
+      id: expect.stringMatching(new RegExp(`^svc-intent:${intentId}:`)),
       title: `Intent succeeded · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
       message: 'Arbitrum One → Base: 250.00 USDC → 249.10 USDC',
+      buttons: ['View receipt', 'Open in explorer'],
     });
 
     const again = await PopupPage.open(ctx.ext);
@@ -57,6 +65,8 @@ describe('tracking an intent', () => {
     expect(await again.leg('refund').count()).toBe(0);
     expect(await again.page.getByText('249.10 USDC').count()).toBeGreaterThan(0);
     await again.close();
+    // Seconds later, after the popup's reads: still that one `create` (a second one under the same id included).
+    expect((await createsFor(ctx.ext, intentId)).map(words)).toEqual([words(shown!)]);
   });
 
   it('notifies once on FAILED with the reason, and shows it on the origin leg', async () => {
@@ -66,11 +76,13 @@ describe('tracking an intent', () => {
     await expect.poll(() => popup.row(intentId).count()).toBe(1);
     await popup.close();
 
-    expect(await notified(intentId)).toHaveLength(1);
-    expect((await readTracked(ctx.ext, intentId))?.notified).toEqual({
+    const [shown] = await notified(intentId);
+    expect(words(shown!)).toEqual({
+      id: expect.stringMatching(new RegExp(`^svc-intent:${intentId}:`)),
       title: `Intent failed · ${intentId.slice(0, 6)}…${intentId.slice(-4)}`,
       message:
         'Arbitrum One → Optimism: 1.50 ETH → 1.49625 WETH\nReason: execution reverted: insufficient output amount (slippage 0.50% exceeded)',
+      buttons: ['View receipt'],
     });
     const view = await PopupPage.open(ctx.ext, `#intent=${intentId}`);
     await expect.poll(() => view.page.locator('#receipt-title .chip').textContent()).toBe('Failed');
@@ -79,6 +91,7 @@ describe('tracking an intent', () => {
     // A placeholder hash gets no explorer link.
     expect(await view.leg('origin').getByRole('link').count()).toBe(0);
     await view.close();
+    expect((await createsFor(ctx.ext, intentId)).map(words)).toEqual([words(shown!)]);
   });
 
   it('says an unknown intentId is not known to the service yet, and keeps it (back-off, not a busy loop)', async () => {

@@ -578,25 +578,46 @@ describe('engine details (each pins one decision of the engine)', () => {
     tracker.stop();
   });
 
-  it('with every intent in a long-poll, history is read every 5 s; with more intents than slots, every 2.5 s', async () => {
-    for (const [n, gap] of [
-      [2, 5_000],
-      [3, 5_000],
-      [4, 2_500],
-      [6, 2_500],
-    ] as const) {
+  it('the sweeper keeps its pace on every step, and every intent keeps its own (docs/tracking.md, "Pace" and I1)', async () => {
+    // docs/tracking.md: 3 long-poll slots; the sweeper waits 5 s after a request that learnt nothing while every
+    // intent fits in a slot, else 2.5 s; an intent outside the slots gets an individual check once it is 40 s old, and
+    // every intent a check at least every S(N) = 60 s (I1). Nothing changes here: every step is paced.
+    for (const n of [2, 3, 4, 6]) {
       const { clock, tracker, service, add } = svc(20_000);
       for (let i = 1; i <= n; i++) add(i);
       for (let i = 1; i <= n; i++) await tracker.track(sid(i));
       await clock.advance(120_000);
       const from = clock.now();
-      await clock.advance(60_000);
-      const pages = service.log.filter((e) => e.op === 'history' && e.start >= from).map((e) => e.start);
-      const gaps = pages.slice(1).map((at, i) => at - pages[i]!);
-      expect(Math.min(...gaps), `${n} intents`).toBeGreaterThanOrEqual(gap);
-      if (n === 2) expect(Math.max(...gaps)).toBe(gap);
-      // Exactly 3 intents all hold a slot; a 4th is outside them.
-      if (n === 3 || n === 4) expect(Math.min(...gaps), `${n} intents`).toBe(gap);
+      await clock.advance(120_000);
+      const to = clock.now();
+      const window = service.log.filter((e) => e.start >= from);
+      // The sweeper's steps (history pages and individual checks, one at a time): every gap is the pace.
+      const pace = n <= 3 ? 5_000 : 2_500;
+      const steps = window.filter((e) => e.op === 'history' || e.op === 'receipt').map((e) => e.start);
+      const gaps = steps.slice(1).map((at, i) => at - steps[i]!);
+      expect(gaps.length, `${n} intents`).toBeGreaterThanOrEqual(120_000 / pace - 2);
+      for (const [i, g] of gaps.entries()) expect(g, `${n} intents, step ${i + 1} at ${steps[i + 1]! - from} ms`).toBe(pace);
+      // The slots: min(n, 3) intents long-poll; each other one is read alone, never sooner than 40 s after the last.
+      const polled = new Set(window.filter((e) => e.op === 'wait').map((e) => e.intentId));
+      expect(polled.size, `${n} intents`).toBe(Math.min(n, 3));
+      for (let i = 1; i <= n; i++) {
+        const id = sid(i);
+        const mine = window.filter((e) => e.intentId === id && (e.op === 'wait' || e.op === 'receipt'));
+        if (polled.has(id))
+          expect(
+            mine.every((e) => e.op === 'wait'),
+            `${n} intents, ${i}`,
+          ).toBe(true);
+        else {
+          const checks = mine.map((e) => e.start);
+          const apart = checks.slice(1).map((at, k) => at - checks[k]!);
+          for (const g of apart) expect(g, `${n} intents, ${i}`).toBeGreaterThanOrEqual(40_000);
+        }
+        // I1, per intent: from the window's start to its end, no minute without a check of this intent.
+        const answered = [from, ...mine.map((e) => e.end ?? to), to];
+        const silences = answered.slice(1).map((at, k) => at - answered[k]!);
+        expect(Math.max(...silences), `${n} intents, ${i}`).toBeLessThanOrEqual(60_000);
+      }
       tracker.stop();
     }
   });
