@@ -24,6 +24,10 @@ export const DEFAULT_FAMILIES: readonly Family[] = [
   'bigInt',
   'foreign',
   'testConnection',
+  'trackMany',
+  'clickRemoved',
+  'bigIntIntent',
+  'stuck',
 ];
 
 /** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */
