@@ -208,6 +208,7 @@ export function createBackground(platform: Platform, options: BackgroundOptions 
     now,
     serviceNow: () => serviceClock.now(),
     serviceLatest: () => serviceClock.latestIfDecidable(),
+    serviceKnown: () => serviceClock.hasEvidence,
     monotonic: () => clock.monotonic(),
   });
   const handleMessage = createDispatcher(
