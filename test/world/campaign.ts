@@ -28,6 +28,7 @@ export const DEFAULT_FAMILIES: readonly Family[] = [
   'clickRemoved',
   'bigIntIntent',
   'stuck',
+  'watched',
 ];
 
 /** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */

@@ -1,9 +1,9 @@
 /**
  * The world campaign's families of user actions and answers beyond the first table (docs/simulation.md): track-many
  * and import (`trackMany`, ./trackmany.ts), clicks on notifications of removed intents (`clickRemoved`, ./clicks.ts),
- * integers above 2^53 in GetIntent (`bigIntIntent`, ./getintent.ts) and the stuck warning's timing (`stuck`,
- * ./stuck.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
- * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, counted like the others).
+ * integers above 2^53 in GetIntent (`bigIntIntent`, ./getintent.ts), the stuck warning's timing (`stuck`,
+ * ./stuck.ts) and watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
+ * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, counted like the others).
  */
 import fc from 'fast-check';
 import type { TrackedIntent } from '@/lib/store';
@@ -15,15 +15,16 @@ import type { Excuse } from './run';
 import { checkStuck, playStuck, stuckArb, withStuckIntent } from './stuck';
 import type { WorldTime } from './time';
 import { checkTrackMany, playTrackMany, type TrackManyObs, trackManyArb, trackManyMembers } from './trackmany';
+import { checkWatched, playWatched, type WatchedObs, watchedArb } from './watched';
 import type { World } from './world';
 
 /** The families of this module, each a switch of `WORLD_FAULTS`. */
-export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck'] as const;
+export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck', 'watched'] as const;
 /** One of them. */
 export type ExtraFamily = (typeof EXTRA_FAMILIES)[number];
 
 /** The invariants their oracles check (docs/simulation.md). */
-export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1'] as const;
+export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1'] as const;
 
 /** The schedule's part of these families, drawn only for the families on (the others are empty). */
 export function extraArb(on: ReadonlySet<string>) {
@@ -33,6 +34,7 @@ export function extraArb(on: ReadonlySet<string>) {
     clicks: when('clickRemoved', clicksArb, []),
     bigIntIntent: when('bigIntIntent', bigIntIntentArb, undefined),
     stuck: when('stuck', stuckArb, undefined),
+    watched: when('watched', watchedArb, undefined),
   });
 }
 
@@ -67,6 +69,7 @@ export interface FamilyObs {
   clicks: ClickObs[];
   bigIntIntent?: BigIntIntentObs;
   stuck?: ReturnType<typeof playStuck>;
+  watched?: WatchedObs;
 }
 
 /** Counts a check of an extra invariant, or its excuse. */
@@ -80,9 +83,10 @@ export function trackedByFamilies(extra: Extra | undefined, count: number): Set<
   return trackManyMembers(extra?.trackMany, count);
 }
 
-/** The schedule's intents as these families need them (the stuck family's intent made slow). */
+/** The schedule as these families need it (the stuck family's intent made slow; a history for watched addresses). */
 export function shapeIntents<S extends Parameters<typeof withStuckIntent>[0]>(s: S): S {
-  return withStuckIntent(s, s.extra?.stuck) as S;
+  const shaped = withStuckIntent(s, s.extra?.stuck) as S;
+  return s.extra?.watched ? { ...shaped, history: true } : shaped;
 }
 
 /** Plays the families of a run (before the world runs): their answers, actions and observations. */
@@ -95,6 +99,7 @@ export function playFamilies(ctx: Omit<FamilyContext, 'patches' | 'random'>, ext
   obs.bigIntIntent = playBigIntIntent(full, extra.bigIntIntent);
   obs.trackMany = playTrackMany(full, extra.trackMany);
   obs.clicks = playClicks(full, extra.clicks);
+  obs.watched = playWatched(full, extra.watched);
   if (patches.length > 0)
     ctx.world.net.patch = (op, intentId, result) => {
       for (const p of patches) p(op, intentId, result);
@@ -116,8 +121,8 @@ export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'ra
   over(id: string | undefined, from: number, to: number): Excuse[];
 }
 
-/** Checks the families of a run; returns the violations. */
-export function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefined, count: FamilyCount): string[] {
+/** Checks the families of a run; resolves with the violations. */
+export async function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefined, count: FamilyCount): Promise<string[]> {
   if (!obs) return [];
   const full = ctx as CheckContext & FamilyContext;
   return [
@@ -125,5 +130,6 @@ export function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefined, cou
     ...checkClicksAfterRemoval(obs.clicks, count, ctx.world.config.rejectNotificationAt.size > 0),
     ...checkBigIntIntent(full, obs.bigIntIntent, count),
     ...checkStuck(full, obs.stuck, count),
+    ...(await checkWatched(full, obs.watched, count)),
   ];
 }

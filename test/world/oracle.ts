@@ -289,7 +289,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   if (clicks.length === 0) ok('N5');
   const refusals = o.windows.filter((w) => w.why.startsWith('idb') || w.why.startsWith('quota')).length;
   v.push(
-    ...checkFamilies(
+    ...(await checkFamilies(
       {
         ...o,
         T0: world.config.T0,
@@ -303,7 +303,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       },
       o.families,
       { ok, excused },
-    ),
+    )),
   );
   return { violations: v, tally };
 }
