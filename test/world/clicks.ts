@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { isKnownExplorerTxUrl } from '@/lib/format/chains';
 import { AWAY, GROUP, intentIdsOfNotification, SINGLE } from '@/lib/notify/browser';
-import type { FamilyContext, FamilyCount } from './families';
+import type { FamilyContext, FamilyCount } from './family-types';
 
 const MIN = 60_000;
 

@@ -6,17 +6,13 @@
  * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, counted like the others).
  */
 import fc from 'fast-check';
-import type { TrackedIntent } from '@/lib/store';
-import type { FakeService, LogEntry } from '../tracker/fake-service';
 import { type ClickObs, checkClicksAfterRemoval, clicksArb, playClicks } from './clicks';
+import type { CheckContext, ExtraInvariant, FamilyContext, FamilyCount, Patch } from './family-types';
 import { type BigIntIntentObs, bigIntIntentArb, checkBigIntIntent, playBigIntIntent } from './getintent';
 import { prng } from './network';
-import type { Excuse } from './run';
 import { checkStuck, playStuck, stuckArb, withStuckIntent } from './stuck';
-import type { WorldTime } from './time';
 import { checkTrackMany, playTrackMany, type TrackManyObs, trackManyArb, trackManyMembers } from './trackmany';
 import { checkWatched, playWatched, type WatchedObs, watchedArb } from './watched';
-import type { World } from './world';
 
 /** The families of this module, each a switch of `WORLD_FAULTS`. */
 export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck', 'watched'] as const;
@@ -24,7 +20,7 @@ export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stu
 export type ExtraFamily = (typeof EXTRA_FAMILIES)[number];
 
 /** The invariants their oracles check (docs/simulation.md). */
-export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1'] as const;
+export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1'] as const satisfies readonly ExtraInvariant[];
 
 /** The schedule's part of these families, drawn only for the families on (the others are empty). */
 export function extraArb(on: ReadonlySet<string>) {
@@ -41,28 +37,6 @@ export function extraArb(on: ReadonlySet<string>) {
 /** The schedule's part of these families. */
 export type Extra = typeof extraArb extends (on: ReadonlySet<string>) => fc.Arbitrary<infer T> ? T : never;
 
-/** A change of one answer of the configured service (test/world/network.ts `patch`). */
-type Patch = (op: LogEntry['op'], intentId: string | undefined, result: unknown) => void;
-
-/** What a family's play and check see of the run. */
-export interface FamilyContext {
-  T0: number;
-  world: World;
-  time: WorldTime;
-  service: FakeService;
-  /** The schedule's intents' ids. */
-  ids: string[];
-  tracked: Map<string, { from: number; removedAt?: number }>;
-  removeAsked: Set<string>;
-  /** Runs `fn` at world time `t` (ms since the world's start). */
-  at(t: number, fn: () => void): void;
-  /** True time (ms since the epoch). */
-  now(): number;
-  /** Draws of the families (seeded). */
-  random(): number;
-  patches: Patch[];
-}
-
 /** What the families saw in one run. */
 export interface FamilyObs {
   trackMany?: TrackManyObs;
@@ -72,19 +46,13 @@ export interface FamilyObs {
   watched?: WatchedObs;
 }
 
-/** Counts a check of an extra invariant, or its excuse. */
-export interface FamilyCount {
-  ok(i: (typeof EXTRA_INVARIANTS)[number]): void;
-  excused(i: (typeof EXTRA_INVARIANTS)[number], why: string): void;
-}
-
 /** The intents of the schedule that the families track themselves (not by their own `track` message). */
 export function trackedByFamilies(extra: Extra | undefined, count: number): Set<number> {
   return trackManyMembers(extra?.trackMany, count);
 }
 
 /** The schedule as these families need it (the stuck family's intent made slow; a history for watched addresses). */
-export function shapeIntents<S extends Parameters<typeof withStuckIntent>[0]>(s: S): S {
+export function shapeIntents<S extends Parameters<typeof withStuckIntent>[0] & { extra?: Extra }>(s: S): S {
   const shaped = withStuckIntent(s, s.extra?.stuck) as S;
   return s.extra?.watched ? { ...shaped, history: true } : shaped;
 }
@@ -105,20 +73,6 @@ export function playFamilies(ctx: Omit<FamilyContext, 'patches' | 'random'>, ext
       for (const p of patches) p(op, intentId, result);
     };
   return obs;
-}
-
-/** What the families' oracles read beyond {@link FamilyContext}. */
-export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'> {
-  end: number;
-  finalList: TrackedIntent[];
-  desktop: World['profile']['desktop'];
-  kind: 'chrome' | 'firefox';
-  /** Per intent: when it was told on its own (test/notify/desktop-oracle.ts `tellings`). */
-  toldAt: Map<string, number[]>;
-  /** Deaths and IndexedDB refusals in the run. */
-  deathsOrRefusals: number;
-  /** The oracle's windows about `id` (undefined: every intent) overlapping [from, to]. */
-  over(id: string | undefined, from: number, to: number): Excuse[];
 }
 
 /** Checks the families of a run; resolves with the violations. */

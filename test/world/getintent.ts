@@ -10,7 +10,7 @@
  * and the popup's countdown are not put off by 10^69 years.
  */
 import fc from 'fast-check';
-import type { CheckContext, FamilyContext, FamilyCount } from './families';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
 
 /** The longest estimate (s) a record may keep: the `track` message's bound. */
 export const MAX_ESTIMATE_S = 86_400;

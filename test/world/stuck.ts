@@ -18,8 +18,7 @@ import fc from 'fast-check';
 import { intentIdsOfNotification, STUCK } from '@/lib/notify/browser';
 import { NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
-import type { CheckContext, FamilyContext, FamilyCount } from './families';
-import type { Schedule } from './schedule';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
 
 const MIN = 60_000;
 const FLOOR_MS = DEFAULT_TUNING.stuckAfterMs;
@@ -50,7 +49,10 @@ export type StuckSpec = NonNullable<typeof stuckArb extends fc.Arbitrary<infer T
 const limitOf = (spec: StuckSpec) => Math.max(FLOOR_MS, 2 * spec.etaSeconds * 1000);
 
 /** The schedule with the family's intent made slow: committed 5 s, then executing for its limit and `overMs`. */
-export function withStuckIntent(s: Schedule, spec: StuckSpec | undefined): Schedule {
+export function withStuckIntent<S extends { intents: ReadonlyArray<Record<string, unknown> & { addAt: number }> }>(
+  s: S,
+  spec: StuckSpec | undefined,
+): S {
   if (!spec) return s;
   const k = spec.index % s.intents.length;
   const intents = s.intents.map((x, i) =>

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { parseImport } from '@/lib/format/import';
 import type { TrackedIntent } from '@/lib/store';
-import type { CheckContext, FamilyContext, FamilyCount } from './families';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
 
 const MIN = 60_000;
 

@@ -22,7 +22,7 @@ import { get } from 'idb-keyval';
 import { createSettingsStore, DB_NAMES, type WatchedCheckpoint } from '@/lib/store';
 import { storesOn } from '@/lib/store/idb';
 import { createSyncedSettingsStore, type SyncArea } from '@/lib/store/sync';
-import type { CheckContext, FamilyContext, FamilyCount } from './families';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
 
 const MIN = 60_000;
 /** The watched owner. */
