@@ -6,7 +6,8 @@
  * watched-address check (lib/worker/watched.ts, about once a minute) tracks them.
  *
  * The oracle (W1, per intent of the watched owner; docs/tracking.md "Watched addresses"): an intent created while the
- * address is ticked (from an hour before the first tick's first check) is tracked by the end; one created while it
+ * address is ticked (from an hour before the first check that read the first tick; after a tick that follows an untick, from when
+ * a calm worker has surely read it — a tick is a token, not a time) is tracked by the end; one created while it
  * is unticked — more than the check's 60 s overlap before it is ticked again — is never tracked; no stranger's
  * intent is tracked; no checkpoint is left after the service's time (the next check would skip what comes before it).
  * Margins: 150 s after a change (a check a minute, Chrome's 30 s alarm, the overlap). A death or a refusal that
@@ -165,9 +166,23 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
     else if (spans.length > 0) spans.at(-1)!.to = c.at;
   }
   const first = spans[0];
+  /**
+   * By when a worker has read a tick made at `at`: a check a minute (Chrome's alarm: 30 s more) once a worker runs
+   * calm (no death or refusal). A tick is a token, not a time (lib/store/ticks.ts): a tick after an untick counts from
+   * when a check first reads it, less the 60 s overlap — what is created between the tick and that read is not
+   * tracked, and this oracle does not ask it.
+   */
+  const noticed = (at: number) => {
+    let t = at;
+    for (let ws = ctx.over(undefined, t, t + MARGIN_MS); ws.length > 0; ws = ctx.over(undefined, t, t + MARGIN_MS))
+      t = Math.max(t + 1, ...ws.map((w) => w.to));
+    return t + 90_000;
+  };
   for (const { intentId, createdAt } of obs.intents) {
     const tracked = obs.trackedAt.has(intentId);
-    const inSpan = spans.find((s, k) => createdAt >= (k === 0 ? s.from - 58 * MIN : s.from + 5_000) && createdAt <= s.to - MARGIN_MS);
+    const inSpan = spans.find(
+      (s, k) => createdAt >= (k === 0 ? noticed(s.from) - 58 * MIN : noticed(s.from)) && createdAt <= s.to - MARGIN_MS,
+    );
     // In a gap between two ticks; the span before it, for the excuse below.
     const gapAfter = spans.find((s, k) => {
       const next = spans[k + 1];
