@@ -41,8 +41,9 @@ export function wireBackground(platform: Platform, options: BackgroundOptions = 
     if (sender.id !== browser.runtime.id) return undefined;
     return bg.handleMessage(message);
   });
-  browser.notifications.onClicked.addListener((id) => void bg.openNotification(id));
-  browser.notifications.onButtonClicked?.addListener((id, index) => void bg.notificationButton(id, index));
+  // A click whose tab could not open is lost with it (the user clicks again); it never ends the worker.
+  browser.notifications.onClicked.addListener((id) => void bg.openNotification(id).catch(() => {}));
+  browser.notifications.onButtonClicked?.addListener((id, index) => void bg.notificationButton(id, index).catch(() => {}));
   browser.contextMenus.onClicked.addListener((info) => {
     if (info.menuItemId === MENU_TRACK && info.selectionText) void bg.trackSelection(info.selectionText);
   });

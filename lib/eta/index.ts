@@ -22,10 +22,24 @@ export interface BaselineFields {
   routeDuration?: number;
 }
 
-/** The quote's estimate when there is one, else the route's median; undefined when neither is a positive number. */
+/**
+ * The longest expected duration believed (s): a day, the bound the `track` message puts on an estimate. A quote's
+ * `estimatedDuration` of 2^256 − 1 (an integer above 2^53, read as the nearest number) is no estimate, or the stuck
+ * warning and the countdown would wait 10^69 years.
+ */
+export const MAX_ESTIMATE_S = 86_400;
+
+/** `seconds` when it is a usable expected duration (a number in (0, {@link MAX_ESTIMATE_S}]), else undefined. */
+export function plausibleEstimate(seconds: number | null | undefined): number | undefined {
+  return typeof seconds === 'number' && seconds > 0 && seconds <= MAX_ESTIMATE_S ? seconds : undefined;
+}
+
+/** The quote's estimate when there is one, else the route's median; undefined when neither is {@link plausibleEstimate}. */
 export function baselineOf(t: BaselineFields): Baseline | undefined {
-  if (t.estimatedDuration !== undefined && t.estimatedDuration > 0) return { seconds: t.estimatedDuration, source: 'quote' };
-  if (t.routeDuration !== undefined && t.routeDuration > 0) return { seconds: t.routeDuration, source: 'route' };
+  const quote = plausibleEstimate(t.estimatedDuration);
+  if (quote !== undefined) return { seconds: quote, source: 'quote' };
+  const route = plausibleEstimate(t.routeDuration);
+  if (route !== undefined) return { seconds: route, source: 'route' };
   return undefined;
 }
 

@@ -65,6 +65,7 @@ export function createUserActions(
     now,
     serviceNow: () => serviceClock.now(),
     serviceLatest: () => serviceClock.latestIfDecidable(),
+    serviceKnown: () => serviceClock.hasEvidence,
     monotonic: () => clock.monotonic(),
   });
   const handleMessage = createDispatcher(

@@ -4,7 +4,7 @@
  * GetIntentHistory. The result is kept on the tracked record, so a restarted worker does not ask again.
  */
 import type { SvcClient } from '../api/client';
-import { routeMedianSeconds } from '../eta';
+import { plausibleEstimate, routeMedianSeconds } from '../eta';
 import { routeChains } from '../format/intent';
 import type { TrackedIntent } from '../store';
 import { realClock } from '../time/clock';
@@ -97,8 +97,9 @@ async function find(
   if (!misses.noEstimate.has(t.intentId)) {
     try {
       const { intent } = await client.getIntent({ intentId: t.intentId }, { timeoutMs: 10_000, stillWanted });
-      const estimate = intent.quote?.estimatedDuration;
-      if (typeof estimate === 'number' && estimate > 0) return tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
+      // An estimate beyond a day (2^256 − 1 among them) is none: the route's median is looked for instead.
+      const estimate = plausibleEstimate(intent.quote?.estimatedDuration);
+      if (estimate !== undefined) return tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
       chains = { origin: intent.originChainId ?? chains.origin, destination: intent.destinationChainId ?? chains.destination };
       misses.noEstimate.set(t.intentId, chains);
     } catch (err) {

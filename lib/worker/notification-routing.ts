@@ -27,39 +27,42 @@ export interface NotificationRouting {
  *
  * "Open in explorer" opens what can be opened: the intent's link, else the notification's own (a known explorer
  * only), else — nothing known any more — the intent's receipt page, which looks it up by its id and says what is
- * known. A notification is cleared only once something was opened for it.
+ * known. A notification is cleared only once something was opened for it; a refused clear does not undo the opening
+ * (the page is open, the notification stays). Rejects only when no tab could be opened.
  */
 export function createNotificationRouting(
   browser: Browser,
   intents: Pick<IntentStore, 'get'>,
   linkOf?: (notificationId: string) => Promise<string | undefined>,
 ): NotificationRouting {
+  /** Clears a notification once its page opened; a refused clear leaves it on screen and changes nothing else. */
+  const clear = (notificationId: string) => browser.notifications.clear(notificationId).catch(() => false);
   return {
     async openNotification(notificationId) {
       if (notificationId.startsWith(AWAY)) {
-        await browser.notifications.clear(notificationId);
         await openTrackedPage(browser);
+        await clear(notificationId);
         return;
       }
       const ids = intentIdsOfNotification(notificationId);
       if (ids.length === 0) return;
-      await browser.notifications.clear(notificationId);
       if (ids.length === 1) await openReceiptPage(browser, ids[0]!);
       else await openTrackedPage(browser);
+      await clear(notificationId);
     },
     async notificationButton(notificationId, index) {
       const intentId = intentIdOfNotification(notificationId);
       if (!intentId) return;
       if (index === 0) {
-        await browser.notifications.clear(notificationId);
         await openReceiptPage(browser, intentId);
+        await clear(notificationId);
         return;
       }
       const intent = await intents.get(intentId).catch(() => undefined);
       const url = (intent ? outcomeExplorerUrl(intent) : undefined) ?? (await linkOf?.(notificationId).catch(() => undefined));
       if (url && isKnownExplorerTxUrl(url)) await browser.tabs.create({ url });
       else await openReceiptPage(browser, intentId);
-      await browser.notifications.clear(notificationId);
+      await clear(notificationId);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { SvcClient } from '../api/client';
 import { isNotFound } from '../api/errors';
 import { findIntentId } from '../api/intent-id';
 import { hasLegHash } from '../api/legs';
+import { plausibleEstimate } from '../eta';
 import { shortId } from '../format/intent';
 import { t } from '../i18n';
 import type { ReplyOf } from '../messages';
@@ -95,7 +96,7 @@ export function createSelectionLookup(deps: SelectionDeps): SelectionLookup {
       if (matching.length === 0) return undefined;
       let added = 0;
       for (const i of matching) {
-        const r = await deps.track(i.intentId, { source: 'menu', estimatedDuration: i.quote?.estimatedDuration ?? undefined });
+        const r = await deps.track(i.intentId, { source: 'menu', estimatedDuration: plausibleEstimate(i.quote?.estimatedDuration) });
         if (r.ok && r.added) added++;
       }
       await deps.inform(

@@ -49,6 +49,13 @@ export interface WatchedCheckDeps {
    * undefined while the service clock cannot decide, and the check then waits (default `serviceNow`).
    */
   serviceLatest?: () => number | undefined;
+  /**
+   * True once an answer of the service told its time (`ServiceClock.hasEvidence`). While false (a worker that has
+   * heard nothing yet) the check first asks the service — one row of the first address's history, read for its `Date`
+   * header alone — and waits when it still does not know: the local clock, maybe an hour off, never decides where an
+   * address is read from. Default: always known.
+   */
+  serviceKnown?: () => boolean;
   /** Monotonic time in ms, for the once-a-minute throttle (default `now`): a wall-clock jump never stops the check. */
   monotonic?: () => number;
 }
@@ -159,10 +166,6 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
   // `fromTime` is compared with the service's timestamps: the service's clock, not this computer's.
   const settings = await deps.settings.get();
   const ticked = (settings?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
-  const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
-  // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
-  const latestMs = deps.serviceLatest ? deps.serviceLatest() : (deps.serviceNow?.() ?? t);
-  const latestS = Math.floor((latestMs ?? 0) / 1000);
   // Addresses no longer ticked are marked so: ticked again, they start from that moment.
   const saved = await deps.checkpoints.get();
   const unticked = Object.keys(saved).filter((a) => !ticked.includes(a.toLowerCase()) && !saved[a]!.unticked);
@@ -173,7 +176,16 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
     });
   }
   const client = await deps.client();
-  if (!client || ticked.length === 0 || latestMs === undefined) return 0;
+  if (!client || ticked.length === 0) return 0;
+  if (deps.serviceKnown && !deps.serviceKnown()) {
+    await client.getIntentHistoryLite({ byOwnerAddress: ticked[0]!, page: { pageSize: 1 } }).catch(() => undefined);
+    if (!deps.serviceKnown()) return 0;
+  }
+  const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
+  // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
+  const latestMs = deps.serviceLatest ? deps.serviceLatest() : (deps.serviceNow?.() ?? t);
+  if (latestMs === undefined) return 0;
+  const latestS = Math.floor(latestMs / 1000);
   let added = 0;
   for (const address of ticked) {
     const checkpoints = await deps.checkpoints.get();

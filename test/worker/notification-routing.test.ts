@@ -62,3 +62,26 @@ describe('createNotificationRouting', () => {
     ]);
   });
 });
+
+describe('a click whose notification cannot be cleared (the notifications API refuses)', () => {
+  beforeEach(() => {
+    fakeBrowser.reset();
+    globalThis.indexedDB = new IDBFactory();
+  });
+
+  it('still opens the page it says and does not reject: body, View receipt, Open in explorer, the away summary', async () => {
+    const browser = {
+      ...fakeBrowser,
+      notifications: { ...fakeBrowser.notifications, clear: () => Promise.reject(new Error('clear failed')) },
+    };
+    // The intent was removed since: no record, no kept link.
+    const routing = createNotificationRouting(browser as never, createIntentStore(), async () => undefined);
+    await expect(routing.openNotification(`svc-intent:${A}:1`)).resolves.toBeUndefined();
+    await expect(routing.notificationButton(`svc-intent:${A}:1`, 0)).resolves.toBeUndefined();
+    await expect(routing.notificationButton(`svc-intent:${A}:1`, 1)).resolves.toBeUndefined();
+    await expect(routing.openNotification('svc-away:2')).resolves.toBeUndefined();
+    const urls = await tabUrls();
+    expect(urls.filter((u) => u.endsWith(`/popup.html#intent=${A}`))).toHaveLength(3);
+    expect(urls.filter((u) => u.endsWith('/popup.html'))).toHaveLength(1);
+  });
+});

@@ -24,6 +24,11 @@ export const DEFAULT_FAMILIES: readonly Family[] = [
   'bigInt',
   'foreign',
   'testConnection',
+  'trackMany',
+  'clickRemoved',
+  'bigIntIntent',
+  'stuck',
+  'watched',
 ];
 
 /** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */

@@ -86,6 +86,12 @@ export class WorldNetwork {
   readonly other: Array<{ at: number; method: string }> = [];
   /** How the other origin answers; undefined: nothing answers there. */
   otherService: OtherService | undefined;
+  /**
+   * What a family of the schedule does to an answer of the configured service (test/world/families.ts): changes
+   * `result` in place. What it changes is the service's data, not a fault: no window of the oracle opens for it. A
+   * string `"__BIG__"` anywhere in the answer is sent as 2^256 − 1, a bare integer.
+   */
+  patch: ((op: LogEntry['op'], intentId: string | undefined, result: unknown) => void) | undefined;
   inFlight = 0;
   maxInFlight = 0;
   #n = 0;
@@ -219,6 +225,7 @@ export class WorldNetwork {
     this.wire.push(wire);
     // What the world does to an answer.
     const done: string[] = [];
+    this.patch?.(op, intentId, result);
     const receipt = (result as { intentReceipt?: Record<string, unknown> }).intentReceipt;
     if (f.foreign && (op === 'wait' || op === 'receipt' || op === 'intent') && r() < f.foreign.rate) {
       const other = `0x${'e'.repeat(64)}`;
@@ -257,7 +264,7 @@ export class WorldNetwork {
     if (lie) done.push(`date ${lie} ms`);
     if (done.length > 0) wire.fault = done.join(' ');
     let text = JSON.stringify(result);
-    if (big) text = text.replaceAll('"__BIG__"', BIG);
+    text = text.replaceAll('"__BIG__"', BIG);
     return json(200, undefined, { date: dateOf(lie) }, text);
   }
 }

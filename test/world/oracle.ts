@@ -18,10 +18,11 @@ import { isFinalStatus, NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
 import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
+import { checkFamilies, EXTRA_INVARIANTS } from './families';
 import type { Excuse, Observed } from './run';
 
 /** The invariants the oracle checks. */
-export const INVARIANTS = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'N1', 'N2', 'N5'] as const;
+export const INVARIANTS = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'N1', 'N2', 'N5', ...EXTRA_INVARIANTS] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
 /** How often each invariant was checked, and excused (by reason). */
@@ -286,5 +287,23 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   const clicks = await checkClicks(world.profile.desktop);
   v.push(...clicks);
   if (clicks.length === 0) ok('N5');
+  const refusals = o.windows.filter((w) => w.why.startsWith('idb') || w.why.startsWith('quota')).length;
+  v.push(
+    ...(await checkFamilies(
+      {
+        ...o,
+        T0: world.config.T0,
+        time: world.time,
+        now: () => world.time.trueNow(),
+        desktop: world.profile.desktop,
+        kind: world.config.kind,
+        toldAt,
+        deathsOrRefusals: o.deaths.filter((d) => d.kind !== 'end').length + refusals,
+        over,
+      },
+      o.families,
+      { ok, excused },
+    )),
+  );
   return { violations: v, tally };
 }

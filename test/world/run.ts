@@ -5,6 +5,7 @@
  */
 import { DEFAULT_NOTIFY, type TrackedIntent } from '@/lib/store';
 import { FakeService, type Step } from '../tracker/fake-service';
+import { type FamilyObs, playFamilies, shapeIntents, trackedByFamilies } from './families';
 import { ACCESS_KEY, type NetFaults, OTHER_ORIGIN, SERVICE_ORIGIN } from './network';
 import type { Schedule } from './schedule';
 import { type Death, World } from './world';
@@ -38,6 +39,8 @@ export interface Observed {
   windows: Excuse[];
   end: number;
   finalList: TrackedIntent[];
+  /** What the families of test/world/families.ts played and saw. */
+  families?: FamilyObs;
 }
 
 /** The service's intents of a schedule. */
@@ -72,7 +75,8 @@ function buildService(s: Schedule, ids: string[], service: FakeService): Set<Ste
 }
 
 /** Runs schedule `s` (seeded `seed`) and returns what was observed. */
-export async function runWorld(s: Schedule, seed: number): Promise<Observed & { flapSteps: Set<Step> }> {
+export async function runWorld(drawn: Schedule, seed: number): Promise<Observed & { flapSteps: Set<Step> }> {
+  const s = shapeIntents(drawn);
   const ids = s.intents.map((_, i) => `0x${String(i + 1).padStart(64, '0')}`);
   // The fake service runs on the world's true time (ms since the epoch); its clock is bound once the world exists.
   const clock = { now: () => 0, monotonic: () => 0, sleep: (_ms: number, _signal?: AbortSignal) => Promise.resolve() };
@@ -145,9 +149,11 @@ export async function runWorld(s: Schedule, seed: number): Promise<Observed & { 
       if (!answered && !tracked.has(id)) track(id);
     });
   };
+  const byFamilies = trackedByFamilies(s.extra, ids.length);
   s.intents.forEach((spec, i) => {
-    at(spec.addAt, () => track(ids[i]!));
+    if (!byFamilies.has(i)) at(spec.addAt, () => track(ids[i]!));
   });
+  const families = playFamilies({ T0, world, time, service, ids, tracked, removeAsked, at, now }, s.extra, seed);
   for (const op of s.user) {
     const id = ids[op.target % ids.length]!;
     at(op.at, () => {
@@ -219,5 +225,5 @@ export async function runWorld(s: Schedule, seed: number): Promise<Observed & { 
   await time.settle();
   const finalList = await world.records();
   const deaths = world.deaths.map((d) => ({ ...d, at: T0 + d.at, ...(d.restartAt === undefined ? {} : { restartAt: T0 + d.restartAt }) }));
-  return { world, service, ids, tracked, removeAsked, phaseAt, stuckAt, deaths, windows, end: T0 + end, finalList, flapSteps };
+  return { world, service, ids, tracked, removeAsked, phaseAt, stuckAt, deaths, windows, end: T0 + end, finalList, flapSteps, families };
 }

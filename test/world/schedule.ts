@@ -4,6 +4,7 @@
  * A schedule is drawn by fast-check from a seed and an index, so `WORLD_SEED` and the index replay one run.
  */
 import fc from 'fast-check';
+import { EXTRA_FAMILIES, type Extra, extraArb } from './families';
 import type { RetryAfterForm } from './network';
 
 /** Every fault family of the world (docs/simulation.md). */
@@ -28,6 +29,7 @@ export const FAMILIES = [
   'bigInt',
   'foreign',
   'testConnection',
+  ...EXTRA_FAMILIES,
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -187,11 +189,15 @@ export function scheduleArb(on: ReadonlySet<Family>) {
       [],
     ),
     foreign: when('foreign', fc.option(fc.record({ rate: fc.constantFrom(0.05, 0.3) }), { nil: undefined }), undefined),
+    /** The families of test/world/families.ts (track-many and import, clicks, GetIntent's integers, the stuck warning). */
+    extra: extraArb(on),
   });
 }
 
-/** One schedule of the world campaign. */
-export type Schedule = typeof scheduleArb extends (on: ReadonlySet<Family>) => fc.Arbitrary<infer T> ? T : never;
+/** One schedule of the world campaign (`extra` absent in schedules kept from before it existed). */
+export type Schedule = Omit<typeof scheduleArb extends (on: ReadonlySet<Family>) => fc.Arbitrary<infer T> ? T : never, 'extra'> & {
+  extra?: Extra;
+};
 
 /** The schedule of run `index` of a campaign seeded `seed`, with the families `on`. */
 export function drawSchedule(seed: number, index: number, on: ReadonlySet<Family>): Schedule {

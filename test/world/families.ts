@@ -1,0 +1,89 @@
+/**
+ * The world campaign's families of user actions and answers beyond the first table (docs/simulation.md): track-many
+ * and import (`trackMany`, ./trackmany.ts), clicks on notifications of removed intents (`clickRemoved`, ./clicks.ts),
+ * integers above 2^53 in GetIntent (`bigIntIntent`, ./getintent.ts), the stuck warning's timing (`stuck`,
+ * ./stuck.ts) and watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
+ * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, counted like the others).
+ */
+import fc from 'fast-check';
+import { type ClickObs, checkClicksAfterRemoval, clicksArb, playClicks } from './clicks';
+import type { CheckContext, ExtraInvariant, FamilyContext, FamilyCount, Patch } from './family-types';
+import { type BigIntIntentObs, bigIntIntentArb, checkBigIntIntent, playBigIntIntent } from './getintent';
+import { prng } from './network';
+import { checkStuck, playStuck, stuckArb, withStuckIntent } from './stuck';
+import { checkTrackMany, playTrackMany, type TrackManyObs, trackManyArb, trackManyMembers } from './trackmany';
+import { checkWatched, playWatched, type WatchedObs, watchedArb } from './watched';
+
+/** The families of this module, each a switch of `WORLD_FAULTS`. */
+export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck', 'watched'] as const;
+/** One of them. */
+export type ExtraFamily = (typeof EXTRA_FAMILIES)[number];
+
+/** The invariants their oracles check (docs/simulation.md). */
+export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1'] as const satisfies readonly ExtraInvariant[];
+
+/** The schedule's part of these families, drawn only for the families on (the others are empty). */
+export function extraArb(on: ReadonlySet<string>) {
+  const when = <T>(family: ExtraFamily, arb: fc.Arbitrary<T>, off: T): fc.Arbitrary<T> => (on.has(family) ? arb : fc.constant(off));
+  return fc.record({
+    trackMany: when('trackMany', trackManyArb, undefined),
+    clicks: when('clickRemoved', clicksArb, []),
+    bigIntIntent: when('bigIntIntent', bigIntIntentArb, undefined),
+    stuck: when('stuck', stuckArb, undefined),
+    watched: when('watched', watchedArb, undefined),
+  });
+}
+
+/** The schedule's part of these families. */
+export type Extra = typeof extraArb extends (on: ReadonlySet<string>) => fc.Arbitrary<infer T> ? T : never;
+
+/** What the families saw in one run. */
+export interface FamilyObs {
+  trackMany?: TrackManyObs;
+  clicks: ClickObs[];
+  bigIntIntent?: BigIntIntentObs;
+  stuck?: ReturnType<typeof playStuck>;
+  watched?: WatchedObs;
+}
+
+/** The intents of the schedule that the families track themselves (not by their own `track` message). */
+export function trackedByFamilies(extra: Extra | undefined, count: number): Set<number> {
+  return trackManyMembers(extra?.trackMany, count);
+}
+
+/** The schedule as these families need it (the stuck family's intent made slow; a history for watched addresses). */
+export function shapeIntents<S extends Parameters<typeof withStuckIntent>[0] & { extra?: Extra }>(s: S): S {
+  const shaped = withStuckIntent(s, s.extra?.stuck) as S;
+  return s.extra?.watched ? { ...shaped, history: true } : shaped;
+}
+
+/** Plays the families of a run (before the world runs): their answers, actions and observations. */
+export function playFamilies(ctx: Omit<FamilyContext, 'patches' | 'random'>, extra: Extra | undefined, seed: number): FamilyObs {
+  const patches: Patch[] = [];
+  const full: FamilyContext = { ...ctx, patches, random: prng(seed ^ 0xfa11) };
+  const obs: FamilyObs = { clicks: [] };
+  if (!extra) return obs;
+  obs.stuck = playStuck(full, extra.stuck);
+  obs.bigIntIntent = playBigIntIntent(full, extra.bigIntIntent);
+  obs.trackMany = playTrackMany(full, extra.trackMany);
+  obs.clicks = playClicks(full, extra.clicks);
+  obs.watched = playWatched(full, extra.watched);
+  if (patches.length > 0)
+    ctx.world.net.patch = (op, intentId, result) => {
+      for (const p of patches) p(op, intentId, result);
+    };
+  return obs;
+}
+
+/** Checks the families of a run; resolves with the violations. */
+export async function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefined, count: FamilyCount): Promise<string[]> {
+  if (!obs) return [];
+  const full = ctx as CheckContext & FamilyContext;
+  return [
+    ...checkTrackMany(full, obs.trackMany, count),
+    ...checkClicksAfterRemoval(obs.clicks, count, ctx.world.config.rejectNotificationAt.size > 0),
+    ...checkBigIntIntent(full, obs.bigIntIntent, count),
+    ...checkStuck(full, obs.stuck, count),
+    ...(await checkWatched(full, obs.watched, count)),
+  ];
+}

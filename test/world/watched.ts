@@ -1,0 +1,229 @@
+/**
+ * The `watched` family of the world campaign (symptoms 6 and 23 of issue 27): the user ticks an owner address for
+ * auto-tracking — in this browser's options (saved as the options page saves, then `settings-saved`) or on another
+ * device (its save reaches this profile's `storage.sync`) — may untick it and tick it again (with no check in between,
+ * or minutes later), while the service creates that owner's intents before, between and after. The worker's
+ * watched-address check (lib/worker/watched.ts, about once a minute) tracks them.
+ *
+ * The oracle (W1, per intent of the watched owner; docs/tracking.md "Watched addresses"): an intent created while the
+ * address is ticked (from an hour before the first check that read the first tick; after a tick that follows an untick, from when
+ * a calm worker has surely read it — a tick is a token, not a time) is tracked by the end; one created while it
+ * is unticked — more than the check's 60 s overlap before it is ticked again — is never tracked; no stranger's
+ * intent is tracked; no checkpoint is left after the service's time (the next check would skip what comes before it).
+ * Margins: 150 s after a change (a check a minute, Chrome's 30 s alarm, the overlap). A death or a refusal that
+ * leaves less than that before the end excuses a missing one; deaths or refusals that left less than that calm while
+ * the address was ticked excuse one tracked from the gap after it (no checkpoint was kept: the next tick is a first
+ * look, an hour back, as the worker cannot tell it from the first tick). A malformed `autoTrackAddresses` from
+ * another device (the `sync` family) while ticked excuses a missing one: the synced tick is unreadable, this device's
+ * own copy decides.
+ */
+import { IDBFactory } from 'fake-indexeddb';
+import fc from 'fast-check';
+import { get } from 'idb-keyval';
+import { createSettingsStore, DB_NAMES, type WatchedCheckpoint } from '@/lib/store';
+import { storesOn } from '@/lib/store/idb';
+import { createSyncedSettingsStore, type SyncArea } from '@/lib/store/sync';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+
+const MIN = 60_000;
+/** The watched owner. */
+export const WATCHED = '0x00000000000000000000000000000000000000c3';
+const MARGIN_MS = 150_000;
+const via = fc.constantFrom<'options' | 'sync'>('options', 'sync');
+
+/** The arbitrary of the family's part of a schedule (undefined: off). */
+export const watchedArb = fc.option(
+  fc.record({
+    tickAt: fc.integer({ min: 0, max: 3 * MIN }),
+    tickVia: via,
+    untick: fc.option(
+      fc.record({
+        after: fc.integer({ min: MIN, max: 4 * MIN }),
+        via,
+        /** Ticked again this long after the untick (0: at once, no check in between); undefined: not again. */
+        retickAfter: fc.option(fc.constantFrom(0, 500, 20_000, 90_000, 6 * MIN, 10 * MIN), { nil: undefined }),
+        retickVia: via,
+      }),
+      { nil: undefined },
+    ),
+    /** The owner's intents: created this long after the world's start (negative: before), running this long. */
+    intents: fc.array(
+      fc.record({ at: fc.integer({ min: -70 * MIN, max: 12 * MIN }), runsFor: fc.integer({ min: 30_000, max: 4 * MIN }) }),
+      {
+        minLength: 1,
+        maxLength: 6,
+      },
+    ),
+  }),
+  { nil: undefined },
+);
+
+/** The family's part of a schedule. */
+export type WatchedSpec = NonNullable<typeof watchedArb extends fc.Arbitrary<infer T> ? T : never>;
+
+/** What the family did and saw. */
+export interface WatchedObs {
+  /** The owner's intents and when they were created (true time). */
+  intents: Array<{ intentId: string; createdAt: number }>;
+  /** When the address was ticked and unticked (true time of each save), in order. */
+  changes: Array<{ at: number; ticked: boolean }>;
+  /** When each intent's record was first written. */
+  trackedAt: Map<string, number>;
+  /** When another device wrote an `autoTrackAddresses` that is no list (the `sync` family's malformed item). */
+  malformedAt: number[];
+}
+
+/** The `storage.sync` of the profile as a page sees it: its writes reach the worker's `storage.onChanged`. */
+function syncArea(ctx: FamilyContext): SyncArea {
+  const map = ctx.world.profile.sync;
+  const fire = (changes: Record<string, { newValue?: unknown }>) => ctx.world.current?.lb.events.storageChanged.fire(changes, 'sync');
+  return {
+    get: async (keys) =>
+      Object.fromEntries([...map].filter(([k]) => keys === null || keys.includes(k)).map(([k, v]) => [k, structuredClone(v)])),
+    set: async (items) => ctx.world.profile.syncFromAnotherDevice(items, fire),
+    remove: async (keys) => {
+      for (const k of keys) map.delete(k);
+      fire(Object.fromEntries(keys.map((k) => [k, {}])));
+    },
+  };
+}
+
+/** Plays the family: the owner's intents at the service, the ticks and unticks where the schedule says. */
+export function playWatched(ctx: FamilyContext, spec: WatchedSpec | undefined): WatchedObs | undefined {
+  if (!spec) return undefined;
+  const obs: WatchedObs = { intents: [], changes: [], trackedAt: new Map(), malformedAt: [] };
+  const profile = ctx.world.profile;
+  const arrive = profile.syncFromAnotherDevice.bind(profile);
+  profile.syncFromAnotherDevice = (items, fire) => {
+    const list = items['settings.autoTrackAddresses'];
+    if (list !== undefined && !Array.isArray(list) && (list as { parts?: unknown }).parts === 2 ** 32) obs.malformedAt.push(ctx.now());
+    arrive(items, fire);
+  };
+  spec.intents.forEach((x, k) => {
+    const intentId = `0xc${String(k + 1).padStart(63, '0')}`;
+    const createdAt = ctx.T0 + x.at;
+    obs.intents.push({ intentId, createdAt });
+    ctx.service.add({
+      intentId,
+      ownerAddress: WATCHED,
+      createdAt,
+      visibleAt: createdAt,
+      inHistory: true,
+      steps: [
+        { at: createdAt, status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
+        { at: createdAt + 5_000, status: 'EXECUTING', states: ['PENDING', 'UNKNOWN', 'UNKNOWN'] },
+        { at: createdAt + x.runsFor, status: 'SUCCEEDED', states: ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED'] },
+      ],
+    });
+  });
+  const ids = new Set(obs.intents.map((i) => i.intentId));
+  const before = ctx.world.idb.onIntentWrite;
+  ctx.world.idb.onIntentWrite = (id, value) => {
+    before?.(id, value);
+    if (value === undefined || obs.trackedAt.has(id)) return;
+    obs.trackedAt.set(id, ctx.now());
+    // Tracked by the worker itself: what it tells of it is no stranger's notification.
+    if (ids.has(id) && !ctx.tracked.has(id)) ctx.tracked.set(id, { from: ctx.now() });
+  };
+  const page = createSyncedSettingsStore(
+    createSettingsStore(storesOn(ctx.world.idb.real)(DB_NAMES.settings, 'settings')),
+    syncArea(ctx),
+    ctx.now,
+    ctx.random,
+  );
+  const other = createSyncedSettingsStore(
+    createSettingsStore(storesOn(new IDBFactory())(DB_NAMES.settings, 'settings')),
+    syncArea(ctx),
+    ctx.now,
+    ctx.random,
+  );
+  const save = (ticked: boolean, where: 'options' | 'sync') => {
+    obs.changes.push({ at: ctx.now(), ticked });
+    const store = where === 'options' ? page : other;
+    void (async () => {
+      const now = (await store.get()) ?? { baseUrl: '', accessKey: '' };
+      const list = ticked ? [WATCHED] : [];
+      await store.set({ ...now, watchedAddresses: [WATCHED], autoTrackAddresses: list }).catch(() => {});
+      if (where === 'options') await ctx.world.send({ type: 'settings-saved' });
+    })();
+  };
+  ctx.at(spec.tickAt, () => save(true, spec.tickVia));
+  const u = spec.untick;
+  if (u) {
+    ctx.at(spec.tickAt + u.after, () => save(false, u.via));
+    if (u.retickAfter !== undefined) ctx.at(spec.tickAt + u.after + u.retickAfter, () => save(true, u.retickVia));
+  }
+  return obs;
+}
+
+/** W1: what the watched-address check tracked (see the module's docstring). */
+export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefined, count: FamilyCount): Promise<string[]> {
+  if (!obs) return [];
+  const v: string[] = [];
+  const spans: Array<{ from: number; to: number }> = [];
+  for (const c of obs.changes) {
+    if (c.ticked) spans.push({ from: c.at, to: ctx.end });
+    else if (spans.length > 0) spans.at(-1)!.to = c.at;
+  }
+  const first = spans[0];
+  /**
+   * By when a worker has read a tick made at `at`: a check a minute (Chrome's alarm: 30 s more) once a worker runs
+   * calm (no death or refusal). A tick is a token, not a time (lib/store/ticks.ts): a tick after an untick counts from
+   * when a check first reads it, less the 60 s overlap — what is created between the tick and that read is not
+   * tracked, and this oracle does not ask it.
+   */
+  const noticed = (at: number) => {
+    let t = at;
+    for (let ws = ctx.over(undefined, t, t + MARGIN_MS); ws.length > 0; ws = ctx.over(undefined, t, t + MARGIN_MS))
+      t = Math.max(t + 1, ...ws.map((w) => w.to));
+    return t + 90_000;
+  };
+  for (const { intentId, createdAt } of obs.intents) {
+    const tracked = obs.trackedAt.has(intentId);
+    const inSpan = spans.find(
+      (s, k) => createdAt >= (k === 0 ? noticed(s.from) - 58 * MIN : noticed(s.from)) && createdAt <= s.to - MARGIN_MS,
+    );
+    // In a gap between two ticks; the span before it, for the excuse below.
+    const gapAfter = spans.find((s, k) => {
+      const next = spans[k + 1];
+      return s.to < ctx.end && createdAt >= s.to + MARGIN_MS && createdAt < (next ? next.from - 2 * MIN : ctx.end);
+    });
+    const unticked = (first !== undefined && createdAt < first.from - 62 * MIN) || gapAfter !== undefined;
+    if (inSpan) {
+      if (tracked) count.ok('W1');
+      else {
+        const ws = ctx.over(undefined, createdAt, ctx.end);
+        const calmFrom = Math.max(createdAt, ...ws.map((w) => w.to));
+        const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to);
+        if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
+        // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
+        else if (malformed) count.excused('W1', 'a malformed synced autoTrackAddresses replaced the tick');
+        else v.push(`W1 ${intentId} created ${Math.round((createdAt - inSpan.from) / 1000)} s after the address was ticked, never tracked`);
+      }
+    } else if (unticked) {
+      // No check could complete while it was ticked (deaths, refusals all along): nothing of that tick was kept, and
+      // the next tick is a first look (an hour back) — the worker cannot tell it from the first tick.
+      const ws = gapAfter ? ctx.over(undefined, gapAfter.from, gapAfter.to) : [];
+      const calmIn = gapAfter ? gapAfter.to - Math.max(gapAfter.from, ...ws.map((w) => w.to)) : Number.POSITIVE_INFINITY;
+      if (tracked && calmIn < MARGIN_MS) count.excused('W1', `no check completed while ticked: ${ws[0]!.why}`);
+      else if (tracked)
+        v.push(
+          `W1 ${intentId} created while the address was unticked (${Math.round((createdAt - ctx.end) / 1000)} s before the end) and tracked`,
+        );
+      else count.ok('W1');
+    }
+  }
+  for (const r of ctx.finalList) if (r.intentId.startsWith('0xother')) v.push(`W1 a stranger's intent ${r.intentId} tracked`);
+  const saved =
+    (await get<Record<string, WatchedCheckpoint | number>>(
+      'watched-checked-at',
+      storesOn(ctx.world.idb.real)(DB_NAMES.settings, 'settings'),
+    )) ?? {};
+  for (const [address, c] of Object.entries(saved)) {
+    const fromTime = typeof c === 'number' ? c : c.fromTime;
+    if (fromTime * 1000 > ctx.end + 60_000)
+      v.push(`W1 the checkpoint of ${address} is ${Math.round((fromTime * 1000 - ctx.end) / 60_000)} min after the end`);
+    else count.ok('W1');
+  }
+  return v;
+}
