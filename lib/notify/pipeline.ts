@@ -81,9 +81,10 @@ export interface NotificationPipeline extends Notifier {
   /**
    * Queues the stuck warning of an intent as an outbox job (`stuck:<intentId>`, one per intent: queued again, it is
    * not shown again) unless switched off, muted, snoozed or in quiet hours; resolves once the job is written (or
-   * skipped), delivery follows; rejects when the outbox cannot be written.
+   * skipped), delivery follows; rejects when the outbox cannot be written. `stillDue` false when the turn comes:
+   * nothing queued, resolves `false`.
    */
-  showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
+  showStuck(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<boolean | void>;
   /**
    * Queues a disagreement between a chain and the service about one intent (`./chain`) as an outbox job under its
    * own key (`chain:<intentId>:<kind>:<leg>`; a key already there is not queued again), unless `./decide` skips it;
@@ -608,11 +609,14 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
       return (await outbox.all())[finalKey(intentId)] !== undefined;
     },
 
-    async showStuck(intent, minutes) {
+    async showStuck(intent, minutes, stillDue) {
       const key = stuckKey(intent.intentId);
+      let due = true;
       const go = await locked(async () => {
         const [state, s, jobs] = await Promise.all([deps.state.get(), settings(), outbox.all()]);
         const t = now();
+        due = stillDue?.() ?? true;
+        if (!due) return false;
         if (jobs[key] || decide({ kind: 'stuck', intentId: intent.intentId }, s, state, t) !== 'show') return false;
         const content = stuckContent(intent, minutes);
         await outbox.update((all) => {
@@ -622,6 +626,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
         return true;
       });
       if (go) void pump();
+      if (!due) return false;
     },
 
     async showChain(notice) {

@@ -70,6 +70,12 @@ export class Tracker {
   #busyUntil = 0;
   /** An answer arrived since this engine started: its `Date` header (if readable) set the service clock. */
   #heard = false;
+  /**
+   * Per intent, when (monotonic ms) this engine last had an answer that showed the status it believes: the only
+   * answers a watchdog acts on (I2). A stale answer (a status behind) never counts, nor does a previous worker's
+   * `lastCheckedAt`, whose wall time a jump between the two lives may have made look recent.
+   */
+  readonly #confirmedAt = new Map<string, number>();
   #state: TrackerState = {};
   #stateLoaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
@@ -158,6 +164,7 @@ export class Tracker {
     this.#settleRefresh(intentId);
     this.#seen.delete(intentId);
     this.#newsPace.forget(intentId);
+    this.#confirmedAt.delete(intentId);
     try {
       await this.#mirror.remove(intentId);
     } finally {
@@ -352,7 +359,8 @@ export class Tracker {
     // error too wide to decide, a watchdog asks before it acts.
     const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && this.#serviceClock.decidable;
     for (const t of this.#tracking()) {
-      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow);
+      const age = clock.monotonic() - (this.#confirmedAt.get(t.intentId) ?? Number.NEGATIVE_INFINITY);
+      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow, age);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
       else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
       else if (w.action === 'expire') await this.#expire(t.intentId);
@@ -426,8 +434,15 @@ export class Tracker {
     const clock = this.#clock;
     const current = this.#mirror.get(intentId);
     if (!current || current.stuckNotifiedAt !== undefined || !notifier.showStuck) return;
+    // Asked again when the warning's turn comes (the notifier may wait for a notification being grouped): an answer
+    // that arrived meanwhile and did not show EXECUTING (a stale one) leaves the decision to the next watchdog turn.
+    const stillDue = () => {
+      const t = this.#mirror.get(intentId);
+      const age = clock.monotonic() - (this.#confirmedAt.get(intentId) ?? Number.NEGATIVE_INFINITY);
+      return t?.phase === 'tracking' && t.status === 'EXECUTING' && age < this.#tuning.freshForMs;
+    };
     try {
-      await notifier.showStuck(current, minutes);
+      if ((await notifier.showStuck(current, minutes, stillDue)) === false) return;
     } catch {
       return;
     }
@@ -621,7 +636,9 @@ export class Tracker {
     this.#heard = true;
     this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''));
     let news = false;
+    let stale = false;
     const written = await this.#mirror.write(intentId, (t) => {
+      stale = t?.status !== undefined && isStatusBehind(receipt.status, t.status);
       const a = answered(t, receipt, states, now, nextCheckAt);
       news = a.next !== undefined && a.news && !flapping;
       if (!news || a.next?.phase !== 'tracking' || this.#newsPace.admit(intentId, receipt.status)) return a.next;
@@ -629,7 +646,10 @@ export class Tracker {
       return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + this.#tuning.minWaitCycleMs) };
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
+    if (written && !stale) this.#confirmedAt.set(intentId, this.#clock.monotonic());
+    else if (stale) this.#confirmedAt.delete(intentId);
     if (written?.phase !== 'tracking') {
+      this.#confirmedAt.delete(intentId);
       this.#seen.delete(intentId);
       this.#newsPace.forget(intentId);
     }
