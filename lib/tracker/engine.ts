@@ -353,11 +353,12 @@ export class Tracker {
     now = clock.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     const verify = new Set<string>();
-    // The earliest the service's time can be: a watchdog acts only once even that is past its deadline.
-    const serviceNow = this.#serviceClock.bounds()?.earliest ?? this.#serviceClock.now();
-    // Until an answer told the service's time (a worker just started), or while its Date headers disagree or leave an
-    // error too wide to decide, a watchdog asks before it acts.
-    const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && this.#serviceClock.decidable;
+    // The earliest the service's time can be by every Date sample kept: a watchdog acts only once even that is past
+    // its deadline. Until an answer told the service's time (a worker just started), while too few samples are kept,
+    // or while its Date headers disagree or leave an error too wide to decide, a watchdog asks before it acts.
+    const sure = this.#serviceClock.earliestSure();
+    const serviceNow = sure ?? this.#serviceClock.now();
+    const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && sure !== undefined && this.#serviceClock.decidable;
     for (const t of this.#tracking()) {
       const age = clock.monotonic() - (this.#confirmedAt.get(t.intentId) ?? Number.NEGATIVE_INFINITY);
       const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow, age);
