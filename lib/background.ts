@@ -101,7 +101,7 @@ export function createBackground(platform: Platform, options: BackgroundOptions 
   const settings = createSyncedSettingsStore(
     createCheckedSettingsStore(createSettingsStore(settingsDb), settingsDb),
     browser.storage?.sync,
-    now,
+    clock,
   );
   // The service's time, from its answers' Date headers: every comparison with a server timestamp uses it.
   const serviceClock = new ServiceClock(clock);
