@@ -31,7 +31,7 @@ import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
 import { entryRecord, type TrackEntry } from './track-many';
-import { clampTimes, pauseLeftMs, steadyClock } from './tracker-time';
+import { aheadMs, clampTimes, pauseLeftMs, shiftTimes, steadyClock } from './tracker-time';
 import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';
@@ -279,13 +279,17 @@ export class Tracker {
   async #rebase(): Promise<void> {
     const now = this.#clock.now();
     const cap = this.#tuning.backoffCapMs;
+    // The clock went back between the two workers: the earlier one's times move back together (their order kept).
+    const shift = aheadMs(this.#mirror.values(), this.#state, now);
+    const rebased = (t: TrackedIntent) => clampTimes(shiftTimes(t, shift), now, cap);
     for (const t of this.#mirror.values()) {
-      if (clampTimes(t, now, cap) === t) continue;
-      await this.#mirror.write(t.intentId, (c) => c && clampTimes(c, now, cap), { quiet: true }).catch(() => {});
+      if (rebased(t) === t) continue;
+      await this.#mirror.write(t.intentId, (c) => c && rebased(c), { quiet: true }).catch(() => {});
     }
     const { pausedUntil, pausedAt } = this.#state;
-    if (pausedUntil !== undefined && (pausedAt === undefined || pausedAt > now)) {
-      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + pauseLeftMs(this.#state, now, MAX_HOLD_MS) };
+    if (pausedUntil !== undefined && (shift > 0 || pausedAt === undefined || pausedAt > now)) {
+      const moved = { pausedUntil: pausedUntil - shift, ...(pausedAt === undefined ? {} : { pausedAt: pausedAt - shift }) };
+      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + pauseLeftMs(moved, now, MAX_HOLD_MS) };
       await this.#deps.stateStore?.set(this.#state).catch(() => {});
     }
   }
