@@ -38,6 +38,9 @@ import { watch } from './watchdogs';
 
 type CheckKind = 'wait' | 'receipt';
 
+/** While a Retry-After pause holds, what is left of it is written down this often (ms): see `Tracker.#servePause`. */
+export const PAUSE_CHECKPOINT_MS = 10_000;
+
 /** A long-poll starts only when the intent's last answer is at most this old; otherwise the slot reads it first. */
 const READ_FIRST_AFTER_MS = 10_000;
 
@@ -345,7 +348,8 @@ export class Tracker {
     // Nothing can be sent now: a user's refresh gets the record as it is rather than waiting.
     if (this.#state.keyRejected) return this.#settleAllRefresh();
     if (this.#pauseLeft() > 0) {
-      this.#wakeAt(now + this.#pauseLeft());
+      await this.#servePause(now);
+      this.#wakeAt(now + Math.min(this.#pauseLeft(), PAUSE_CHECKPOINT_MS));
       return this.#settleAllRefresh();
     }
     const transport = await this.#deps.transport();
@@ -689,11 +693,26 @@ export class Tracker {
   async holdOff(ms: number): Promise<void> {
     await this.#load();
     await this.#pauseFor(ms);
+    // The pump serves the pause (its checkpoints) and wakes when it ends.
+    this.#kick();
   }
 
   /** 429: no new request anywhere before Retry-After (at least one back-off step). */
   async #rateLimited(err: unknown): Promise<void> {
     await this.#pauseFor(Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err)));
+  }
+
+  /**
+   * Writes down how much of the Retry-After pause is left (`pausedAt` now, `pausedUntil` that much later), at most every
+   * {@link PAUSE_CHECKPOINT_MS} while it holds: a next worker whose wall clock went back (so that it cannot tell how
+   * long ago the pause began) then holds only what was left at the last checkpoint, not the whole pause again. A
+   * refused write keeps the previous checkpoint.
+   */
+  async #servePause(now: number): Promise<void> {
+    const { pausedAt } = this.#state;
+    if (pausedAt !== undefined && now - pausedAt < PAUSE_CHECKPOINT_MS) return;
+    this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + this.#pauseLeft() };
+    await this.#deps.stateStore?.set(this.#state).catch(() => {});
   }
 
   /** Pauses every request for `ms` (at most {@link MAX_HOLD_MS}) from now, unless a longer pause holds. */

@@ -106,6 +106,28 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     tracker.stop();
   });
 
+  it('holds what was left of a pause the earlier worker served, not the whole pause again (world campaign seed 20261126, run 229)', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const store = new MemoryStore();
+    const id = `0x${'9'.repeat(64)}`;
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => undefined });
+    await first.track(id);
+    await first.holdOff(10 * MIN);
+    // The worker serves 4 minutes of the 10-minute pause, then dies; the next one starts with the clock 2 h back.
+    await clock.advance(4 * MIN);
+    first.stop();
+    clock.jumpWall(-120 * MIN);
+    const transport = new ScriptedTransport();
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await second.resume();
+    await clock.advance(5 * MIN + 30_000);
+    expect(transport.calls).toHaveLength(0);
+    await clock.advance(MIN);
+    expect(transport.calls.length).toBeGreaterThan(0);
+    second.stop();
+  });
+
   it('moves an earlier worker’s times back by as much as the latest is ahead (aheadMs, shiftTimes)', () => {
     const now = 1_000_000;
     const a = trackedRecord('0xa', {
