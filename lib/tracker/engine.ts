@@ -41,6 +41,13 @@ type CheckKind = 'wait' | 'receipt';
 /** While a Retry-After pause holds, what is left of it is written down this often (ms): see `Tracker.#servePause`. */
 export const PAUSE_CHECKPOINT_MS = 10_000;
 
+/**
+ * A Retry-After pause is held at least this long (ms) whatever happens (its own length if shorter); beyond it, a
+ * worker whose wall clock went back since the earlier one (so that it cannot tell how long it was not running) resumes
+ * rather than hold what may already have ended.
+ */
+export const PAUSE_HONOURED_MS = 60_000;
+
 /** A long-poll starts only when the intent's last answer is at most this old; otherwise the slot reads it first. */
 const READ_FIRST_AFTER_MS = 10_000;
 
@@ -289,10 +296,13 @@ export class Tracker {
       if (rebased(t) === t) continue;
       await this.#mirror.write(t.intentId, (c) => c && rebased(c), { quiet: true }).catch(() => {});
     }
-    const { pausedUntil, pausedAt } = this.#state;
+    const { pausedUntil, pausedAt, pauseServedMs = 0 } = this.#state;
     if (pausedUntil !== undefined && (shift > 0 || pausedAt === undefined || pausedAt > now)) {
       const moved = { pausedUntil: pausedUntil - shift, ...(pausedAt === undefined ? {} : { pausedAt: pausedAt - shift }) };
-      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + pauseLeftMs(moved, now, MAX_HOLD_MS) };
+      // How long this worker was not running is unknown: what was left at the last checkpoint is the most the pause
+      // can still hold; only until {@link PAUSE_HONOURED_MS} of it are served is it held for sure.
+      const left = Math.min(pauseLeftMs(moved, now, MAX_HOLD_MS), Math.max(0, PAUSE_HONOURED_MS - pauseServedMs));
+      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + left };
       await this.#deps.stateStore?.set(this.#state).catch(() => {});
     }
   }
@@ -709,9 +719,10 @@ export class Tracker {
    * refused write keeps the previous checkpoint.
    */
   async #servePause(now: number): Promise<void> {
-    const { pausedAt } = this.#state;
+    const { pausedAt, pauseServedMs = 0 } = this.#state;
     if (pausedAt !== undefined && now - pausedAt < PAUSE_CHECKPOINT_MS) return;
-    this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + this.#pauseLeft() };
+    const served = pauseServedMs + Math.max(0, now - (pausedAt ?? now));
+    this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + this.#pauseLeft(), pauseServedMs: served };
     await this.#deps.stateStore?.set(this.#state).catch(() => {});
   }
 
@@ -724,6 +735,7 @@ export class Tracker {
       ...this.#state,
       pausedUntil: now + length,
       pausedAt: now,
+      pauseServedMs: 0,
       pauseReason: 'The service is rate-limiting requests; the tracker slowed down.',
     });
   }
