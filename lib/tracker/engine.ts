@@ -47,6 +47,9 @@ export const PAUSE_CHECKPOINT_MS = 10_000;
  */
 export const PAUSE_HONOURED_MS = 60_000;
 
+/** The expiry watchdog expires an intent on this many fresh answers in a row that each show it past its window. */
+export const EXPIRY_ANSWERS = 5;
+
 /** A long-poll starts only when the intent's last answer is at most this old; otherwise the slot reads it first. */
 const READ_FIRST_AFTER_MS = 10_000;
 
@@ -85,6 +88,8 @@ export class Tracker {
    * `lastCheckedAt`, whose wall time a jump between the two lives may have made look recent.
    */
   readonly #confirmedAt = new Map<string, number>();
+  /** Per intent, the answers (their `#confirmedAt`) on which the expiry watchdog would expire it, in a row. */
+  readonly #expiryVotes = new Map<string, Set<number>>();
   #state: TrackerState = {};
   #stateLoaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
@@ -174,6 +179,7 @@ export class Tracker {
     this.#seen.delete(intentId);
     this.#newsPace.forget(intentId);
     this.#confirmedAt.delete(intentId);
+    this.#expiryVotes.delete(intentId);
     try {
       await this.#mirror.remove(intentId);
     } finally {
@@ -382,7 +388,8 @@ export class Tracker {
       const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow, age);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
       else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
-      else if (w.action === 'expire') await this.#expire(t.intentId);
+      else if (w.action === 'expire' && this.#expiryVote(t.intentId)) await this.#expire(t.intentId);
+      else if (w.action === 'expire') verify.add(t.intentId);
       else await this.#stuck(t.intentId, w.minutes);
     }
     const tracking = this.#tracking();
@@ -435,6 +442,20 @@ export class Tracker {
       if (t.lastError?.kind === 'not-configured') continue;
       await this.#mirror.write(t.intentId, (c) => notConfigured(c, now));
     }
+  }
+
+  /**
+   * One more fresh answer (told apart by its arrival, monotonic) on which the expiry watchdog would expire `intentId`;
+   * true once {@link EXPIRY_ANSWERS} distinct ones did. Expiry ends tracking for good, and a stale replica may answer
+   * COMMITTED for an intent that executes while the tracker has not yet seen it EXECUTING: each further answer is a
+   * fresh read, and any answer that is not COMMITTED starts the count again (`#record`).
+   */
+  #expiryVote(intentId: string): boolean {
+    const at = this.#confirmedAt.get(intentId);
+    const votes = this.#expiryVotes.get(intentId) ?? new Set<number>();
+    if (at !== undefined) votes.add(at);
+    this.#expiryVotes.set(intentId, votes);
+    return votes.size >= EXPIRY_ANSWERS;
   }
 
   async #expire(intentId: string): Promise<void> {
@@ -666,9 +687,11 @@ export class Tracker {
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
     if (written && !stale) this.#confirmedAt.set(intentId, this.#clock.monotonic());
+    if (receipt.status !== 'COMMITTED') this.#expiryVotes.delete(intentId);
     else if (stale) this.#confirmedAt.delete(intentId);
     if (written?.phase !== 'tracking') {
       this.#confirmedAt.delete(intentId);
+      this.#expiryVotes.delete(intentId);
       this.#seen.delete(intentId);
       this.#newsPace.forget(intentId);
     }

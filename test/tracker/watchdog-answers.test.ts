@@ -67,6 +67,33 @@ describe('the watchdogs act on a fresh answer that showed the believed status (I
     h.tracker.stop();
   });
 
+  it('an intent that executes while a stale replica still answers COMMITTED past its window is not expired on that answer (world campaign seed 20261126, run 291)', async () => {
+    // It executes at 10.5 min; from then on two of every three answers are stale (COMMITTED). The tracker has not seen
+    // it EXECUTING, so they are not "behind"; expiry waits for EXPIRY_ANSWERS fresh answers in a row past the 11-min
+    // window, and an EXECUTING one comes first.
+    let n = 0;
+    let logged: ReturnType<typeof logging> | undefined;
+    const h = engineHarness(20_000, null, {
+      transport: async () => {
+        logged ??= logging(
+          h.service.transport(),
+          () => h.clock.now(),
+          () => (h.clock.now() - start >= 10 * MIN + 30_000 && n++ % 3 !== 2 ? 'COMMITTED' : undefined),
+        );
+        return logged.transport;
+      },
+    });
+    const start = h.clock.now();
+    h.add(1, [[10 * MIN + 30_000, 'EXECUTING', PENDING]]);
+    await h.tracker.track(sid(1));
+    await h.clock.advance(13 * MIN);
+    expect(logged!.answers.filter((a) => a.at - start >= 11 * MIN && a.status === 'COMMITTED').length).toBeGreaterThan(1);
+    const record = await h.store.get(sid(1));
+    expect(record?.phase).toBe('tracking');
+    expect(record?.status).toBe('EXECUTING');
+    h.tracker.stop();
+  });
+
   it('a restarted worker whose wall clock went back does not expire an intent on the previous worker’s answer: it asks first', async () => {
     const h = engineHarness(20_000, null);
     // COMMITTED for 12 min (past the 11-minute window), then it executes.
