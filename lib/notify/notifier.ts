@@ -17,7 +17,7 @@ export interface Notifier {
    * given, is asked just before the warning is queued: false, and nothing is queued and the call resolves `false`
    * (the intent's last answer no longer shows it EXECUTING: the tracker decides again on its next answer).
    */
-  showStuck?(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<boolean | void>;
+  showStuck?(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<unknown>;
   /** The intent is no longer tracked: forget that its notification was shown, so a later re-track may notify again. */
   forget?(intentId: string): Promise<void>;
 }

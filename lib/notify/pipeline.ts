@@ -84,7 +84,7 @@ export interface NotificationPipeline extends Notifier {
    * skipped), delivery follows; rejects when the outbox cannot be written. `stillDue` false when the turn comes:
    * nothing queued, resolves `false`.
    */
-  showStuck(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<boolean | void>;
+  showStuck(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<unknown>;
   /**
    * Queues a disagreement between a chain and the service about one intent (`./chain`) as an outbox job under its
    * own key (`chain:<intentId>:<kind>:<leg>`; a key already there is not queued again), unless `./decide` skips it;
