@@ -77,6 +77,16 @@ export const BACKGROUND_DUE_AFTER_MS = 10_000;
 /** The longest `Retry-After` hold kept (ms): one hour. A longer one (days, or milliseconds sent as seconds) is cut. */
 export const MAX_HOLD_MS = 3_600_000;
 
+/**
+ * The seconds a `Retry-After` of `value` delta-seconds means (RFC 9110 §10.2.3): `value`, except that a whole
+ * multiple of 1,000 from 1,000 on is read as milliseconds sent by mistake (`1000` is 1 s, `600000` 10 min).
+ * Services that mean seconds send round minutes and hours (60, 120, 300, 3600, 86400), none of them such a multiple;
+ * the rare real hold of 1,000 s or more is then shorter, and a 429 that follows sets it again. Not capped here.
+ */
+export function retryAfterDeltaSeconds(value: number): number {
+  return value >= 1000 && value % 1000 === 0 ? value / 1000 : value;
+}
+
 const WINDOW_MS = 60_000;
 /**
  * The tracker's own pace: a bucket of {@link TRACKER_BURST} requests refilled at {@link TRACKER_PER_MINUTE} a minute.

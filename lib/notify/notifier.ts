@@ -13,9 +13,11 @@ export interface Notifier {
   /**
    * Queues "taking longer than expected" for an intent EXECUTING for `minutes` (optional); resolves once the warning
    * is queued durably (shown later, retried until shown), rejects when it could not be queued. Queuing the warning of
-   * an intent twice shows it once (the engine queues again after a worker died before its mark).
+   * an intent twice shows it once (the engine queues again after a worker died before its mark). `stillDue`, when
+   * given, is asked just before the warning is queued: false, and nothing is queued and the call resolves `false`
+   * (the intent's last answer no longer shows it EXECUTING: the tracker decides again on its next answer).
    */
-  showStuck?(intent: TrackedIntent, minutes: number): Promise<void>;
+  showStuck?(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<unknown>;
   /** The intent is no longer tracked: forget that its notification was shown, so a later re-track may notify again. */
   forget?(intentId: string): Promise<void>;
 }

@@ -82,11 +82,14 @@ export async function exists(core: PipelineCore, intentId: string): Promise<bool
 }
 
 /** See `NotificationPipeline.showStuck`. */
-export async function showStuck(core: PipelineCore, intent: TrackedIntent, minutes: number): Promise<void> {
+export async function showStuck(core: PipelineCore, intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<unknown> {
   const key = stuckKey(intent.intentId);
+  let due = true;
   const go = await core.locked(async () => {
     const [state, s, jobs] = await Promise.all([core.deps.state.get(), core.settings(), core.deps.outbox.all()]);
     const t = core.now();
+    due = stillDue?.() ?? true;
+    if (!due) return false;
     if (jobs[key] || decide({ kind: 'stuck', intentId: intent.intentId }, s, state, t) !== 'show') return false;
     const job = stuckJob(intent.intentId, stuckContent(intent, minutes), t);
     await core.deps.outbox.update((all) => {
@@ -96,6 +99,7 @@ export async function showStuck(core: PipelineCore, intent: TrackedIntent, minut
     return true;
   });
   if (go) void core.delivery.pump();
+  if (!due) return false;
 }
 
 /** See `NotificationPipeline.showChain`. */

@@ -37,9 +37,10 @@ export interface NotificationPipeline extends Notifier {
   /**
    * Queues the stuck warning of an intent as an outbox job (`stuck:<intentId>`, one per intent: queued again, it is
    * not shown again) unless switched off, muted, snoozed or in quiet hours; resolves once the job is written (or
-   * skipped), delivery follows; rejects when the outbox cannot be written.
+   * skipped), delivery follows; rejects when the outbox cannot be written. `stillDue` false when the turn comes:
+   * nothing queued, resolves `false`.
    */
-  showStuck(intent: TrackedIntent, minutes: number): Promise<void>;
+  showStuck(intent: TrackedIntent, minutes: number, stillDue?: () => boolean): Promise<unknown>;
   /**
    * Queues a disagreement between a chain and the service about one intent (`./chain`) as an outbox job under its
    * own key (`chain:<intentId>:<kind>:<leg>`; a key already there is not queued again), unless `./decide` skips it;
@@ -89,7 +90,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     show: (intent) => events.showFinal(core, intent),
     explorerLinkOf: (notificationId) => events.explorerLinkOf(core, notificationId),
     exists: (intentId) => events.exists(core, intentId),
-    showStuck: (intent, minutes) => events.showStuck(core, intent, minutes),
+    showStuck: (intent, minutes, stillDue) => events.showStuck(core, intent, minutes, stillDue),
     showChain: (notice) => events.showChain(core, notice),
     inform: (message) => events.inform(core, message),
     forget: (intentId) => calm.forget(core, intentId),

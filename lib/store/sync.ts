@@ -4,7 +4,9 @@
  * choices. Everything else — the service URL, the access key, tracked intents — stays in this device's IndexedDB.
  * The user can turn syncing off (`Settings.syncSettings: false`, itself never synced).
  */
+
 import { t } from '../i18n';
+import { type Clock, realClock } from '../time/clock';
 import type { SettingsStore } from './index';
 import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, type SyncVersion, syncPartCount, validSyncedValue } from './sync-values';
 import { newTickToken, stampTicks } from './ticks';
@@ -197,17 +199,20 @@ function localCopyWins(saved: Settings & SyncMeta, synced: SyncVersion | undefin
  * split to fit Chrome's quotas ({@link SYNC_QUOTA}), and at most {@link SYNC_QUOTA.writesPerMinute} writes a minute.
  * "After" is decided by a logical clock ({@link SyncVersion}: a counter above every one seen), never by comparing two
  * devices' wall clocks. `set` rejects with {@link SyncFailedError} after a successful local
- * write when only the sync failed. `area` undefined: local only. `now` gives the time in ms (the write-rate window,
- * and the revision older versions read); `random` (uniform in [0, 1)) makes this device's id on its first save
- * and the tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`).
+ * write when only the sync failed. `area` undefined: local only. `clock`: `now` (wall, ms) stamps the revision older
+ * versions read, `monotonic` (ms) times the write-rate window, so that no jump of the user's clock frees or blocks
+ * it; a plain function is both (tests). `random` (uniform in [0, 1)) makes this device's id on its first save and the
+ * tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`).
  */
 export function createSyncedSettingsStore(
   local: SettingsStore,
   area: SyncArea | undefined,
-  now: () => number = Date.now,
+  clock: Pick<Clock, 'now' | 'monotonic'> | (() => number) = realClock,
   random: () => number = Math.random,
 ): SettingsStore {
-  /** When this store wrote to the sync area in the last minute (ms). */
+  const now = typeof clock === 'function' ? clock : () => clock.now();
+  const monotonic = typeof clock === 'function' ? clock : () => clock.monotonic();
+  /** When this store wrote to the sync area in the last minute (monotonic ms). */
   const writes: number[] = [];
   const strip = (saved: (Settings & SyncMeta) | undefined): Settings | undefined => {
     if (!saved) return saved;
@@ -247,7 +252,8 @@ export function createSyncedSettingsStore(
       await local.set({ ...strip(settings as Settings & SyncMeta), savedAt, syncVersion: version, syncDevice: device } as Settings);
       if (!syncing) return;
       const items = { ...syncItems(pickSynced(settings), savedAt), [SYNC_VERSION_ITEM]: version };
-      while (writes.length > 0 && writes[0]! <= savedAt - 60_000) writes.shift();
+      const sentAt = monotonic();
+      while (writes.length > 0 && writes[0]! <= sentAt - 60_000) writes.shift();
       // A save is at most two writes (set, then remove what is no longer there).
       if (writes.length + 2 > SYNC_QUOTA.writesPerMinute) throw new SyncFailedError('too-often');
       const ours = (name: string) =>
@@ -256,10 +262,10 @@ export function createSyncedSettingsStore(
         SYNCED_SETTING_KEYS.some((k) => name === syncItemName(k) || name.startsWith(`${syncItemName(k)}#`));
       const stale = Object.keys(existing).filter((name) => ours(name) && !(name in items));
       try {
-        writes.push(savedAt);
+        writes.push(sentAt);
         await area.set(items);
         if (stale.length > 0) {
-          writes.push(savedAt);
+          writes.push(sentAt);
           await area.remove(stale);
         }
       } catch (err) {

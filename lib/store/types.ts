@@ -192,6 +192,8 @@ export interface ChainVerdictLeg {
 export interface TrackerState {
   pausedUntil?: number;
   pausedAt?: number;
+  /** How much of the pause (ms) workers have served so far, written with each checkpoint of `pausedAt`. */
+  pauseServedMs?: number;
   pauseReason?: string;
   keyRejected?: TrackingError;
 }

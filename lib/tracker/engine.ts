@@ -31,12 +31,24 @@ import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
 import { entryRecord, type TrackEntry } from './track-many';
-import { clampTimes, pauseLeftMs, steadyClock } from './tracker-time';
+import { aheadMs, clampTimes, pauseLeftMs, shiftTimes, steadyClock } from './tracker-time';
 import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';
 
 type CheckKind = 'wait' | 'receipt';
+
+/** While a Retry-After pause holds, what is left of it is written down this often (ms): see `Tracker.#servePause`. */
+export const PAUSE_CHECKPOINT_MS = 10_000;
+
+/**
+ * A worker whose wall clock went back since the earlier one (so that it cannot tell how long no worker ran) holds a
+ * running Retry-After pause only until this much of it (ms) has been served, its own length if shorter.
+ */
+export const PAUSE_HONOURED_MS = 60_000;
+
+/** The expiry watchdog expires an intent on this many fresh answers in a row that each show it past its window. */
+export const EXPIRY_ANSWERS = 5;
 
 /** A long-poll starts only when the intent's last answer is at most this old; otherwise the slot reads it first. */
 const READ_FIRST_AFTER_MS = 10_000;
@@ -70,6 +82,14 @@ export class Tracker {
   #busyUntil = 0;
   /** An answer arrived since this engine started: its `Date` header (if readable) set the service clock. */
   #heard = false;
+  /**
+   * Per intent, when (monotonic ms) this engine last had an answer that showed the status it believes: the only
+   * answers a watchdog acts on (I2). A stale answer (a status behind) never counts, nor does a previous worker's
+   * `lastCheckedAt`, whose wall time a jump between the two lives may have made look recent.
+   */
+  readonly #confirmedAt = new Map<string, number>();
+  /** Per intent, the answers (their `#confirmedAt`) on which the expiry watchdog would expire it, in a row. */
+  readonly #expiryVotes = new Map<string, Set<number>>();
   #state: TrackerState = {};
   #stateLoaded: Promise<void> | undefined;
   #timer: AbortController | undefined;
@@ -158,6 +178,8 @@ export class Tracker {
     this.#settleRefresh(intentId);
     this.#seen.delete(intentId);
     this.#newsPace.forget(intentId);
+    this.#confirmedAt.delete(intentId);
+    this.#expiryVotes.delete(intentId);
     try {
       await this.#mirror.remove(intentId);
     } finally {
@@ -272,13 +294,21 @@ export class Tracker {
   async #rebase(): Promise<void> {
     const now = this.#clock.now();
     const cap = this.#tuning.backoffCapMs;
+    // The clock went back between the two workers: the earlier one's times move back together (their order kept).
+    const shift = aheadMs(this.#mirror.values(), this.#state, now);
+    const rebased = (t: TrackedIntent) => clampTimes(shiftTimes(t, shift), now, cap);
     for (const t of this.#mirror.values()) {
-      if (clampTimes(t, now, cap) === t) continue;
-      await this.#mirror.write(t.intentId, (c) => c && clampTimes(c, now, cap), { quiet: true }).catch(() => {});
+      if (rebased(t) === t) continue;
+      await this.#mirror.write(t.intentId, (c) => c && rebased(c), { quiet: true }).catch(() => {});
     }
-    const { pausedUntil, pausedAt } = this.#state;
-    if (pausedUntil !== undefined && (pausedAt === undefined || pausedAt > now)) {
-      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + pauseLeftMs(this.#state, now, MAX_HOLD_MS) };
+    const { pausedUntil, pausedAt, pauseServedMs = 0 } = this.#state;
+    if (pausedUntil !== undefined && (shift > 0 || pausedAt === undefined || pausedAt > now)) {
+      const moved = { pausedUntil: pausedUntil - shift, ...(pausedAt === undefined ? {} : { pausedAt: pausedAt - shift }) };
+      // The clock went back: how long no worker ran is unknown, and what was left at the last checkpoint could outlast
+      // the service's hold by every death in between. Only the part of PAUSE_HONOURED_MS not yet served is held.
+      const wallLeft = pauseLeftMs(moved, now, MAX_HOLD_MS);
+      const left = shift > 0 ? Math.min(wallLeft, Math.max(0, PAUSE_HONOURED_MS - pauseServedMs)) : wallLeft;
+      this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + left };
       await this.#deps.stateStore?.set(this.#state).catch(() => {});
     }
   }
@@ -334,7 +364,8 @@ export class Tracker {
     // Nothing can be sent now: a user's refresh gets the record as it is rather than waiting.
     if (this.#state.keyRejected) return this.#settleAllRefresh();
     if (this.#pauseLeft() > 0) {
-      this.#wakeAt(now + this.#pauseLeft());
+      await this.#servePause(now);
+      this.#wakeAt(now + Math.min(this.#pauseLeft(), PAUSE_CHECKPOINT_MS));
       return this.#settleAllRefresh();
     }
     const transport = await this.#deps.transport();
@@ -346,16 +377,19 @@ export class Tracker {
     now = clock.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     const verify = new Set<string>();
-    // The earliest the service's time can be: a watchdog acts only once even that is past its deadline.
-    const serviceNow = this.#serviceClock.bounds()?.earliest ?? this.#serviceClock.now();
-    // Until an answer told the service's time (a worker just started), or while its Date headers disagree or leave an
-    // error too wide to decide, a watchdog asks before it acts.
-    const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && this.#serviceClock.decidable;
+    // The earliest the service's time can be by every Date sample kept: a watchdog acts only once even that is past
+    // its deadline. Until an answer told the service's time (a worker just started), while too few samples are kept,
+    // or while its Date headers disagree or leave an error too wide to decide, a watchdog asks before it acts.
+    const sure = this.#serviceClock.earliestSure();
+    const serviceNow = sure ?? this.#serviceClock.now();
+    const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && sure !== undefined && this.#serviceClock.decidable;
     for (const t of this.#tracking()) {
-      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow);
+      const age = clock.monotonic() - (this.#confirmedAt.get(t.intentId) ?? Number.NEGATIVE_INFINITY);
+      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow, age);
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
       else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
-      else if (w.action === 'expire') await this.#expire(t.intentId);
+      else if (w.action === 'expire' && this.#expiryVote(t.intentId)) await this.#expire(t.intentId);
+      else if (w.action === 'expire') verify.add(t.intentId);
       else await this.#stuck(t.intentId, w.minutes);
     }
     const tracking = this.#tracking();
@@ -410,6 +444,20 @@ export class Tracker {
     }
   }
 
+  /**
+   * One more fresh answer (told apart by its arrival, monotonic) on which the expiry watchdog would expire `intentId`;
+   * true once {@link EXPIRY_ANSWERS} distinct ones did. Expiry ends tracking for good, and a stale replica may answer
+   * COMMITTED for an intent that executes while the tracker has not yet seen it EXECUTING: each further answer is a
+   * fresh read, and any answer that is not COMMITTED starts the count again (`#record`).
+   */
+  #expiryVote(intentId: string): boolean {
+    const at = this.#confirmedAt.get(intentId);
+    const votes = this.#expiryVotes.get(intentId) ?? new Set<number>();
+    if (at !== undefined) votes.add(at);
+    this.#expiryVotes.set(intentId, votes);
+    return votes.size >= EXPIRY_ANSWERS;
+  }
+
   async #expire(intentId: string): Promise<void> {
     const now = this.#clock.now();
     await this.#mirror.write(intentId, (c) => expired(c, now));
@@ -426,8 +474,15 @@ export class Tracker {
     const clock = this.#clock;
     const current = this.#mirror.get(intentId);
     if (!current || current.stuckNotifiedAt !== undefined || !notifier.showStuck) return;
+    // Asked again when the warning's turn comes (the notifier may wait for a notification being grouped): an answer
+    // that arrived meanwhile and did not show EXECUTING (a stale one) leaves the decision to the next watchdog turn.
+    const stillDue = () => {
+      const t = this.#mirror.get(intentId);
+      const age = clock.monotonic() - (this.#confirmedAt.get(intentId) ?? Number.NEGATIVE_INFINITY);
+      return t?.phase === 'tracking' && t.status === 'EXECUTING' && age < this.#tuning.freshForMs;
+    };
     try {
-      await notifier.showStuck(current, minutes);
+      if ((await notifier.showStuck(current, minutes, stillDue)) === false) return;
     } catch {
       return;
     }
@@ -621,7 +676,9 @@ export class Tracker {
     this.#heard = true;
     this.#serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''));
     let news = false;
+    let stale = false;
     const written = await this.#mirror.write(intentId, (t) => {
+      stale = t?.status !== undefined && isStatusBehind(receipt.status, t.status);
       const a = answered(t, receipt, states, now, nextCheckAt);
       news = a.next !== undefined && a.news && !flapping;
       if (!news || a.next?.phase !== 'tracking' || this.#newsPace.admit(intentId, receipt.status)) return a.next;
@@ -629,7 +686,12 @@ export class Tracker {
       return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + this.#tuning.minWaitCycleMs) };
     });
     if (news) this.#busyUntil = now + this.#tuning.busyForMs;
+    if (written && !stale) this.#confirmedAt.set(intentId, this.#clock.monotonic());
+    if (receipt.status !== 'COMMITTED') this.#expiryVotes.delete(intentId);
+    else if (stale) this.#confirmedAt.delete(intentId);
     if (written?.phase !== 'tracking') {
+      this.#confirmedAt.delete(intentId);
+      this.#expiryVotes.delete(intentId);
       this.#seen.delete(intentId);
       this.#newsPace.forget(intentId);
     }
@@ -664,11 +726,27 @@ export class Tracker {
   async holdOff(ms: number): Promise<void> {
     await this.#load();
     await this.#pauseFor(ms);
+    // The pump serves the pause (its checkpoints) and wakes when it ends.
+    this.#kick();
   }
 
   /** 429: no new request anywhere before Retry-After (at least one back-off step). */
   async #rateLimited(err: unknown): Promise<void> {
     await this.#pauseFor(Math.max(this.#tuning.backoffBaseMs, retryAfterOf(err)));
+  }
+
+  /**
+   * Writes down how much of the Retry-After pause is left (`pausedAt` now, `pausedUntil` that much later), at most every
+   * {@link PAUSE_CHECKPOINT_MS} while it holds: a next worker whose wall clock went back (so that it cannot tell how
+   * long ago the pause began) then holds only what was left at the last checkpoint, not the whole pause again. A
+   * refused write keeps the previous checkpoint.
+   */
+  async #servePause(now: number): Promise<void> {
+    const { pausedAt, pauseServedMs = 0 } = this.#state;
+    if (pausedAt !== undefined && now - pausedAt < PAUSE_CHECKPOINT_MS) return;
+    const served = pauseServedMs + Math.max(0, now - (pausedAt ?? now));
+    this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + this.#pauseLeft(), pauseServedMs: served };
+    await this.#deps.stateStore?.set(this.#state).catch(() => {});
   }
 
   /** Pauses every request for `ms` (at most {@link MAX_HOLD_MS}) from now, unless a longer pause holds. */
@@ -680,6 +758,7 @@ export class Tracker {
       ...this.#state,
       pausedUntil: now + length,
       pausedAt: now,
+      pauseServedMs: 0,
       pauseReason: 'The service is rate-limiting requests; the tracker slowed down.',
     });
   }

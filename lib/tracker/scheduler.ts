@@ -132,12 +132,14 @@ export function planChecks(input: PlanInput): Plan {
 }
 
 /**
- * Since when (ms) an intent is owed its next individual check: its last answer, or the retry that brought it back to
- * tracking when that came later (an intent unread while expired is owed a check within S(N) of the retry, not at
- * once before every other).
+ * Since when (ms) an intent is owed its next individual check: its last answer, the retry that brought it back to
+ * tracking, or its last failed attempt (`retry.at`), whichever came last. An intent unread while expired is owed a
+ * check within S(N) of the retry, not at once before every other; one whose check was answered about another intent
+ * (no answer for it, not heard) goes behind the others rather than taking every turn while it keeps failing — a
+ * failing intent held the first place for 60 s while the next one went 64 s unread.
  */
 function owedSince(t: TrackedIntent): number {
-  return Math.max(lastHeardAt(t), t.resumedAt ?? 0);
+  return Math.max(lastHeardAt(t), t.resumedAt ?? 0, t.retry?.at ?? 0);
 }
 
 /**

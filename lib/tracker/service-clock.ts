@@ -13,6 +13,8 @@
  * - **Agreement**: the estimate is the interval agreed by the most of the last {@link DATE_SAMPLES} samples
  *   (Marzullo's algorithm, as NTP and TigerBeetle intersect their sources); it is *decidable* only when a majority
  *   agrees and the interval is at most {@link MAX_DECIDE_ERROR_MS} either side. An odd header is outvoted.
+ * - **Verdicts** (expiry, stuck) use {@link ServiceClock.earliestSure}: the earliest time every one of the last
+ *   {@link SURE_SAMPLES} samples allows, so no run of lying headers brings a deadline forward.
  * - **Lower bounds**: a receipt's `updatedAt` is a time the service has reached. It raises the estimate's lower edge
  *   only within the samples' interval (plus {@link LOWER_BOUND_SLACK_MS}); with no sample, it may move the estimate at
  *   most {@link MAX_LOWER_BOUND_LEAD_MS} ahead of the local clock. A receipt from the future (years ahead) moves
@@ -25,6 +27,12 @@ import { marzullo } from './marzullo';
 
 /** How many `Date` samples the estimate keeps. */
 export const DATE_SAMPLES = 8;
+/**
+ * A watchdog acts on the service's time only when this many `Date` samples are kept and every one of them allows it
+ * ({@link ServiceClock.earliestSure}): a service lying in one answer in five agrees with itself in 8 samples now and
+ * then, in 12 all lying about once in 4 × 10^8.
+ */
+export const SURE_SAMPLES = 12;
 /** A `Date` header is truncated to the second: the service's time was up to this much later (ms). */
 const DATE_RESOLUTION_MS = 1_000;
 /** `updatedAt` may raise the estimate this far (ms) beyond the samples' upper edge (the header's own slack). */
@@ -95,14 +103,30 @@ export class ServiceClock {
       const t = Math.max(this.#clock.now(), mono + this.#floor);
       return { earliest: t, latest: t };
     }
-    const widened = this.#samples.map((s) => {
+    const recent = this.#samples.slice(-DATE_SAMPLES);
+    const widened = recent.map((s) => {
       const spread = ((mono - s.at) * DRIFT_PPM) / 1e6;
       return [s.lo - spread, s.hi + spread] as const;
     });
     const agreed = marzullo(widened);
-    if (agreed.count * 2 <= this.#samples.length) return undefined;
+    if (agreed.count * 2 <= recent.length) return undefined;
     const lo = Math.min(agreed.hi, Math.max(agreed.lo, this.#floor));
     return { earliest: mono + lo, latest: mono + agreed.hi };
+  }
+
+  /**
+   * The earliest the service's time can be now by *every* `Date` sample kept (ms since the epoch), for a verdict that
+   * ends tracking or raises an alarm (expiry, the stuck warning): a service whose `Date` lies ahead in some answers,
+   * even most of the last few, cannot bring a deadline forward; one lying behind only puts the verdict off.
+   * Undefined while fewer than {@link SURE_SAMPLES} samples are kept. With no `Date` sample at all, the earliest of
+   * {@link bounds} (the local clock raised by lower bounds; the local clock without evidence).
+   */
+  earliestSure(): number | undefined {
+    const mono = this.#clock.monotonic();
+    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
+    if (this.#samples.length === 0) return this.bounds()?.earliest ?? this.#clock.now();
+    if (this.#samples.length < SURE_SAMPLES) return undefined;
+    return mono + Math.min(...this.#samples.map((s) => s.lo - ((mono - s.at) * DRIFT_PPM) / 1e6));
   }
 
   /**
@@ -145,7 +169,7 @@ export class ServiceClock {
     const arrived = answeredAt ?? this.#clock.monotonic();
     const roundTrip = Math.max(0, arrived - (sentAt ?? arrived));
     this.#samples.push({ lo: serverMs - arrived, hi: serverMs + DATE_RESOLUTION_MS + roundTrip - arrived, at: arrived });
-    if (this.#samples.length > DATE_SAMPLES) this.#samples.shift();
+    if (this.#samples.length > SURE_SAMPLES) this.#samples.shift();
   }
 
   /**

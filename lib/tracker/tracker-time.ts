@@ -8,6 +8,8 @@
  * - {@link clampTimes}: a record written by an earlier worker, before the wall clock jumped back, holds times in the
  *   future: an event time (last answer, added, retried) is read as at most now, and a deadline (back-off, the pause
  *   after an unchanged long-poll) as at most `maxDelayMs` from now.
+ * - {@link aheadMs}, {@link shiftTimes}: times an earlier worker wrote before the clock went back are moved back
+ *   together, by as much as the latest of them is ahead, before they are clamped.
  * - {@link pauseLeftMs}: the tracker-wide Retry-After pause, stored as wall times, is at most its own length away.
  * All pure.
  */
@@ -55,6 +57,29 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
   if (t.lastChangeAt !== undefined) c.lastChangeAt = Math.min(t.lastChangeAt, now);
   if (t.retry) c.retry = { ...t.retry, nextAt: Math.min(t.retry.nextAt, retryLate) };
   if (t.nextCheckAt !== undefined) c.nextCheckAt = Math.min(t.nextCheckAt, late);
+  return c;
+}
+
+/**
+ * How far (ms, ≥ 0) the times an earlier worker wrote run ahead of wall time `now`: the latest event time of `records`
+ * (`lastCheckedAt`, `lastChangeAt`, `resumedAt`, `addedAt`) and of the pause's start (`state.pausedAt`), minus `now`.
+ * Positive only when the user's clock went back between the two workers (by at least that much): those times are
+ * then moved back together by it ({@link shiftTimes}), which keeps their order — a pause that ended before the last
+ * answer stays ended — where clamping each to `now` on its own would start such a pause again.
+ */
+export function aheadMs(records: readonly TrackedIntent[], state: Pick<TrackerState, 'pausedAt'>, now: number): number {
+  let latest = state.pausedAt ?? Number.NEGATIVE_INFINITY;
+  for (const t of records) latest = Math.max(latest, t.addedAt, t.lastCheckedAt ?? latest, t.lastChangeAt ?? latest, t.resumedAt ?? latest);
+  return Math.max(0, latest - now);
+}
+
+/** `t` with every time the tracker reads (events and deadlines) moved `ms` earlier; `t` itself when `ms` is 0. */
+export function shiftTimes(t: TrackedIntent, ms: number): TrackedIntent {
+  if (ms === 0) return t;
+  const back = (x: number | undefined) => (x === undefined ? undefined : x - ms);
+  const c: TrackedIntent = { ...t, addedAt: t.addedAt - ms };
+  for (const k of ['lastCheckedAt', 'resumedAt', 'lastChangeAt', 'nextCheckAt'] as const) if (t[k] !== undefined) c[k] = back(t[k]);
+  if (t.retry) c.retry = { ...t.retry, nextAt: t.retry.nextAt - ms, ...(t.retry.at === undefined ? {} : { at: t.retry.at - ms }) };
   return c;
 }
 

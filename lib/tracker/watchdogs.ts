@@ -21,14 +21,23 @@ export const EXPIRED_MESSAGE = 'Not executed within 10 minutes of commit: the qu
 
 /**
  * Checks one tracked intent at local time `now` (ms) and service time `serviceNow` (ms, `service-clock.ts`): the
- * receipt's timestamps are compared with `serviceNow`, the record's own (`lastCheckedAt`) with `now`; `wakeAt` is
- * local. `stuckWarnings` is false when the notifier has no stuck warning. A time the service wrote that does not parse
+ * receipt's timestamps are compared with `serviceNow`; `wakeAt` is local. `answerAgeMs` is how old (ms) the last answer
+ * that showed the believed status is, measured by the caller on the monotonic clock (the engine: only answers it
+ * received itself, never a stale one); by default the record's `lastCheckedAt` read against `now`. The watchdog acts
+ * only when it is under `freshForMs` (I2), else it asks for a fresh read ("verify"). `stuckWarnings` is false when the notifier has no stuck warning. A time the service wrote that does not parse
  * or is absurd (Go's zero time, more than 10 years
  * before `serviceNow`: `lib/eta` `serviceTimeMs`, `isPlausibleStart`) is unknown: a start falls back to `createdAt`, and with
  * neither known the watchdog does nothing.
  */
-export function watch(t: TrackedIntent, now: number, tuning: Tuning, stuckWarnings: boolean, serviceNow: number = now): Watch {
-  const fresh = now - (t.lastCheckedAt ?? Number.NEGATIVE_INFINITY) < tuning.freshForMs;
+export function watch(
+  t: TrackedIntent,
+  now: number,
+  tuning: Tuning,
+  stuckWarnings: boolean,
+  serviceNow: number = now,
+  answerAgeMs: number = now - (t.lastCheckedAt ?? Number.NEGATIVE_INFINITY),
+): Watch {
+  const fresh = answerAgeMs < tuning.freshForMs;
   /** A service time as local time. */
   const local = (serviceMs: number) => now + (serviceMs - serviceNow);
   if (t.status === 'COMMITTED') {

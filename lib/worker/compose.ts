@@ -53,7 +53,7 @@ export function openWorkerStores(platform: Platform, now: () => number): WorkerS
   const settings = createSyncedSettingsStore(
     createCheckedSettingsStore(createSettingsStore(settingsDb), settingsDb),
     platform.browser.storage?.sync,
-    now,
+    platform.clock,
   );
   return { open, settingsDb, intents, settings };
 }

@@ -113,6 +113,25 @@ describe('Retry-After holds the service that sent it', () => {
     expect(parseRetryAfter(new Date(service + 120_000).toUTCString(), service)).toBe(120);
   });
 
+  it('a Retry-After in milliseconds by mistake holds what the service meant: 1000 holds 1 s, 600000 ten minutes', async () => {
+    // World campaign, seed 20261126, run 10 of `retryAfter`: `600000` (10 min meant) held the worker an hour.
+    expect(parseRetryAfter('1000')).toBe(1);
+    expect(parseRetryAfter('600000')).toBe(600);
+    expect(parseRetryAfter('86400000')).toBe(3_600);
+    // Seconds as services write them.
+    expect([parseRetryAfter('0'), parseRetryAfter('1'), parseRetryAfter('120'), parseRetryAfter('3600')]).toEqual([0, 1, 120, 3_600]);
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, perMinute: 60_000 });
+    const net = services(clock, { [A]: { 'Retry-After': '1000' } });
+    const a = new SvcClient({ baseUrl: A, accessKey: 'k', fetch: net.fetch, budget });
+    const t0 = clock.now();
+    await a.getIntentReceipt({ intentId: ID }).catch(() => undefined);
+    const next = a.getIntentReceipt({ intentId: ID }).catch(() => 'answered');
+    await clock.advance(1_000);
+    await next;
+    expect(net.sent.map((x) => x.at - t0)).toEqual([0, 1_000]);
+  });
+
   it('a Retry-After in milliseconds by mistake is cut to an hour, and no sleep overflows setTimeout', async () => {
     // 2^31 ms written as seconds: a hold of 68 years.
     expect(parseRetryAfter('2147484')).toBe(3_600);

@@ -248,4 +248,40 @@ describe('settings synced within Chrome’s storage.sync quotas', () => {
     await laptop.set({ ...full, watchedAddresses: [ME, OTHER_ME], autoTrackAddresses: [] });
     expect(await on('desktop', area).get()).toMatchObject({ watchedAddresses: [ME, OTHER_ME] });
   });
+
+  it('times the 120 writes a minute on the monotonic clock: a wall clock jumping forward frees nothing, one jumping back blocks nothing', async () => {
+    // Each save of a shrinking list is two writes (set, then remove the parts no longer there): 60 saves fill the minute.
+    let mono = 0;
+    let wall = 1_800_000_000_000;
+    const chrome = new ChromeSyncArea(() => mono);
+    let calls = 0;
+    const area: SyncArea = {
+      get: (keys) => chrome.get(keys),
+      set: (items) => {
+        calls++;
+        return chrome.set(items);
+      },
+      remove: (keys) => chrome.remove(keys),
+    };
+    const laptop = createSyncedSettingsStore(createSettingsStore(createStore('q-mono', 'settings')), area, {
+      now: () => wall,
+      monotonic: () => mono,
+    });
+    const save = (i: number) =>
+      laptop.set({ ...full, watchedAddresses: i % 2 === 0 ? addresses(200, i) : [ME], autoTrackAddresses: [] }).then(
+        () => 'ok',
+        (e: SyncFailedError) => e.reason,
+      );
+    let i = 0;
+    while ((await save(i++)) === 'ok') mono += 10;
+    // The user's clock jumps an hour ahead: the minute is still spent.
+    wall += 3_600_000;
+    const before = calls;
+    expect(await save(i++)).toBe('too-often');
+    expect(calls).toBe(before);
+    // It jumps two hours back, and a minute passes: the window has slid.
+    wall -= 7_200_000;
+    mono += 60_000;
+    expect(await save(i++)).toBe('ok');
+  });
 });

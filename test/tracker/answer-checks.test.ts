@@ -153,12 +153,13 @@ describe('one clock: the service’s (issue 20)', () => {
       expect(notifier.shown.map((t) => t.status)).toEqual(['SUCCEEDED']);
     });
 
-    it(`a user clock ${skew / MIN} min off: a COMMITTED intent never executed expires 11 to 12 min after its commit`, async () => {
+    it(`a user clock ${skew / MIN} min off: a COMMITTED intent never executed expires 11 to 13 min after its commit`, async () => {
       const { phases } = await run(skew, [], 16);
       const expired = phases.find((p) => p.phase === 'expired');
-      // The estimate is good to the `Date` header's second.
+      // The estimate is good to the `Date` header's second; the expiry is confirmed on EXPIRY_ANSWERS fresh answers
+      // in a row past the window (a stale replica may answer COMMITTED for an intent that executes).
       expect(expired?.at).toBeGreaterThanOrEqual(11 * MIN - 2_000);
-      expect(expired?.at).toBeLessThanOrEqual(12 * MIN);
+      expect(expired?.at).toBeLessThanOrEqual(13 * MIN);
     });
 
     it(`a user clock ${skew / MIN} min off: the stuck warning comes after 15 min EXECUTING, not before`, async () => {
@@ -209,7 +210,8 @@ describe('one clock after a restart', () => {
     await tracker.resume();
     await clock.advance(30_000);
     expect((await store.get(sid(1)))?.phase).toBe('tracking');
-    await clock.advance(6 * MIN + 30_000);
+    // Expired on EXPIRY_ANSWERS fresh answers in a row past the window (a long-poll answer every 20 s here).
+    await clock.advance(7 * MIN + 30_000);
     expect((await store.get(sid(1)))?.phase).toBe('expired');
     tracker.stop();
   });

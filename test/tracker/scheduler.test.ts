@@ -169,6 +169,22 @@ describe('planChecks', () => {
     });
   });
 
+  it('an intent whose checks keep being answered about another intent does not take every turn: the next one is read in time (I1)', () => {
+    // World campaign seed 1795800001, run 271: intent 1's checks were answered about another intent (a back-off of
+    // 1 s each), and as the one owed longest it took every turn; intent 2 went 64 s unread (S(6) = 60 s).
+    const polled = slotsFull();
+    const failing = t('failing', {
+      lastCheckedAt: NOW - 70_000,
+      lastError: { kind: 'foreign-receipt', message: 'another intent', at: NOW - 3_000 },
+      retry: { attempt: 3, nextAt: NOW - 1_000, at: NOW - 3_000 },
+    });
+    const next = t('next', { lastCheckedAt: NOW - 52_000 });
+    expect(planChecks(input([failing, next], { inFlight: polled })).sweep).toEqual({ kind: 'receipt', intentId: 'next', reason: 'stale' });
+    // Once read, the failing one's turn comes again.
+    const read = t('next', { lastCheckedAt: NOW });
+    expect(planChecks(input([failing, read], { inFlight: polled })).sweep).toMatchObject({ intentId: 'failing' });
+  });
+
   it('a retry brings back expired intents: their verifications wait while a cut long-poll can wait no longer (I1)', () => {
     const polled = slotsFull();
     // 3 s ago a retry brought back two expired intents (unread for 200 s and 70 s, each to be verified) and cut the

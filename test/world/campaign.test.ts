@@ -6,7 +6,7 @@
  */
 import { expect, it, vi } from 'vitest';
 import { familiesFrom, runCampaign } from './campaign';
-import { KNOWN_FAILING } from './examples';
+import { FIXED, KNOWN_FAILING } from './examples';
 import { check, formatTally } from './oracle';
 import { runWorld } from './run';
 
@@ -36,6 +36,17 @@ it(
   },
   Math.max(600_000, runs * 10_000),
 );
+
+it('the schedules kept as found and fixed pass', async () => {
+  const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+  const failed: string[] = [];
+  for (const example of FIXED) {
+    const { violations } = await check(await runWorld(example.schedule, example.seed));
+    if (violations.length > 0) failed.push(`${example.found}\n  ${violations.join('\n  ')}`);
+  }
+  for (const q of quiet) q.mockRestore();
+  expect(failed).toEqual([]);
+});
 
 it.skipIf(process.env.WORLD_EXAMPLES !== '1')('the schedules kept as known failures still fail (WORLD_EXAMPLES=1)', async () => {
   const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];

@@ -19,6 +19,7 @@ import { DEFAULT_TUNING } from '@/lib/tracker/types';
 import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
 import { checkFamilies, EXTRA_INVARIANTS } from './families';
+import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
 /** The invariants the oracle checks. */
@@ -55,6 +56,15 @@ export function formatTally(t: Tally): string {
     return `${i} ${t[i].checked}${n ? ` (+${n} excused: ${ex.map(([w, k]) => `${w} ${k}`).join(', ')})` : ''}`;
   }).join(' · ');
 }
+
+/** The service's methods by the log's op, and the path they are posted to (test/world/network.ts). */
+const METHOD_OPS: Record<string, LogEntry['op']> = {
+  WaitIntentReceipt: 'wait',
+  GetIntentReceipt: 'receipt',
+  GetIntentHistory: 'history',
+  GetIntent: 'intent',
+};
+const SERVICE_RPC = `${SERVICE_ORIGIN}/rpc/Svc/`;
 
 const isCheck = (e: LogEntry) => e.op === 'wait' || e.op === 'receipt';
 
@@ -248,7 +258,15 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     const end = w.entry.end!;
     const honour = Math.min(w.holdMs, HOLD_HONOURED_MS);
     const early = log.find((x) => x.start > end && x.start < end + honour && x !== w.entry);
+    // The worker died in that very fetch, after the service answered and before the answer reached it: no hold was
+    // ever given to it. Or it died at the same instant, before the hold could be written where the next worker finds
+    // it. Either way the next worker knows nothing of it.
+    const method = Object.entries(METHOD_OPS).find(([, op]) => op === w.entry.op)?.[0];
+    const unread = o.deaths.some((d) => d.kind === 'kill' && d.at === end && d.what === `kill-after fetch ${SERVICE_RPC}${method}`);
+    const unkept = o.deaths.some((d) => d.kind === 'kill' && d.at === end);
     if (!early) ok('I5');
+    else if (unread) excused('I5', 'the worker died before it read the 429');
+    else if (unkept) excused('I5', 'the worker died as the 429 came, before it could keep the hold');
     else if (
       o.deaths.some((d) => d.at >= end && d.at < early.start) &&
       o.windows.some((x) => x.why.includes('svc-settings') && x.from < early.start)
