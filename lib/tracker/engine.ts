@@ -42,8 +42,9 @@ type CheckKind = 'wait' | 'receipt';
 export const PAUSE_CHECKPOINT_MS = 10_000;
 
 /**
- * A worker whose wall clock went back since the earlier one (so that it cannot tell how long no worker ran) holds a
- * running Retry-After pause only until this much of it (ms) has been served, its own length if shorter.
+ * A Retry-After pause is held at least this long (ms) whatever happens (its own length if shorter); beyond it, a
+ * worker whose wall clock went back since the earlier one (so that it cannot tell how long it was not running) resumes
+ * rather than hold what may already have ended.
  */
 export const PAUSE_HONOURED_MS = 60_000;
 
@@ -302,12 +303,19 @@ export class Tracker {
       await this.#mirror.write(t.intentId, (c) => c && rebased(c), { quiet: true }).catch(() => {});
     }
     const { pausedUntil, pausedAt, pauseServedMs = 0 } = this.#state;
-    if (pausedUntil !== undefined && (shift > 0 || pausedAt === undefined || pausedAt > now)) {
+    if (pausedUntil !== undefined) {
       const moved = { pausedUntil: pausedUntil - shift, ...(pausedAt === undefined ? {} : { pausedAt: pausedAt - shift }) };
-      // The clock went back: how long no worker ran is unknown, and what was left at the last checkpoint could outlast
-      // the service's hold by every death in between. Only the part of PAUSE_HONOURED_MS not yet served is held.
       const wallLeft = pauseLeftMs(moved, now, MAX_HOLD_MS);
-      const left = shift > 0 ? Math.min(wallLeft, Math.max(0, PAUSE_HONOURED_MS - pauseServedMs)) : wallLeft;
+      // Held for sure: until min(its length, PAUSE_HONOURED_MS) of it are served, whatever the wall clock did while
+      // no worker ran (time not running is not counted as served).
+      const length = pausedAt === undefined ? wallLeft : pausedUntil - pausedAt + pauseServedMs;
+      // (A state written before `pauseServedMs` existed says nothing of what was served: none is held for sure.)
+      const served = this.#state.pauseServedMs !== undefined;
+      const sure = served ? Math.max(0, Math.min(PAUSE_HONOURED_MS, length) - pauseServedMs) : 0;
+      // The clock went back: how long no worker ran is unknown, and what was left at the last checkpoint could
+      // outlast the service's hold by every death in between; beyond the sure part it is not held.
+      const left = Math.max(sure, shift > 0 ? Math.min(wallLeft, sure) : wallLeft);
+      if (left === wallLeft && shift === 0 && (pausedAt === undefined || pausedAt <= now)) return;
       this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + left };
       await this.#deps.stateStore?.set(this.#state).catch(() => {});
     }
@@ -363,6 +371,7 @@ export class Tracker {
     let now = clock.now();
     // Nothing can be sent now: a user's refresh gets the record as it is rather than waiting.
     if (this.#state.keyRejected) return this.#settleAllRefresh();
+    if (this.#state.pausedUntil !== undefined && this.#pauseLeft() === 0) await this.#pauseEnded();
     if (this.#pauseLeft() > 0) {
       await this.#servePause(now);
       this.#wakeAt(now + Math.min(this.#pauseLeft(), PAUSE_CHECKPOINT_MS));
@@ -747,6 +756,12 @@ export class Tracker {
     const served = pauseServedMs + Math.max(0, now - (pausedAt ?? now));
     this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + this.#pauseLeft(), pauseServedMs: served };
     await this.#deps.stateStore?.set(this.#state).catch(() => {});
+  }
+
+  /** The pause has been served whole: it is forgotten, so that no later worker holds any of it again. */
+  async #pauseEnded(): Promise<void> {
+    const { pausedUntil: _u, pausedAt: _a, pauseServedMs: _s, pauseReason: _r, ...rest } = this.#state;
+    await this.#setState(rest).catch(() => {});
   }
 
   /** Pauses every request for `ms` (at most {@link MAX_HOLD_MS}) from now, unless a longer pause holds. */

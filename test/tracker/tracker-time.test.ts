@@ -142,6 +142,30 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     second.stop();
   });
 
+  it('a 30 s pause served 20 s, the worker dead 5 s and the wall clock 10 s ahead: the next worker still holds the 10 s not served (world campaign seed 1795800001, run 83)', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const store = new MemoryStore();
+    const id = `0x${'a'.repeat(64)}`;
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => undefined });
+    await first.track(id);
+    await first.holdOff(30_000);
+    await clock.advance(20_000);
+    first.stop();
+    await clock.advance(5_000);
+    clock.jumpWall(10_000);
+    const transport = new ScriptedTransport();
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await second.resume();
+    await clock.advance(9_000);
+    expect(transport.calls).toHaveLength(0);
+    await clock.advance(2_000);
+    expect(transport.calls.length).toBeGreaterThan(0);
+    // Served whole, the pause is forgotten: a later worker holds none of it.
+    expect(second.state.pausedUntil).toBeUndefined();
+    second.stop();
+  });
+
   it('moves an earlier worker’s times back by as much as the latest is ahead (aheadMs, shiftTimes)', () => {
     const now = 1_000_000;
     const a = trackedRecord('0xa', {
