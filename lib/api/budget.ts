@@ -127,6 +127,8 @@ export class RequestBudget {
   #timerAt = Number.POSITIVE_INFINITY;
   /** Per scope: no request is sent before this monotonic time (ms), the service's `Retry-After`. */
   readonly #holds = new Map<string, number>();
+  /** Gates not yet open ({@link RequestBudget.gate}). */
+  #gates = 0;
 
   constructor(options: RequestBudgetOptions = {}) {
     this.maxInFlight = options.maxInFlight ?? 4;
@@ -153,6 +155,19 @@ export class RequestBudget {
    * sent for `ms` from now (at most {@link MAX_HOLD_MS}); those asked meanwhile wait in line, the user's first. A
    * shorter hold than one in force changes nothing. Not a number or not positive: ignored.
    */
+  /**
+   * Sends nothing, of any lane, until `ready` settles (resolved or rejected; several gates: until all have): a new
+   * worker first restores the Retry-After hold a previous worker kept, then sends (I5 across restarts).
+   */
+  gate(ready: Promise<unknown>): void {
+    this.#gates++;
+    const open = () => {
+      this.#gates--;
+      this.#dispatch();
+    };
+    ready.then(open, open);
+  }
+
   holdOff(ms: number, scope = ''): void {
     if (!(ms > 0)) return;
     const length = Math.min(ms, MAX_HOLD_MS);
@@ -230,7 +245,7 @@ export class RequestBudget {
 
   /** The waiter to start now, if any (see the order in the module's docstring). */
   #next(): Waiter | undefined {
-    if (this.#inFlight >= this.maxInFlight || this.#waiting.length === 0) return undefined;
+    if (this.#gates > 0 || this.#inFlight >= this.maxInFlight || this.#waiting.length === 0) return undefined;
     const now = this.#clock.monotonic();
     const count = this.#window.count(now);
     const open = this.#waiting.filter((w) => !this.#held(w.scope, now)).sort((a, b) => a.seq - b.seq);

@@ -57,6 +57,8 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   };
   // A 429 holds every request to the service that sent it; the saved service's hold is kept in the tracker's state
   // for a restarted worker (a 429 to Test connection of another URL or key pauses nothing else).
+  /** The hold a previous worker kept, being handed to the budget (set while the tracker loads its state). */
+  let restoring: Promise<unknown> = Promise.resolve();
   clients.budget.onHoldOff = (ms, scope) =>
     void clients
       .scope()
@@ -75,13 +77,17 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
       // The service's Retry-After holds every request to it, also after a restart (I5); never longer than it was set.
       const left = pauseLeftMs(state, clock.now(), MAX_HOLD_MS);
       if (left > 0)
-        void clients.scope().then(
+        restoring = clients.scope().then(
           (scope) => scope !== undefined && clients.budget.holdOff(left, scope),
           () => {},
         );
       changed('');
     },
   });
+
+  // Nothing is sent, by any lane, before that hold is back in the budget: a watched check or an ETA look-up at start
+  // would otherwise go out inside the service's Retry-After.
+  clients.budget.gate(tracker.list().then(() => restoring));
 
   // On-chain verification (docs/chain.md): each receipt the tracker records is checked on the chains the user turned on
   // (`changed` above also forgets a removed intent); a disagreement is a notification of its own, told once.

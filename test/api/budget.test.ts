@@ -157,3 +157,35 @@ describe('SvcHttp through the budget', () => {
     expect(service.maxInFlight()).toBe(4);
   });
 });
+
+describe('a gate: nothing is sent before a restarted worker has its kept hold back', () => {
+  it('every lane waits until the gate settles, then the hold given meanwhile applies', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock });
+    const sent: Array<{ lane: string; at: number }> = [];
+    let restore!: () => void;
+    budget.gate(new Promise<void>((resolve) => (restore = resolve)));
+    const lanes = ['background', 'tracker', 'user'] as const;
+    const runs = lanes.map((lane) => budget.run(lane, async () => void sent.push({ lane, at: clock.now() }), { scope: 's' }));
+    await clock.advance(5_000);
+    expect(sent).toEqual([]);
+    // The previous worker's 429 left 60 s of hold: restored before the gate opens.
+    budget.holdOff(60_000, 's');
+    restore();
+    await clock.advance(59_000);
+    expect(sent).toEqual([]);
+    await clock.advance(2_000);
+    await Promise.all(runs);
+    expect(sent.map((s) => s.lane).sort()).toEqual(['background', 'tracker', 'user']);
+    expect(Math.min(...sent.map((s) => s.at))).toBeGreaterThanOrEqual(65_000);
+  });
+
+  it('a gate that rejects (the state could not be read) opens too', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock });
+    budget.gate(Promise.reject(new Error('refused')));
+    let sent = false;
+    await budget.run('user', async () => void (sent = true));
+    expect(sent).toBe(true);
+  });
+});
