@@ -321,3 +321,59 @@ describe('what a save removes from storage.sync', () => {
     expect(await device('desktop', area).get()).toMatchObject({ watchedAddresses: [ME] });
   });
 });
+
+describe('the store’s own write budget and the older versions’ rule', () => {
+  /** A sync area with no quota of its own: only the store's limit applies. */
+  const plainArea = () => {
+    const items = new Map<string, unknown>();
+    let sets = 0;
+    const area: SyncArea = {
+      get: async () => Object.fromEntries(items),
+      set: async (v) => {
+        sets++;
+        for (const [k, x] of Object.entries(v)) items.set(k, structuredClone(x));
+      },
+      remove: async (keys) => {
+        for (const k of keys) items.delete(k);
+      },
+    };
+    return { area, items, sets: () => sets };
+  };
+
+  it('lets 119 one-write saves through within a minute, refuses the 120th as too often, and lets it through 60 s after the first', async () => {
+    globalThis.indexedDB = new IDBFactory();
+    let t = 1_000_000;
+    const { area, sets } = plainArea();
+    const store = createSyncedSettingsStore(createSettingsStore(createStore('budget-window', 'settings')), area, () => t);
+    for (let i = 0; i < 119; i++) await store.set(full);
+    expect(sets()).toBe(119);
+    t += 59_999;
+    expect(((await store.set(full).catch((e: unknown) => e)) as SyncFailedError).reason).toBe('too-often');
+    t += 1;
+    await store.set(full);
+    expect(sets()).toBe(120);
+  });
+
+  it('against a sync area only older versions wrote (no version item), the later save time wins; a tie goes to the synced values', async () => {
+    for (const [revision, expected] of [
+      [500, [ME]],
+      [1_000, [OTHER_ME]],
+      [2_000, [OTHER_ME]],
+    ] as const) {
+      globalThis.indexedDB = new IDBFactory();
+      const local = createSettingsStore(createStore(`older-${revision}`, 'settings'));
+      // Saved on this device alone at t = 1,000.
+      await createSyncedSettingsStore(local, undefined, () => 1_000).set({ ...full, watchedAddresses: [ME] });
+      const { area, items } = plainArea();
+      items.set('settings.$revision', revision);
+      items.set('settings.watchedAddresses', [OTHER_ME]);
+      expect((await createSyncedSettingsStore(local, area, () => 3_000).get())?.watchedAddresses, String(revision)).toEqual(expected);
+    }
+  });
+
+  it('says each failure in the browser’s language', () => {
+    expect(syncFailureMessage(new SyncFailedError('too-large'))).toMatch(/more than the browser's sync storage holds/);
+    expect(syncFailureMessage(new SyncFailedError('too-often'))).toMatch(/saved too often in the last minute/);
+    expect(syncFailureMessage(new SyncFailedError('unavailable'))).toMatch(/sync storage refused the change/);
+  });
+});
