@@ -9,7 +9,7 @@ import { createStore, get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createAsideRecords, createIntentStore, createSettingsStore, createWatchedCheckpoints } from '@/lib/store';
 import { createCheckedIntentStore, createCheckedSettingsStore, STORE_VERSION_KEY } from '@/lib/store/checked';
-import { readTrackedIntent, STORE_VERSION } from '@/lib/store/records';
+import { readSettings, readTrackedIntent, STORE_VERSION } from '@/lib/store/records';
 import { Tracker } from '@/lib/tracker/engine';
 import { HONEST, PENDING, sid } from '../tracker/engine-harness';
 import { FakeService } from '../tracker/fake-service';
@@ -132,5 +132,110 @@ describe('settings from earlier versions', () => {
     expect(read).toEqual({ baseUrl: 'https://svc.example', accessKey: 'k', watchedAddresses: ['0xabc'] });
     expect(await createWatchedCheckpoints(settingsDb).get()).toEqual({ '0xabc': { fromTime: 1_800_000_000 - 60 } });
     expect(await get('settings-unreadable', settingsDb)).toEqual({ raw, dropped: ['notify'] });
+  });
+});
+
+describe('readTrackedIntent: the migrations, field by field', () => {
+  const ID = `0x${'d'.repeat(64)}`;
+  const ok = (raw: unknown, key?: unknown) => {
+    const read = readTrackedIntent(raw, key);
+    if (!read.ok) throw new Error(`not read: ${read.reason}`);
+    return read;
+  };
+
+  it('a record that is not an object (or is a list) is not read, and not taken for a later version’s', () => {
+    for (const raw of [null, 'x', 5, [ID]])
+      expect(readTrackedIntent(raw, ID)).toEqual({ ok: false, reason: 'not an object', later: false });
+  });
+
+  it('takes the intentId from the key only when the record has none and the key is a string', () => {
+    expect(ok({ addedAt: 1 }, ID).record.intentId).toBe(ID);
+    expect(ok({ intentId: 'own', addedAt: 1 }, ID).record.intentId).toBe('own');
+    expect(readTrackedIntent({ addedAt: 1 }, 7)).toMatchObject({ ok: false, later: false });
+  });
+
+  it('takes the status from the receipt only when there is none; the phase and notification follow from it', () => {
+    expect(ok({ intentId: ID, addedAt: 1, receipt: { intentId: ID, status: 'FAILED' } }).record).toMatchObject({
+      status: 'FAILED',
+      phase: 'final',
+      notification: 'pending',
+    });
+    expect(ok({ intentId: ID, addedAt: 1, status: 'EXECUTING', receipt: { intentId: ID, status: 'FAILED' } }).record).toMatchObject({
+      status: 'EXECUTING',
+      phase: 'tracking',
+      notification: 'none',
+    });
+    expect(ok({ intentId: ID, addedAt: 1, notifiedAt: 9, status: 'SUCCEEDED' }).record.notification).toBe('shown');
+    expect(ok({ intentId: ID, addedAt: 1, status: 'REFUNDED' }).record.phase).toBe('final');
+    expect(ok({ intentId: ID, addedAt: 1, status: 'COMMITTED' }).record.phase).toBe('tracking');
+  });
+
+  it('a record already in this version’s shape is read unchanged and not migrated', () => {
+    const rec = { intentId: ID, addedAt: 1, lastStates: ['PENDING'], phase: 'tracking', notification: 'none' };
+    expect(ok(rec)).toEqual({ ok: true, record: rec, migrated: false });
+    expect(ok({ ...rec, lastStates: undefined }).record.lastStates).toEqual([]);
+  });
+
+  it('fills a missing addedAt from the last check, else 0', () => {
+    expect(ok({ intentId: ID, lastCheckedAt: 55 }).record.addedAt).toBe(55);
+    expect(ok({ intentId: ID }).record.addedAt).toBe(0);
+  });
+
+  it('a paused record keeps an error other than a rejected key or origin', () => {
+    const lastError = { kind: 'network', message: 'down', at: 3 };
+    expect(ok({ intentId: ID, addedAt: 1, phase: 'paused', lastError }).record.lastError).toEqual(lastError);
+    for (const kind of ['key-rejected', 'origin-rejected'])
+      expect(ok({ intentId: ID, addedAt: 1, phase: 'paused', lastError: { kind, message: 'm', at: 3 } }).record.lastError).toBeUndefined();
+  });
+
+  it('says where it failed, and marks it a later version’s only when every issue is an unknown enumeration value', () => {
+    const rec = { intentId: ID, addedAt: 1, lastStates: [], phase: 'tracking', notification: 'none' };
+    expect(readTrackedIntent({ ...rec, phase: 'archived' })).toMatchObject({
+      ok: false,
+      later: true,
+      reason: expect.stringMatching(/^phase: /),
+    });
+    expect(readTrackedIntent({ ...rec, phase: 'archived', addedAt: 'x' })).toMatchObject({ ok: false, later: false });
+    expect(readTrackedIntent({ ...rec, notified: { title: 1 } })).toMatchObject({
+      ok: false,
+      later: false,
+      reason: expect.stringMatching(/^notified\.title: /),
+    });
+    expect(readTrackedIntent({ ...rec, retry: { attempt: 'one' } })).toMatchObject({ ok: false, later: false });
+    expect(readTrackedIntent({ ...rec, lastError: { kind: 'x' } })).toMatchObject({ ok: false, later: false });
+    expect(readTrackedIntent({ ...rec, receipt: { status: 'SUCCEEDED' } })).toMatchObject({ ok: false, later: false });
+  });
+});
+
+describe('readSettings: a field of the wrong type is left out', () => {
+  it('reads nothing for a non-object, empty strings for a missing or damaged URL and key', () => {
+    expect(readSettings(undefined)).toBeUndefined();
+    expect(readSettings('settings')).toBeUndefined();
+    expect(readSettings({})).toEqual({ settings: { baseUrl: '', accessKey: '' }, dropped: [] });
+    expect(readSettings({ baseUrl: 5, accessKey: null })).toEqual({
+      settings: { baseUrl: '', accessKey: '' },
+      dropped: ['baseUrl', 'accessKey'],
+    });
+  });
+
+  it('drops each damaged list or switch by name and keeps the others', () => {
+    const read = readSettings({
+      baseUrl: 'https://svc.example',
+      accessKey: 'k',
+      watchedAddresses: ['0xa'],
+      autoTrackAddresses: [1],
+      autoTrackTicks: 'x',
+      syncSettings: 'yes',
+    });
+    expect(read?.dropped).toEqual(['autoTrackAddresses', 'autoTrackTicks', 'syncSettings']);
+    expect(read?.settings).toEqual({ baseUrl: 'https://svc.example', accessKey: 'k', watchedAddresses: ['0xa'] });
+    expect(readSettings({ syncSettings: false })?.settings.syncSettings).toBe(false);
+  });
+
+  it('hands version 1’s checkpoints back apart, only the numeric ones', () => {
+    const read = readSettings({ watchedCheckedAt: { '0xa': 100, '0xb': 'soon' } });
+    expect(read?.watchedCheckedAt).toEqual({ '0xa': 100 });
+    expect(read?.settings).not.toHaveProperty('watchedCheckedAt');
+    expect(readSettings({ watchedCheckedAt: 5 })).not.toHaveProperty('watchedCheckedAt');
   });
 });

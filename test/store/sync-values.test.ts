@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore, readSyncItems } from '@/lib/store/sync';
+import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, syncPartCount, validSyncedValue } from '@/lib/store/sync-values';
 
 const ME = `0x${'a1'.repeat(20)}`;
 const THEM = `0x${'b2'.repeat(20)}`;
@@ -67,5 +68,67 @@ describe('storage.sync items from another device are checked before they are bel
     expect(read?.autoTrackAddresses).toEqual([ME]);
     expect(read?.watchedAddresses).toEqual([ME, THEM]);
     warn.mockRestore();
+  });
+});
+
+describe('the checks of one synced item, value by value', () => {
+  it('a split list’s header is believed for a whole number of parts from 1 to 512 only', () => {
+    expect(MAX_SYNC_PARTS).toBe(512);
+    expect(syncPartCount({ parts: 1 })).toBe(1);
+    expect(syncPartCount({ parts: 512 })).toBe(512);
+    for (const bad of [{ parts: 0 }, { parts: 513 }, { parts: 2.5 }, { parts: '2' }, { parts: 2 ** 32 }, {}, null, 3, [2], '{"parts":2}'])
+      expect(syncPartCount(bad), JSON.stringify(bad)).toBeUndefined();
+  });
+
+  it('a header is any object with a parts field, valid or not', () => {
+    expect(isPartsHeader({ parts: 2 ** 32 })).toBe(true);
+    expect(isPartsHeader({ parts: undefined })).toBe(true);
+    for (const no of [{ part: 2 }, null, ['parts'], 'parts', 2]) expect(isPartsHeader(no), JSON.stringify(no)).toBe(false);
+  });
+
+  it('notification choices need the five switches as booleans; progress and quiet hours are optional but typed', () => {
+    const notify = { succeeded: true, failed: false, refunded: true, stuck: true, sound: false };
+    expect(validSyncedValue('notify', notify)).toBe(true);
+    expect(validSyncedValue('notify', { ...notify, progress: true, quietHours: { start: '22:00', end: '07:00' }, later: 1 })).toBe(true);
+    for (const bad of [
+      undefined,
+      null,
+      [notify],
+      { ...notify, sound: 'yes' },
+      { ...notify, succeeded: undefined },
+      { ...notify, progress: 'on' },
+      { ...notify, quietHours: null },
+      { ...notify, quietHours: ['22:00', '07:00'] },
+      { ...notify, quietHours: { start: '22:00' } },
+      { ...notify, quietHours: { end: '07:00' } },
+    ])
+      expect(validSyncedValue('notify', bad), JSON.stringify(bad) ?? 'undefined').toBe(false);
+  });
+
+  it('the three lists must be lists of strings; a key this version does not know is never valid', () => {
+    for (const key of ['watchedAddresses', 'autoTrackAddresses', 'autoTrackTicks']) {
+      expect(validSyncedValue(key, ['a', 'b'])).toBe(true);
+      expect(validSyncedValue(key, [])).toBe(true);
+      expect(validSyncedValue(key, ['a', 1])).toBe(false);
+      expect(validSyncedValue(key, 'a')).toBe(false);
+    }
+    expect(validSyncedValue('accessKey', 'k')).toBe(false);
+    expect(validSyncedValue('later', ['a'])).toBe(false);
+  });
+
+  it('a version needs a whole counter of at least 1 and a device name', () => {
+    expect(readSyncVersion({ counter: 1, device: 'd' })).toEqual({ counter: 1, device: 'd' });
+    expect(readSyncVersion({ counter: 7, device: 'd', extra: true })).toEqual({ counter: 7, device: 'd' });
+    for (const bad of [
+      { counter: 0, device: 'd' },
+      { counter: 1.5, device: 'd' },
+      { counter: 2 ** 53, device: 'd' },
+      { counter: '1', device: 'd' },
+      { counter: 1 },
+      { counter: 1, device: 2 },
+      null,
+      [1, 'd'],
+    ])
+      expect(readSyncVersion(bad), JSON.stringify(bad)).toBeUndefined();
   });
 });

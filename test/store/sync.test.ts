@@ -10,6 +10,7 @@ import {
   type SyncArea,
   SyncFailedError,
   syncFailureMessage,
+  syncItems,
 } from '@/lib/store/sync';
 
 const KEY = 'sk_live_do-not-sync_8f3a1c';
@@ -283,5 +284,132 @@ describe('settings synced within Chrome’s storage.sync quotas', () => {
     wall -= 7_200_000;
     mono += 60_000;
     expect(await save(i++)).toBe('ok');
+  });
+});
+
+describe('the items that hold the synced settings (syncItems)', () => {
+  const address = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+  const bytes = (name: string, value: unknown) => new TextEncoder().encode(name + JSON.stringify(value)).length;
+
+  it('puts each key in one item when it fits, with the revision, and leaves out what is not set', () => {
+    const items = syncItems({ watchedAddresses: [ME], notify: full.notify }, 1234);
+    expect(items).toEqual({ 'settings.$revision': 1234, 'settings.watchedAddresses': [ME], 'settings.notify': full.notify });
+  });
+
+  it('splits a list too big for one item over parts of at most 8,192 bytes each, in order, none empty', () => {
+    const list = Array.from({ length: 400 }, (_, i) => address(i));
+    const items = syncItems({ watchedAddresses: list }, 1);
+    const header = items['settings.watchedAddresses'] as { parts: number };
+    // 400 addresses of 45 bytes (quoted, with a comma) are about 18,000 bytes: three parts.
+    expect(header.parts).toBe(3);
+    const parts = Array.from({ length: header.parts }, (_, i) => items[`settings.watchedAddresses#${i}`] as string[]);
+    expect(parts.flat()).toEqual(list);
+    for (const [i, part] of parts.entries()) {
+      expect(part.length).toBeGreaterThan(0);
+      expect(bytes(`settings.watchedAddresses#${i}`, part)).toBeLessThanOrEqual(8_192);
+    }
+    // Each part but the last is full: one more address would not have fitted.
+    for (let i = 0; i < parts.length - 1; i++)
+      expect(bytes(`settings.watchedAddresses#${i}`, [...parts[i]!, parts[i + 1]![0]])).toBeGreaterThan(8_192);
+    expect(Object.keys(items).filter((k) => k.includes('#'))).toHaveLength(3);
+  });
+
+  it('keeps a value of exactly 8,192 bytes in one item', () => {
+    const name = 'settings.watchedAddresses';
+    // ["…"] around one string: 4 bytes of JSON, plus the item's name.
+    const one = 'x'.repeat(8_192 - name.length - 4);
+    expect(bytes(name, [one])).toBe(8_192);
+    expect(syncItems({ watchedAddresses: [one] }, 1)[name]).toEqual([one]);
+    // One byte more, over two elements: split in two.
+    const a = 'x'.repeat(4_000);
+    const b = 'y'.repeat(8_193 - bytes(name, [a, '']));
+    expect(bytes(name, [a, b])).toBe(8_193);
+    const two = syncItems({ watchedAddresses: [a, b] }, 1);
+    expect(two[name]).toEqual({ parts: 2 });
+    expect([two[`${name}#0`], two[`${name}#1`]]).toEqual([[a], [b]]);
+  });
+
+  it('refuses as too large a value that is no list, one element beyond an item, and more than 100 KB in all', () => {
+    const notify = { ...full.notify!, later: 'x'.repeat(9_000) };
+    expect(() => syncItems({ notify } as never, 1)).toThrow(expect.objectContaining({ reason: 'too-large' }));
+    expect(() => syncItems({ watchedAddresses: ['x'.repeat(9_000)] }, 1)).toThrow(expect.objectContaining({ reason: 'too-large' }));
+    const list = Array.from({ length: 2_400 }, (_, i) => address(i));
+    expect(() => syncItems({ watchedAddresses: list }, 1)).toThrow(expect.objectContaining({ reason: 'too-large' }));
+    // About 90 KB passes.
+    expect(() => syncItems({ watchedAddresses: list.slice(0, 2_000) }, 1)).not.toThrow();
+  });
+});
+
+describe('what a save removes from storage.sync', () => {
+  it('removes the parts of a list that no longer needs them, and never another item of the area', async () => {
+    const area = fakeBrowser.storage.sync;
+    await area.set({ 'other.extension.key': 1, settingsOther: 2 });
+    const laptop = device('shrink', area);
+    const big = Array.from({ length: 400 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+    await laptop.set({ ...full, watchedAddresses: big, autoTrackAddresses: [] });
+    expect(Object.keys(await area.get(null))).toContain('settings.watchedAddresses#2');
+    await laptop.set({ ...full, watchedAddresses: [ME], autoTrackAddresses: [] });
+    const after = await area.get(null);
+    expect(Object.keys(after).filter((k) => k.includes('#'))).toEqual([]);
+    expect(after['settings.watchedAddresses']).toEqual([ME]);
+    expect(after['other.extension.key']).toBe(1);
+    expect(after.settingsOther).toBe(2);
+    expect(await device('desktop', area).get()).toMatchObject({ watchedAddresses: [ME] });
+  });
+});
+
+describe('the store’s own write budget and the older versions’ rule', () => {
+  /** A sync area with no quota of its own: only the store's limit applies. */
+  const plainArea = () => {
+    const items = new Map<string, unknown>();
+    let sets = 0;
+    const area: SyncArea = {
+      get: async () => Object.fromEntries(items),
+      set: async (v) => {
+        sets++;
+        for (const [k, x] of Object.entries(v)) items.set(k, structuredClone(x));
+      },
+      remove: async (keys) => {
+        for (const k of keys) items.delete(k);
+      },
+    };
+    return { area, items, sets: () => sets };
+  };
+
+  it('lets 119 one-write saves through within a minute, refuses the 120th as too often, and lets it through 60 s after the first', async () => {
+    globalThis.indexedDB = new IDBFactory();
+    let t = 1_000_000;
+    const { area, sets } = plainArea();
+    const store = createSyncedSettingsStore(createSettingsStore(createStore('budget-window', 'settings')), area, () => t);
+    for (let i = 0; i < 119; i++) await store.set(full);
+    expect(sets()).toBe(119);
+    t += 59_999;
+    expect(((await store.set(full).catch((e: unknown) => e)) as SyncFailedError).reason).toBe('too-often');
+    t += 1;
+    await store.set(full);
+    expect(sets()).toBe(120);
+  });
+
+  it('against a sync area only older versions wrote (no version item), the later save time wins; a tie goes to the synced values', async () => {
+    for (const [revision, expected] of [
+      [500, [ME]],
+      [1_000, [OTHER_ME]],
+      [2_000, [OTHER_ME]],
+    ] as const) {
+      globalThis.indexedDB = new IDBFactory();
+      const local = createSettingsStore(createStore(`older-${revision}`, 'settings'));
+      // Saved on this device alone at t = 1,000.
+      await createSyncedSettingsStore(local, undefined, () => 1_000).set({ ...full, watchedAddresses: [ME] });
+      const { area, items } = plainArea();
+      items.set('settings.$revision', revision);
+      items.set('settings.watchedAddresses', [OTHER_ME]);
+      expect((await createSyncedSettingsStore(local, area, () => 3_000).get())?.watchedAddresses, String(revision)).toEqual(expected);
+    }
+  });
+
+  it('says each failure in the browser’s language', () => {
+    expect(syncFailureMessage(new SyncFailedError('too-large'))).toMatch(/more than the browser's sync storage holds/);
+    expect(syncFailureMessage(new SyncFailedError('too-often'))).toMatch(/saved too often in the last minute/);
+    expect(syncFailureMessage(new SyncFailedError('unavailable'))).toMatch(/sync storage refused the change/);
   });
 });
