@@ -29,10 +29,10 @@ export interface TrackedIntents {
   reload(): Promise<void>;
 }
 
-/** The worker's `tracked` answer, or undefined when it gave none (an older worker, or none running). */
+/** The worker's `tracked` answer, or undefined when it gave none or not a list (a worker of another version). */
 async function askWorker(request: { first?: number; intentIds?: string[] }) {
   const reply = await send({ type: 'tracked', ...request });
-  return reply.ok ? reply : undefined;
+  return reply.ok && Array.isArray(reply.intents) ? reply : undefined;
 }
 
 /**
