@@ -191,7 +191,8 @@ function extensionPids(userDataDir: string): number[] {
     .filter((d) => /^\d+$/.test(d))
     .map((d) => {
       try {
-        const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+        // Chromium rewrites its processes' titles: their arguments may be separated by spaces rather than NULs.
+        const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split(/[\0 ]/);
         const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
         const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
         return { pid: Number(d), ppid, cmd };
