@@ -40,8 +40,18 @@ export function visibleRange(
 }
 
 /**
+ * The height (px) the list shows rows in: the scroller's own height when it has been laid out, never more than its
+ * largest height `maxHeight` (its box may be taller than it scrolls: then the rows in view are those of `maxHeight`).
+ */
+export function viewportHeight(clientHeight: number | undefined, maxHeight: number): number {
+  return clientHeight && clientHeight > 0 ? Math.min(clientHeight, maxHeight) : maxHeight;
+}
+
+/**
  * A windowed (virtualized) list, as long lists in mail clients: a `<ul>` that scrolls on its own (at most `height`
- * px tall) and renders only the rows in view plus a margin, the others standing in as padding. Row heights may vary:
+ * px tall) and renders only the rows in view plus a margin, the others standing in as two spacer items (not padding:
+ * a padding taller than the list's largest height made the box itself that tall, so that it never scrolled and every
+ * row counted as in view, one render in two). Row heights may vary:
  * each rendered row is measured (its height and margins) and remembered by key; rows not yet seen count `estimate`
  * px. Each row from `renderItem` must be one `<li>`, given its index in `items` so that it can
  * tell screen readers its position (aria-posinset, aria-setsize) in the whole list.
@@ -67,7 +77,7 @@ export function WindowedList<T>(props: {
     for (let i = 0; i < items.length; i++) out[i + 1] = (out[i] ?? 0) + (heights.current.get(keyOf(items[i] as T)) ?? estimate);
     return out;
   }, [items, measured, estimate]);
-  const viewport = list.current?.clientHeight || props.height;
+  const viewport = viewportHeight(list.current?.clientHeight, props.height);
   const { start, end, top, bottom } = visibleRange(offsets, scrollTop, viewport);
 
   // After each render: measure the rows shown (fractional heights, margins included); a height that changed by more
@@ -80,7 +90,8 @@ export function WindowedList<T>(props: {
     const pass = passes.current;
     if (pass.items !== items || pass.scrollTop !== scrollTop) passes.current = { items, scrollTop, count: 0 };
     if (passes.current.count >= MAX_MEASURE_PASSES) return;
-    const rows = el.children;
+    // The rows, between the two spacers.
+    const rows = Array.from(el.children).slice(1, -1);
     const first = rows[0] as HTMLElement | undefined;
     if (!first) return;
     const style = getComputedStyle(first);
@@ -107,10 +118,12 @@ export function WindowedList<T>(props: {
       ref={list}
       class={`${props.class ?? ''} windowed`}
       aria-label={props.label}
-      style={{ maxHeight: `${props.height}px`, overflowY: 'auto', paddingTop: `${top}px`, paddingBottom: `${bottom}px` }}
+      style={{ maxHeight: `${props.height}px`, overflowY: 'auto' }}
       onScroll={(e) => setScrollTop((e.currentTarget as HTMLUListElement).scrollTop)}
     >
+      <li key="above" aria-hidden="true" class="windowed-spacer" style={{ height: `${top}px` }} />
       {items.slice(start, end).map((item, i) => props.renderItem(item, start + i))}
+      <li key="below" aria-hidden="true" class="windowed-spacer" style={{ height: `${bottom}px` }} />
     </ul>
   );
 }

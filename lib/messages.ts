@@ -11,6 +11,7 @@ import { type InvalidId, MAX_TRACK_MANY } from './api/intent-list';
 import type { LookupApi } from './api/lookup';
 import type { BalanceEntry } from './api/schemas/history';
 import type { IntentReceipt } from './api/schemas/receipt';
+import type { TrackedIntent } from './store';
 
 /** Broadcast type sent by the background after tracked intents or the tracker state changed (coalesced). */
 export const CHANGED = 'intents-changed' as const;
@@ -60,6 +61,15 @@ export const REQUESTS = /* @__PURE__ */ (() => ({
         }),
       )
       .check(z.maxLength(MAX_TRACK_MANY)),
+  }),
+  /**
+   * The tracked intents as the worker holds them (`lib/worker/tracked-handler.ts`), newest added first: the first
+   * screenful in the popup's order (`first` rows), the intents a change named (`intentIds`), or all (neither).
+   */
+  tracked: z.object({
+    type: z.literal('tracked'),
+    first: z.optional(z.number().check(z.gte(1), z.lte(1_000))),
+    intentIds: z.optional(z.array(intentId()).check(z.maxLength(MAX_TRACK_MANY))),
   }),
   /** Track what a selection holds: an intentId, or a transaction hash (every intent of it) — the context menu's action. */
   'track-text': z.object({ type: z.literal('track-text'), text: z.string().check(z.maxLength(10_000)) }),
@@ -132,6 +142,8 @@ export interface ReplyData {
    * not intentIds with the reason (`lib/worker/track-many.ts`), `invalidCount` all of them.
    */
   'track-many': { added: number; already: number; invalid: InvalidId[]; invalidCount: number };
+  /** `intents` as asked (a named intent missing from them is not tracked); `total` how many are tracked. */
+  tracked: { intents: TrackedIntent[]; total: number };
   /** The first intent the text named (an intentId, or the first intent of a transaction hash). */
   'track-text': { added: boolean; intentId: string };
   seen: Record<never, never>;

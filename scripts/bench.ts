@@ -63,7 +63,9 @@ const BROWSER_SIZES = PARTS.has('browser') ? sizes(process.env.BENCH_BROWSER_SIZ
 const DESK_SIZES = PARTS.has('desk') ? sizes(process.env.BENCH_DESK_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
 /** Chain rows: tracked intents verified on the local chains. */
 const CHAIN_SIZES = PARTS.has('chain') ? sizes(process.env.BENCH_CHAIN_SIZES, QUICK ? [1, 20] : [1, 100, 500]) : [];
-const DESK_SAMPLES = QUICK ? { opens: 5, searches: 10 } : { opens: 30, searches: 50 };
+const DESK_SAMPLES = QUICK
+  ? { opens: 5, searches: 10, spreadMs: 20_000, idleMs: 20_000 }
+  : { opens: 30, searches: 50, spreadMs: 60_000, idleMs: 60_000 };
 /** Scale rows: how long their intents take to finish, and how long to wait for the last notifications after. */
 const SCALE = {
   busy: { tracked: 10, othersPerHour: 5000, spreadMs: QUICK ? 20_000 : 120_000, tailMs: QUICK ? 15_000 : 30_000 },
@@ -711,12 +713,12 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
     row: name,
     kind,
     intents: n,
-    notified: 0,
+    notified: d.latencyMs?.count ?? 0,
     latencyMs: null,
     requestsPerMinute: 0,
-    idleRequestsPerMinute: null,
+    idleRequestsPerMinute: d.idleRequestsPerMinute ?? null,
     idleRequestsPerMinutePerIntent: null,
-    peakConcurrentRequests: 0,
+    peakConcurrentRequests: d.peakInFlight ?? 0,
     cpuMs: null,
     desk: d,
   });
@@ -731,7 +733,12 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
         const ext = await launchExtension();
         try {
           await configure(ext, sim.url, sim.accessKey);
-          return row(`desk browser ${n}`, 'tracker (browser)', n, await deskBrowser(ext, sim, n, DESK_SAMPLES));
+          const desk = {
+            control: sim.control,
+            requestsBetween: sim.requestsBetween,
+            finishedAt: async (intentId: string) => finishedAt((await sim.client.getIntentReceipt({ intentId })).intentReceipt),
+          };
+          return row(`desk browser ${n}`, 'tracker (browser)', n, await deskBrowser(ext, desk, n, DESK_SAMPLES));
         } finally {
           await ext.close();
           removeProfile(ext.userDataDir);
@@ -836,13 +843,13 @@ if (desk.length > 0) {
     s ? `${s.p50}/${s.p99}/${s.max} (${s.count})` : '—';
   console.log('');
   console.log(
-    '| desk row | intents | track all ms | one by one ms | popup open → list p50/p99/max ms (n) | first paint → list | search p50/p99/max ms (n) |',
+    '| desk row | intents | track all ms | one by one ms | popup open → list p50/p99/max ms (n) | first paint → list | open → whole list | search p50/p99/max ms (n) | latency p50/p99/max ms (n) | ended before tracked | idle req/min | peak in flight | memory private/RSS/JS heap MB |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of desk) {
     const d = r.desk!;
     console.log(
-      `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.searchMs)} |`,
+      `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.fullListMs)} | ${p(d.searchMs)} | ${p(d.latencyMs)} | ${f(d.endedBeforeTracked)} | ${f(d.idleRequestsPerMinute)} | ${f(d.peakInFlight)} | ${d.memory ? `${f(d.memory.privateMB)}/${f(d.memory.rssMB)}/${f(d.memory.jsHeapMB)}` : '—'} |`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ReceiptView } from '@/components/ReceiptView';
 import { type TabSpec, Tabs } from '@/components/Tabs';
 import type { LookupApi } from '@/lib/api/lookup';
@@ -36,9 +36,10 @@ const tabs = (): TabSpec<TabId>[] => [
 export function App(props: { layout?: 'popup' | 'panel' }) {
   const settings = useSettings();
   const [tab, setTab] = useState<TabId>('tracked');
-  const { intents, trackerState, now, reload } = useTrackedIntents();
-  const trackedIds = new Set((intents ?? []).map((i) => i.intentId));
-  const verdicts = useChainVerdicts([...trackedIds]);
+  const { intents, firstRows, trackerState, now, reload } = useTrackedIntents();
+  // Once per list, not per render: the clock re-renders the popup every second while intents are in flight.
+  const trackedIds = useMemo(() => new Set((intents ?? []).map((i) => i.intentId)), [intents]);
+  const verdicts = useChainVerdicts(useMemo(() => [...trackedIds], [trackedIds]));
   const { opened, open, close } = useOpenedReceipt(intents);
   const details = useIntentDetails(opened?.intentId, (opened?.tracked?.receipt ?? opened?.receipt)?.status ?? undefined);
   const clipboard = useClipboardSuggestion(trackedIds);
@@ -144,6 +145,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
           {tab === 'tracked' && (
             <TrackedTab
               intents={intents}
+              firstRows={firstRows}
               suggestion={clipboard.suggestion}
               onAcceptSuggestion={() => {
                 const id = clipboard.suggestion;

@@ -45,9 +45,26 @@ export function searchText(t: TrackedIntent): string {
   return parts.join(' ').toLowerCase();
 }
 
-/** Each intent's searchable text, by intentId (build once per list). */
+/**
+ * Each record's search text, computed once per record object: records are replaced, never changed in place (the
+ * worker writes a new record, the popup patches it into its list), so a list read again after a change formats only
+ * the records that changed.
+ */
+const prepared = new WeakMap<TrackedIntent, string>();
+
+/** {@link searchText} of `t`, from the cache of prepared texts when this record object was seen before. */
+export function preparedText(t: TrackedIntent): string {
+  let text = prepared.get(t);
+  if (text === undefined) {
+    text = searchText(t);
+    prepared.set(t, text);
+  }
+  return text;
+}
+
+/** Each intent's searchable text, by intentId (build once per list; unchanged records reuse their prepared text). */
 export function searchIndex(list: readonly TrackedIntent[]): Map<string, string> {
-  return new Map(list.map((t) => [t.intentId, searchText(t)]));
+  return new Map(list.map((t) => [t.intentId, preparedText(t)]));
 }
 
 /**
@@ -64,7 +81,7 @@ export function filterTracked(
   if (words.length === 0 && filter === 'all') return list as TrackedIntent[];
   return list.filter((t) => {
     if (!passes(t, filter)) return false;
-    const text = index.get(t.intentId) ?? searchText(t);
+    const text = index.get(t.intentId) ?? preparedText(t);
     return words.every((w) => text.includes(w));
   });
 }

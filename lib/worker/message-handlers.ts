@@ -13,6 +13,7 @@ import type { MessageHandlers } from './dispatch';
 import { clearFinished, type TrackIntent } from './track';
 import type { TrackList } from './track-many';
 import { createTrackManyHandler } from './track-many-handler';
+import { createTrackedHandler } from './tracked-handler';
 
 /** What the handlers use. */
 export interface MessageHandlerDeps {
@@ -62,6 +63,7 @@ export function trackingHandlers(
       return { ok: true, added: added.length, already, invalid, invalidCount };
     },
     'track-text': (r) => deps.trackSelection(r.text),
+    tracked: createTrackedHandler(tracker),
     async seen() {
       await tracker.markSeen();
       await deps.updateBadge();

@@ -73,3 +73,18 @@ describe('filterTracked', () => {
     expect(filterTracked(list, index, 'usdc', 'all')).toHaveLength(500);
   });
 });
+
+describe('searchIndex', () => {
+  it('formats a record once: a list read again after a change reuses the text of every record not replaced', () => {
+    const kept = intent(1, { status: 'EXECUTING' });
+    const before = searchIndex([kept, intent(2)]);
+    expect(before.get(hex(1))).toContain('executing');
+    // The record object is the key: a list holding the same object again does not format it again (records are
+    // replaced, never changed in place, so this stale text shows the cache was used) …
+    (kept as { status?: string }).status = 'SUCCEEDED';
+    expect(searchIndex([kept]).get(hex(1))).toContain('executing');
+    // … while a record that was replaced is formatted anew.
+    const replaced = { ...kept };
+    expect(searchIndex([replaced]).get(hex(1))).toContain('succeeded');
+  });
+});

@@ -14,6 +14,7 @@ function recordingHandlers() {
     track: ok,
     'track-many': ok,
     'track-text': ok,
+    tracked: ok,
     seen: ok,
     'clear-finished': ok,
     remove: async () => {

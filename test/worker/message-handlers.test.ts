@@ -134,6 +134,30 @@ describe('message handlers', () => {
     expect([await removed.has(ID), await removed.has(other)]).toEqual([true, false]);
   });
 
+  it('hands the popup the tracked intents from memory: the first screenful in its order, the ones a change named, or all', async () => {
+    const { handlers, store } = await setUp(false);
+    const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    // 30 intents added at 1..30 s; every tenth (10, 20, 30) still in flight.
+    for (let n = 1; n <= 30; n++)
+      await store.put({
+        intentId: hex(n),
+        addedAt: n * 1_000,
+        lastStates: [],
+        phase: n % 10 === 0 ? 'tracking' : 'final',
+        status: n % 10 === 0 ? 'EXECUTING' : 'SUCCEEDED',
+        notification: 'none',
+      });
+    const ids = (reply: ReplyOf<'tracked'>) => (reply.ok ? reply.intents.map((t) => t.intentId) : reply.message);
+    const first = await handlers.tracked({ type: 'tracked', first: 5 });
+    expect(ids(first)).toEqual([hex(30), hex(20), hex(10), hex(29), hex(28)]);
+    expect(first).toMatchObject({ ok: true, total: 30 });
+    expect(ids(await handlers.tracked({ type: 'tracked', intentIds: [hex(7), hex(99), hex(20)] }))).toEqual([hex(20), hex(7)]);
+    const all = await handlers.tracked({ type: 'tracked' });
+    expect(ids(all)).toEqual(Array.from({ length: 30 }, (_, i) => hex(30 - i)));
+    await handlers.remove({ type: 'remove', intentId: hex(30) });
+    expect(await handlers.tracked({ type: 'tracked', intentIds: [hex(30)] })).toEqual({ ok: true, intents: [], total: 29 });
+  });
+
   it('asks for the settings when the popup reads something before they are saved', async () => {
     const { handlers } = await setUp(false);
     const notConfigured = { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };

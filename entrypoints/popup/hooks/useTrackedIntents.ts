@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { isInFlight } from '@/lib/eta';
 import { isChangedMessage } from '@/lib/messages';
+import { createTrackedReader, type TrackedView } from '@/lib/query/tracked-reader';
 import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { loadServiceOffset, serviceNow } from '../service-time';
 import { intentStore, trackerStateStore } from '../stores';
@@ -15,6 +16,8 @@ const LIVE_TICK_MS = 1_000;
 export interface TrackedIntents {
   /** Every tracked intent, newest added first; undefined until first read. */
   intents: TrackedIntent[] | undefined;
+  /** Before the whole list is read: its first rows in the order the list shows them, and how many are tracked. */
+  firstRows?: { rows: TrackedIntent[]; total: number };
   /** Rate-limit pause and rejected key. */
   trackerState: TrackerState;
   /**
@@ -26,44 +29,66 @@ export interface TrackedIntents {
   reload(): Promise<void>;
 }
 
+/** The worker's `tracked` answer, or undefined when it gave none or not a list (a worker of another version). */
+async function askWorker(request: { first?: number; intentIds?: string[] }) {
+  const reply = await send({ type: 'tracked', ...request });
+  return reply.ok && Array.isArray(reply.intents) ? reply : undefined;
+}
+
 /**
- * The tracked intents and the tracker state, read from IndexedDB when the popup opens and again whenever the worker
- * says they changed. Opening also tells the worker to resume and, once the list is shown, that finished intents are
- * seen.
+ * The tracked intents and the tracker state. The list comes from the worker's memory (`tracked`), never waiting for
+ * IndexedDB behind the worker's writes (IndexedDB only when the worker does not answer): on opening its first
+ * screenful, then all of it; on each "changed" broadcast only the intents it names (`lib/query/tracked-reader.ts`).
+ * Opening also tells the worker to resume and, once the list is shown, that finished intents are seen.
  */
 export function useTrackedIntents(): TrackedIntents {
-  const [intents, setIntents] = useState<TrackedIntent[] | undefined>();
+  const [view, setView] = useState<TrackedView | undefined>();
   const [trackerState, setTrackerState] = useState<TrackerState>({});
   const [now, setNow] = useState(serviceNow());
 
-  // Reloads overlap (one per change message) and may finish out of order: a result is applied only when no later
-  // reload has been applied, so an older picture of the store never replaces a newer one.
-  const reloads = useRef({ started: 0, applied: 0 });
-  const reload = useCallback(async () => {
-    const seq = ++reloads.current.started;
-    const [list, state] = await Promise.all([intentStore.list(), trackerStateStore.get(), loadServiceOffset()]);
-    if (seq < reloads.current.applied) return;
-    reloads.current.applied = seq;
-    setIntents(list);
-    setTrackerState(state ?? {});
-    setNow(serviceNow());
+  // Views are applied once the service's clock offset is read, in the order the reader gives them.
+  const reader = useMemo(() => {
+    const offsetRead = loadServiceOffset();
+    return createTrackedReader({ ask: askWorker, readStore: () => intentStore.list() }, (next) => {
+      void offsetRead.then(() => {
+        setView(next);
+        setNow(serviceNow());
+      });
+    });
   }, []);
+  const readState = useCallback(
+    () =>
+      void trackerStateStore
+        .get()
+        .then((state) => setTrackerState(state ?? {}))
+        .catch(() => {}),
+    [],
+  );
+  const reload = useCallback(async () => {
+    readState();
+    await reader.reload();
+  }, [reader, readState]);
 
   useEffect(() => {
-    void reload().then(() => send({ type: 'seen' }));
+    readState();
+    void reader.open().then(() => send({ type: 'seen' }));
     void send({ type: 'resume' });
     const onMessage = (msg: unknown) => {
-      if (isChangedMessage(msg)) void reload();
+      if (!isChangedMessage(msg)) return;
+      readState();
+      void reader.changed(msg.intentIds);
     };
     browser.runtime.onMessage.addListener(onMessage);
     return () => browser.runtime.onMessage.removeListener(onMessage);
-  }, [reload]);
+  }, [reader, readState]);
 
-  const live = intents?.some(isInFlight) ?? false;
+  const intents = view && 'list' in view ? view.list : undefined;
+  const firstRows = view && 'first' in view ? { rows: view.first, total: view.total } : undefined;
+  const live = (intents ?? firstRows?.rows)?.some(isInFlight) ?? false;
   useEffect(() => {
     const tick = setInterval(() => setNow(serviceNow()), live ? LIVE_TICK_MS : TICK_MS);
     return () => clearInterval(tick);
   }, [live]);
 
-  return { intents, trackerState, now, reload };
+  return { intents, firstRows, trackerState, now, reload };
 }

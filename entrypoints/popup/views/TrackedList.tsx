@@ -30,6 +30,11 @@ const FILTER_LABELS: Record<TrackedFilter, Parameters<typeof t>[0]> = {
  */
 export function TrackedList(props: {
   intents: TrackedIntent[];
+  /**
+   * Given while `intents` are only the first rows of the list (already in its order): how many are tracked in all.
+   * The rows are shown as they are, with no search or filter, and a line says how many of the whole these are.
+   */
+  total?: number;
   now: number;
   onOpen: (intentId: string) => void;
   onRemove: (intentId: string) => void;
@@ -40,7 +45,8 @@ export function TrackedList(props: {
 }) {
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<TrackedFilter>('all');
-  const ordered = useMemo(() => inFlightFirst(props.intents), [props.intents]);
+  const partial = props.total !== undefined;
+  const ordered = useMemo(() => (partial ? props.intents : inFlightFirst(props.intents)), [props.intents, partial]);
   const index = useMemo(() => searchIndex(props.intents), [props.intents]);
   const muted = useMemo(() => new Set(props.muted), [props.muted]);
   const shown = useMemo(() => filterTracked(ordered, index, query, filter), [ordered, index, query, filter]);
@@ -54,13 +60,18 @@ export function TrackedList(props: {
       onRemove={() => props.onRemove(intent.intentId)}
       muted={muted.has(intent.intentId)}
       onMute={onMute && ((m) => onMute(intent.intentId, m))}
-      position={{ index: i, size: shown.length }}
+      position={{ index: i, size: props.total ?? shown.length }}
       verified={props.verified?.get(intent.intentId)?.verified}
     />
   );
   return (
     <>
-      {props.intents.length >= FILTER_FROM && (
+      {partial && (
+        <p class="muted" role="status" data-testid="tracked-count">
+          {t('trackedShowing', props.intents.length, props.total ?? 0)}
+        </p>
+      )}
+      {!partial && props.intents.length >= FILTER_FROM && (
         <div class="tracked-filters">
           <input
             type="search"

@@ -1,3 +1,4 @@
+import { useMemo } from 'preact/hooks';
 import { TrackForm } from '@/components/TrackForm';
 import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
@@ -18,9 +19,14 @@ function download(filename: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Tracked tab: the Track box and the tracked intents, those in flight first. */
+/**
+ * Tracked tab: the Track box and the tracked intents, those in flight first (their first rows alone until the whole
+ * list is read: no search, export or housekeeping over a part of it).
+ */
 export function TrackedTab(props: {
   intents: TrackedIntent[] | undefined;
+  /** Before the whole list is read: its first rows (in the list's order) and how many are tracked. */
+  firstRows?: { rows: TrackedIntent[]; total: number };
   /** An intentId found on the clipboard, not tracked yet: offered with one click. */
   suggestion?: string;
   onAcceptSuggestion: () => void;
@@ -42,6 +48,7 @@ export function TrackedTab(props: {
   /** The worker's on-chain verdicts by intentId: a row says "Verified on-chain" once its verdict is. */
   verified?: ReadonlyMap<string, ChainVerdict>;
 }) {
+  const trackedIds = useMemo(() => new Set(props.intents?.map((i) => i.intentId)), [props.intents]);
   return (
     <>
       {props.suggestion && (
@@ -60,7 +67,17 @@ export function TrackedTab(props: {
       <TrackForm onTrack={props.onTrack} onTrackClipboard={props.onTrackClipboard} message={props.message} busy={props.busy} />
       <section aria-labelledby="tracked-title">
         <h2 id="tracked-title">{t('trackedIntents')}</h2>
-        {props.intents === undefined ? (
+        {props.intents === undefined && props.firstRows ? (
+          <TrackedList
+            intents={props.firstRows.rows}
+            total={props.firstRows.total}
+            now={props.now}
+            onOpen={props.onOpen}
+            onRemove={props.onRemove}
+            muted={props.muted}
+            onMute={props.onMute}
+          />
+        ) : props.intents === undefined ? (
           <p class="muted">{t('loading')}</p>
         ) : props.intents.length === 0 ? (
           <p class="muted">{t('nothingTracked')}</p>
@@ -100,7 +117,7 @@ export function TrackedTab(props: {
             </div>
           </>
         )}
-        <ImportSection trackedIds={new Set(props.intents?.map((i) => i.intentId))} onImported={props.onImported} />
+        <ImportSection trackedIds={trackedIds} onImported={props.onImported} />
       </section>
     </>
   );
