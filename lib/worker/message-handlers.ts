@@ -53,7 +53,10 @@ export function createMessageHandlers(deps: MessageHandlerDeps): MessageHandlers
 /** The requests that change what is tracked (track, paste, remove, clear) or how (refresh, retry, resume, seen). */
 export function trackingHandlers(
   deps: MessageHandlerDeps,
-): Pick<MessageHandlers, 'track' | 'track-many' | 'track-text' | 'seen' | 'clear-finished' | 'remove' | 'refresh' | 'retry' | 'resume'> {
+): Pick<
+  MessageHandlers,
+  'track' | 'track-many' | 'track-text' | 'tracked' | 'seen' | 'clear-finished' | 'remove' | 'refresh' | 'retry' | 'resume'
+> {
   const { tracker } = deps;
   const trackMany = createTrackManyHandler({ trackList: deps.trackList, tracker, calm: deps.calm });
   return {

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { SvcClient } from '@/lib/api/client';
 import { SvcBadBodyError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
-import { MAX_BODY_CHARS, parseRetryAfter } from '@/lib/api/http';
+import { MAX_BODY_CHARS } from '@/lib/api/http-answer';
+import { parseRetryAfter } from '@/lib/api/retry-after';
 
 const KEY = 'sk_test_http_0123';
 const answer =
