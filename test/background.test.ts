@@ -72,20 +72,24 @@ describe('background services (fakeBrowser)', () => {
   });
 
   it('clears finished intents and keeps the ones in flight', async () => {
-    const bg = createBackground(realPlatform(fakeBrowser as never));
+    // The records a previous worker left: the worker under test starts on them.
+    const previous = createBackground(realPlatform(fakeBrowser as never));
     const base = { addedAt: 1, lastStates: [], notification: 'shown' as const };
-    await bg.intents.put({ ...base, intentId: `0x${'1'.repeat(64)}`, phase: 'final', status: 'SUCCEEDED' });
-    await bg.intents.put({ ...base, intentId: `0x${'2'.repeat(64)}`, phase: 'final', status: 'FAILED' });
-    await bg.intents.put({ ...base, intentId: `0x${'3'.repeat(64)}`, phase: 'tracking', notification: 'none' });
+    await previous.intents.put({ ...base, intentId: `0x${'1'.repeat(64)}`, phase: 'final', status: 'SUCCEEDED' });
+    await previous.intents.put({ ...base, intentId: `0x${'2'.repeat(64)}`, phase: 'final', status: 'FAILED' });
+    await previous.intents.put({ ...base, intentId: `0x${'3'.repeat(64)}`, phase: 'tracking', notification: 'none' });
+    previous.tracker.stop();
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     expect(await bg.handleMessage({ type: 'clear-finished' })).toEqual({ ok: true });
     expect((await bg.intents.list()).map((t) => t.intentId)).toEqual([`0x${'3'.repeat(64)}`]);
     bg.tracker.stop();
   });
 
   it('keeps at most 200 finished intents, pruning the oldest when a new one is tracked', async () => {
-    const bg = createBackground(realPlatform(fakeBrowser as never));
+    // The records a previous worker left: the worker under test starts on them.
+    const previous = createBackground(realPlatform(fakeBrowser as never));
     for (let i = 0; i < 205; i++) {
-      await bg.intents.put({
+      await previous.intents.put({
         intentId: `0x${i.toString(16).padStart(64, '0')}`,
         addedAt: i,
         notifiedAt: 1000 + i,
@@ -95,6 +99,8 @@ describe('background services (fakeBrowser)', () => {
         notification: 'shown',
       });
     }
+    previous.tracker.stop();
+    const bg = createBackground(realPlatform(fakeBrowser as never));
     await bg.tracker.resume();
     expect(await bg.handleMessage({ type: 'track', intentId: ID })).toMatchObject({ ok: true, added: true });
     await vi.waitFor(async () => expect((await bg.intents.list()).filter((t) => t.phase === 'final')).toHaveLength(200));
