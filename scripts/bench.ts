@@ -367,7 +367,7 @@ async function runNode(sim: Sim, kind: Kind, n: number): Promise<Figures> {
 
 /** The real extension in Chromium: notification creation time minus the terminal transition. */
 async function runBrowser(sim: Sim, n: number): Promise<Figures> {
-  const ext = await launchExtension();
+  const ext = await launchExtension(undefined, true, undefined, { record: false });
   try {
     await configure(ext, sim.url, sim.accessKey);
     await countNotificationCreates(ext);
@@ -730,7 +730,7 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
       label: `desk in Chromium, ${n} intents`,
       run: async () => {
         const sim = await startSim();
-        const ext = await launchExtension();
+        const ext = await launchExtension(undefined, true, undefined, { record: false });
         try {
           await configure(ext, sim.url, sim.accessKey);
           const desk = {

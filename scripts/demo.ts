@@ -39,7 +39,7 @@ console.log(`demo: simulator at ${sim.url} with ${demo.length} intents`);
 if (chains) console.log(`demo: local chains ${JSON.stringify(sim.rpcUrls())} (anvil; Arbitrum One → Base)`);
 
 const profile = tempProfile();
-const ext = await launchExtension(profile, headless);
+const ext = await launchExtension(profile, headless, undefined, { record: false });
 console.log(`demo: Chromium started ${headless ? 'headless' : 'with a window'}, extension ${ext.extensionId}`);
 await configure(ext, sim.url, sim.accessKey);
 console.log('demo: options saved (service URL and access key)');

@@ -45,7 +45,7 @@ const intents = [
   sim.createIntent('stuck'),
 ];
 const profile = tempProfile();
-const ext = await launchExtension(profile, true);
+const ext = await launchExtension(profile, true, undefined, { record: false });
 try {
   await configure(ext, sim.url, sim.accessKey);
   const popup = await PopupPage.open(ext);
