@@ -4,48 +4,18 @@
  * time can be, and none is moved while the service clock's Date headers disagree.
  */
 import { describe, expect, it } from 'vitest';
-import type { HistoryLiteRequest, HistoryLiteResponse } from '@/lib/api/schemas/history';
-import type { Settings, WatchedCheckpoint } from '@/lib/store';
+import type { Settings } from '@/lib/store';
 import { ServiceClock } from '@/lib/tracker/service-clock';
-import { createWatchedCheck } from '@/lib/worker/watched';
 import { EventClock } from '../tracker/fakes';
+import { type OwnerRow, watchedOnHistory } from './watched-harness';
 
 const MINE = `0x${'a1'.repeat(20)}`;
 const YEARS_72 = 72 * 365 * 24 * 3600_000;
 
 /** A check over an in-memory history of `rows` (ms creation times), on `serviceClock`, as lib/background.ts wires it. */
-function setUp(serviceClock: ServiceClock, clock: EventClock, rows: Array<{ intentId: string; at: number }>) {
-  let checkpoints: Record<string, WatchedCheckpoint> = {};
+function setUp(serviceClock: ServiceClock, clock: EventClock, rows: OwnerRow[]) {
   const settings: Settings = { baseUrl: 'https://svc.example', accessKey: 'k', autoTrackAddresses: [MINE] };
-  const tracked: string[] = [];
-  const check = createWatchedCheck({
-    settings: { get: async () => settings, set: async () => {} },
-    client: async () => ({
-      async getIntentHistoryLite(req: HistoryLiteRequest): Promise<HistoryLiteResponse> {
-        const from = (req.fromTime ?? 0) * 1000;
-        return {
-          intents: rows
-            .filter((r) => r.at >= from)
-            .map((r) => ({ intentId: r.intentId, status: 'EXECUTING', ownerAddress: MINE, createdAt: new Date(r.at).toISOString() })),
-        } as HistoryLiteResponse;
-      },
-    }),
-    checkpoints: {
-      get: async () => ({ ...checkpoints }),
-      set: async (c) => {
-        checkpoints = c;
-      },
-    },
-    track: async (intentId) => {
-      tracked.push(intentId);
-      return { ok: true, added: true, intentId };
-    },
-    now: () => clock.now(),
-    monotonic: () => clock.monotonic(),
-    serviceNow: () => serviceClock.now(),
-    serviceLatest: () => serviceClock.latestIfDecidable(),
-  });
-  return { check, checkpoint: () => checkpoints[MINE], tracked };
+  return watchedOnHistory({ owner: MINE, settings, rows, serviceClock, now: () => clock.now(), monotonic: () => clock.monotonic() });
 }
 
 describe('watched checkpoints and the service clock', () => {

@@ -6,10 +6,9 @@
  * the check first asks the service (its answer's Date header sets the clock), then reads from the checkpoint.
  */
 import { describe, expect, it } from 'vitest';
-import type { HistoryLiteRequest, HistoryLiteResponse } from '@/lib/api/schemas/history';
-import type { Settings, WatchedCheckpoint } from '@/lib/store';
+import type { Settings } from '@/lib/store';
 import { ServiceClock } from '@/lib/tracker/service-clock';
-import { createWatchedCheck } from '@/lib/worker/watched';
+import { watchedOnHistory } from './watched-harness';
 
 const MINE = `0x${'a1'.repeat(20)}`;
 const MIN = 60_000;
@@ -26,50 +25,28 @@ describe('the watched check of a worker with no answer yet', () => {
         // Created after the checkpoint: new.
         { intentId: `0x${'2'.repeat(64)}`, at: SERVICE - 30_000 },
       ];
-      let checkpoints: Record<string, WatchedCheckpoint> = {
-        [MINE]: { fromTime: Math.floor((SERVICE - 2 * MIN) / 1000), tick: 'tok1' },
-      };
       const settings: Settings = {
         baseUrl: 'https://svc.example',
         accessKey: 'k',
         autoTrackAddresses: [MINE],
         autoTrackTicks: [`${MINE}:tok1`],
       };
-      const tracked: string[] = [];
-      const check = createWatchedCheck({
-        settings: { get: async () => settings, set: async () => {} },
-        client: async () => ({
-          async getIntentHistoryLite(req: HistoryLiteRequest): Promise<HistoryLiteResponse> {
-            // Every answer carries the service's Date header (the worker's fetch feeds it to the service clock).
-            serviceClock.observeDate(SERVICE);
-            const from = (req.fromTime ?? 0) * 1000;
-            return {
-              intents: rows
-                .filter((r) => r.at >= from)
-                .map((r) => ({ intentId: r.intentId, status: 'EXECUTING', ownerAddress: MINE, createdAt: new Date(r.at).toISOString() })),
-            } as HistoryLiteResponse;
-          },
-        }),
-        checkpoints: {
-          get: async () => ({ ...checkpoints }),
-          set: async (c) => {
-            checkpoints = c;
-          },
-        },
-        track: async (intentId) => {
-          tracked.push(intentId);
-          return { ok: true, added: true, intentId };
-        },
+      const { check, checkpoints, tracked } = watchedOnHistory({
+        owner: MINE,
+        settings,
+        rows,
+        serviceClock,
         now: local,
         monotonic: () => 0,
-        serviceNow: () => serviceClock.now(),
-        serviceLatest: () => serviceClock.latestIfDecidable(),
-        serviceKnown: () => serviceClock.hasEvidence,
+        checkpoints: { [MINE]: { fromTime: Math.floor((SERVICE - 2 * MIN) / 1000), tick: 'tok1' } },
+        // Every answer carries the service's Date header (the worker's fetch feeds it to the service clock).
+        onAnswer: () => serviceClock.observeDate(SERVICE),
+        knowsEvidence: true,
       });
       await check(true);
       expect(tracked).toEqual([rows[1]!.intentId]);
-      expect(checkpoints[MINE]!.fromTime * 1000).toBeLessThanOrEqual(SERVICE);
-      expect(checkpoints[MINE]!.fromTime * 1000).toBeGreaterThanOrEqual(SERVICE - 3 * MIN);
+      expect(checkpoints()[MINE]!.fromTime * 1000).toBeLessThanOrEqual(SERVICE);
+      expect(checkpoints()[MINE]!.fromTime * 1000).toBeGreaterThanOrEqual(SERVICE - 3 * MIN);
     });
   }
 });
