@@ -185,7 +185,9 @@ describe('a gate: nothing is sent before a restarted worker has its kept hold ba
     const budget = new RequestBudget({ clock });
     budget.gate(Promise.reject(new Error('refused')));
     let sent = false;
-    await budget.run('user', async () => void (sent = true));
+    await budget.run('user', async () => {
+      sent = true;
+    });
     expect(sent).toBe(true);
   });
 });
