@@ -1,5 +1,6 @@
 /**
- * The worker's one request budget (invariant I5, README "Tracking policy", docs/time.md "Request rate"): every request
+ * The worker's one request budget (invariant I5; docs/tracking.md "One request budget for the whole worker";
+ * docs/time.md "Request rate"): every request
  * the worker sends — the tracker's, the watched-address check, ETA baselines, receipt details, selections, the options
  * page's Test connection — takes a place here before it is sent (`SvcHttp.callWithText`). Every time is read on the
  * monotonic clock: a wall-clock jump neither stops nor frees anything.

@@ -1,7 +1,7 @@
 /**
  * The tracker: keeps every tracked intent that is not final under watch, writes every answer before anything else
  * happens, and shows exactly one notification per intent that reaches a notifying final status. The invariants it
- * keeps (I1–I6) are stated in the README's "Tracking policy" and checked by `test/tracker/campaign.test.ts`.
+ * keeps (I1–I6) are stated in docs/tracking.md "Invariants I1–I6" and checked by the world campaign (`test/world/`).
  *
  * This file carries out what the other modules decide: `scheduler` (when to check what), `policy` (what an answer
  * or an error means), `sweeper` (history pages), `watchdogs` (expiry, stuck) and `delivery` (exactly-once). The clock,
