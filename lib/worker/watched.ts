@@ -52,8 +52,8 @@ export interface WatchedCheckDeps {
   /**
    * True once an answer of the service told its time (`ServiceClock.hasEvidence`). While false (a worker that has
    * heard nothing yet) the check first asks the service — one row of the first address's history, read for its `Date`
-   * header alone — and waits when it still does not know: the local clock, maybe an hour off, never decides where an
-   * address is read from. Default: always known.
+   * header alone — before it decides where an address is read from; an answer that still tells nothing of the time
+   * leaves it on the local clock. Default: always known.
    */
   serviceKnown?: () => boolean;
   /** Monotonic time in ms, for the once-a-minute throttle (default `now`): a wall-clock jump never stops the check. */
@@ -178,8 +178,9 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
   const client = await deps.client();
   if (!client || ticked.length === 0) return 0;
   if (deps.serviceKnown && !deps.serviceKnown()) {
+    // Its answer's Date header sets the service clock. An answer that tells nothing of the time (a browser that hides
+    // the header, a failed call) leaves the check on the local clock rather than stopping it for good.
     await client.getIntentHistoryLite({ byOwnerAddress: ticked[0]!, page: { pageSize: 1 } }).catch(() => undefined);
-    if (!deps.serviceKnown()) return 0;
   }
   const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
   // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
