@@ -393,8 +393,7 @@ export class Tracker {
     const serviceNow = sure ?? this.#serviceClock.now();
     const clockKnown = (this.#heard || this.#serviceClock.hasEvidence) && sure !== undefined && this.#serviceClock.decidable;
     for (const t of this.#tracking()) {
-      const age = clock.monotonic() - (this.#confirmedAt.get(t.intentId) ?? Number.NEGATIVE_INFINITY);
-      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow, age);
+      const w = watch(t, now, this.#tuning, this.#deps.notifier.showStuck !== undefined, serviceNow, this.#answerAge(t.intentId));
       if (w.action === 'none') wakeAt = Math.min(wakeAt, w.wakeAt ?? wakeAt);
       else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
       else if (w.action === 'expire' && this.#expiryVote(t.intentId)) await this.#expire(t.intentId);
@@ -453,6 +452,11 @@ export class Tracker {
     }
   }
 
+  /** How long ago (monotonic ms) this engine had an answer that showed the status it believes; Infinity if never. */
+  #answerAge(intentId: string): number {
+    return this.#clock.monotonic() - (this.#confirmedAt.get(intentId) ?? Number.NEGATIVE_INFINITY);
+  }
+
   /**
    * One more fresh answer (told apart by its arrival, monotonic) on which the expiry watchdog would expire `intentId`;
    * true once {@link EXPIRY_ANSWERS} distinct ones did. Expiry ends tracking for good, and a stale replica may answer
@@ -487,8 +491,7 @@ export class Tracker {
     // that arrived meanwhile and did not show EXECUTING (a stale one) leaves the decision to the next watchdog turn.
     const stillDue = () => {
       const t = this.#mirror.get(intentId);
-      const age = clock.monotonic() - (this.#confirmedAt.get(intentId) ?? Number.NEGATIVE_INFINITY);
-      return t?.phase === 'tracking' && t.status === 'EXECUTING' && age < this.#tuning.freshForMs;
+      return t?.phase === 'tracking' && t.status === 'EXECUTING' && this.#answerAge(intentId) < this.#tuning.freshForMs;
     };
     try {
       if ((await notifier.showStuck(current, minutes, stillDue)) === false) return;

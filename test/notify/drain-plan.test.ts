@@ -3,17 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { nextRetryAt, planDrain, settledKeys } from '@/lib/notify/drain-plan';
 import type { Jobs } from '@/lib/notify/outbox-changes';
 import type { NotificationJob } from '@/lib/store/outbox';
+import { job, T } from './jobs';
 
-const T = 1_800_000_000_000;
-
-function job(
-  key: string,
-  kind: NotificationJob['kind'],
-  state: NotificationJob['state'],
-  extra: Partial<NotificationJob> = {},
-): NotificationJob {
-  return { key, kind, state, intentIds: [key.split(':')[1] ?? ''], attempts: 0, nextAt: T, at: T, ...extra };
-}
 const table = (...jobs: NotificationJob[]): Jobs => Object.fromEntries(jobs.map((j) => [j.key, j]));
 
 describe('planDrain', () => {

@@ -17,22 +17,10 @@ import {
   withoutIntent,
   withSummary,
 } from '@/lib/notify/outbox-changes';
-import type { NotificationJob } from '@/lib/store/outbox';
+import { job, T } from './jobs';
 
-const T = 1_800_000_000_000;
 const A = `0x${'a'.repeat(64)}`;
 const B = `0x${'b'.repeat(64)}`;
-
-/** A job of `kind` about `intentId`, made at T, in `state`; `extra` over it. */
-function job(
-  key: string,
-  kind: NotificationJob['kind'],
-  state: NotificationJob['state'],
-  extra: Partial<NotificationJob> = {},
-): NotificationJob {
-  const intentId = key.split(':')[1] ?? '';
-  return { key, kind, state, intentIds: kind === 'info' ? [] : [intentId], attempts: 0, nextAt: T, at: T, ...extra };
-}
 
 describe('the back-off', () => {
   it('waits 1 s, then doubles, never more than a minute', () => {

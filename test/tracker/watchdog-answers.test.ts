@@ -31,20 +31,26 @@ function logging(inner: ReceiptTransport, now: () => number, rewrite: () => stri
   return { transport, answers };
 }
 
+/** The engine harness on the logging transport (`rewrite` as in `logging`); `answers()` reads what was answered. */
+function harnessWithReplica(rewrite: (h: ReturnType<typeof engineHarness>) => string | undefined) {
+  let logged: ReturnType<typeof logging> | undefined;
+  const h = engineHarness(20_000, null, {
+    transport: async () => {
+      logged ??= logging(
+        h.service.transport(),
+        () => h.clock.now(),
+        () => rewrite(h),
+      );
+      return logged.transport;
+    },
+  });
+  return { h, answers: () => logged?.answers ?? [] };
+}
+
 describe('the watchdogs act on a fresh answer that showed the believed status (I2)', () => {
   it('a stale replica answering COMMITTED for an EXECUTING intent past its stuck limit raises no warning until an EXECUTING answer', async () => {
     let staleReplica = false;
-    let logged: ReturnType<typeof logging> | undefined;
-    const h = engineHarness(20_000, null, {
-      transport: async () => {
-        logged ??= logging(
-          h.service.transport(),
-          () => h.clock.now(),
-          () => (staleReplica ? 'COMMITTED' : undefined),
-        );
-        return logged.transport;
-      },
-    });
+    const { h, answers } = harnessWithReplica(() => (staleReplica ? 'COMMITTED' : undefined));
     const warned: number[] = [];
     (h.notifier as unknown as { showStuck: () => Promise<void> }).showStuck = async () => {
       warned.push(h.clock.now());
@@ -56,12 +62,14 @@ describe('the watchdogs act on a fresh answer that showed the believed status (I
     // From now on every answer is stale: the intent passes its 15-minute stuck limit with no EXECUTING answer.
     staleReplica = true;
     await h.clock.advance(6 * MIN);
-    expect(logged!.answers.filter((a) => a.status === 'COMMITTED').length).toBeGreaterThan(5);
+    expect(answers().filter((a) => a.status === 'COMMITTED').length).toBeGreaterThan(5);
     expect(warned).toEqual([]);
     staleReplica = false;
     await h.clock.advance(2 * MIN);
     expect(warned).toHaveLength(1);
-    const before = logged!.answers.filter((a) => a.at <= warned[0]!).at(-1)!;
+    const before = answers()
+      .filter((a) => a.at <= warned[0]!)
+      .at(-1)!;
     expect(before.status).toBe('EXECUTING');
     expect(warned[0]! - before.at).toBeLessThan(30_000);
     h.tracker.stop();
@@ -72,22 +80,15 @@ describe('the watchdogs act on a fresh answer that showed the believed status (I
     // it EXECUTING, so they are not "behind"; expiry waits for EXPIRY_ANSWERS fresh answers in a row past the 11-min
     // window, and an EXECUTING one comes first.
     let n = 0;
-    let logged: ReturnType<typeof logging> | undefined;
-    const h = engineHarness(20_000, null, {
-      transport: async () => {
-        logged ??= logging(
-          h.service.transport(),
-          () => h.clock.now(),
-          () => (h.clock.now() - start >= 10 * MIN + 30_000 && n++ % 3 !== 2 ? 'COMMITTED' : undefined),
-        );
-        return logged.transport;
-      },
-    });
-    const start = h.clock.now();
+    let start = Number.POSITIVE_INFINITY;
+    const { h, answers } = harnessWithReplica((h) =>
+      h.clock.now() - start >= 10 * MIN + 30_000 && n++ % 3 !== 2 ? 'COMMITTED' : undefined,
+    );
+    start = h.clock.now();
     h.add(1, [[10 * MIN + 30_000, 'EXECUTING', PENDING]]);
     await h.tracker.track(sid(1));
     await h.clock.advance(13 * MIN);
-    expect(logged!.answers.filter((a) => a.at - start >= 11 * MIN && a.status === 'COMMITTED').length).toBeGreaterThan(1);
+    expect(answers().filter((a) => a.at - start >= 11 * MIN && a.status === 'COMMITTED').length).toBeGreaterThan(1);
     const record = await h.store.get(sid(1));
     expect(record?.phase).toBe('tracking');
     expect(record?.status).toBe('EXECUTING');
