@@ -30,6 +30,26 @@ function longestSilence(starts: number[], from: number, to: number): number {
   return longest;
 }
 
+/** One COMMITTED intent created `ageMs` before now on the service, and a tracker (on `serviceClock`) that reads it. */
+function committedIntent(clock: EventClock, service: FakeService, serviceClock: ServiceClock, id: string, ageMs: number): Tracker {
+  const createdAt = clock.t - ageMs;
+  service.add({
+    intentId: id,
+    ownerAddress: '0xa1',
+    createdAt,
+    inHistory: true,
+    steps: [{ at: createdAt, status: 'COMMITTED', states: PENDING }],
+  });
+  return new Tracker({
+    store: new MemoryStore(),
+    clock,
+    serviceClock,
+    notifier: new RecordingNotifier(),
+    transport: async () => service.transport(),
+    random: () => 1,
+  });
+}
+
 describe('the user’s wall clock jumps while the tracker runs', () => {
   for (const jump of [-10 * MIN, -60 * MIN, 10 * MIN]) {
     it(`a jump of ${jump / MIN} min: every intent is still asked about at least once a minute (I1)`, async () => {
@@ -72,23 +92,8 @@ describe('the user’s wall clock jumps while the tracker runs', () => {
     const service = new FakeService(serviceTime(clock), 20_000, HONEST);
     const serviceClock = new ServiceClock(clock);
     service.onServerTime = (ms) => serviceClock.observeDate(ms);
-    const t0 = clock.t;
     const id = sid(7);
-    service.add({
-      intentId: id,
-      ownerAddress: '0xa1',
-      createdAt: t0 - 5 * MIN,
-      inHistory: true,
-      steps: [{ at: t0 - 5 * MIN, status: 'COMMITTED', states: PENDING }],
-    });
-    const tracker = new Tracker({
-      store: new MemoryStore(),
-      clock,
-      serviceClock,
-      notifier: new RecordingNotifier(),
-      transport: async () => service.transport(),
-      random: () => 1,
-    });
+    const tracker = committedIntent(clock, service, serviceClock, id, 5 * MIN);
     await tracker.track(id);
     await clock.advance(MIN);
     // NTP sets the user's clock right.
@@ -123,23 +128,8 @@ describe('the user’s wall clock jumps while the tracker runs', () => {
     let n = 0;
     // Every other answer comes through a proxy whose Date is an hour behind: no majority, no decision.
     service.onServerTime = (ms) => serviceClock.observeDate(lying && n++ % 2 === 0 ? ms - 60 * MIN : ms);
-    const t0 = clock.t;
     const id = sid(8);
-    service.add({
-      intentId: id,
-      ownerAddress: '0xa1',
-      createdAt: t0 - 12 * MIN,
-      inHistory: true,
-      steps: [{ at: t0 - 12 * MIN, status: 'COMMITTED', states: PENDING }],
-    });
-    const tracker = new Tracker({
-      store: new MemoryStore(),
-      clock,
-      serviceClock,
-      notifier: new RecordingNotifier(),
-      transport: async () => service.transport(),
-      random: () => 1,
-    });
+    const tracker = committedIntent(clock, service, serviceClock, id, 12 * MIN);
     await tracker.track(id);
     await clock.advance(3 * MIN);
     expect(serviceClock.decidable).toBe(false);
