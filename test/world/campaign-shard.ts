@@ -1,7 +1,7 @@
 /**
  * One shard of `npm run campaign` (test/world/campaign-main.ts starts one per job, as a child process with
  * test/world/node-setup.ts loaded first): asks the parent for runs, runs each with {@link runOne} and sends back its
- * verdict. Messages from the parent: `{ seed, families }` once, then `{ indices }` (a chunk of run indices) until
+ * verdict (an error nobody caught during a run is one of its violations). Messages from the parent: `{ seed, families }` once, then `{ indices }` (a chunk of run indices) until
  * `{ stop: true }`; to the parent: `{ ready: true }` when it wants a chunk, and one {@link ShardVerdict} per run.
  */
 import { familiesFrom, type RunVerdict, runOne } from './campaign';
@@ -23,6 +23,14 @@ const send = (m: FromShard) =>
 console.warn = () => {};
 console.error = () => {};
 
+// An error nobody caught fails the run in progress, as vitest fails its test (`npm run campaign:world`), instead of
+// ending the shard.
+const uncaught: string[] = [];
+const record = (what: string) => (err: unknown) =>
+  uncaught.push(`${what}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+process.on('unhandledRejection', record('an unhandled rejection'));
+process.on('uncaughtException', record('an uncaught exception'));
+
 let seed = 0;
 let families: Set<Family> = new Set();
 process.on('message', (m: ToShard) => {
@@ -34,6 +42,7 @@ process.on('message', (m: ToShard) => {
     void (async () => {
       for (const index of m.indices) {
         const { schedule, ...verdict } = await runOne(seed, index, families);
+        verdict.violations.unshift(...uncaught.splice(0));
         await send({ verdict: verdict.violations.length > 0 ? { ...verdict, schedule } : verdict });
       }
       await send({ ready: true });
