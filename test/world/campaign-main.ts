@@ -30,7 +30,8 @@ const CHUNK = 20;
 const n = (x: number) => x.toLocaleString('en-US');
 const replay = (index: number) => `WORLD_SEED=${seed} WORLD_FROM=${index} WORLD_RUNS=1 WORLD_FAULTS=${faults} npm run campaign:world`;
 /** The invariants a run's violations name (`S1: …`), else `other` (the run threw, an error nobody caught). */
-const brokenIn = (v: ShardVerdict) => [...new Set(v.violations.map((x) => /^([A-Z]\d)\b/.exec(x)?.[1]).filter(Boolean))].join(',') || 'other';
+const brokenIn = (v: ShardVerdict) =>
+  [...new Set(v.violations.map((x) => /^([A-Z]\d)\b/.exec(x)?.[1]).filter(Boolean))].join(',') || 'other';
 
 const total: Tally = emptyTally();
 const failures: ShardVerdict[] = [];
