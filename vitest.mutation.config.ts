@@ -16,6 +16,9 @@ export default defineConfig({
     setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts'],
     environment: 'node',
     testTimeout: 60_000,
-    env: { CAMPAIGN_RUNS: process.env.CAMPAIGN_RUNS ?? '20', DESKTOP_CAMPAIGN_RUNS: process.env.DESKTOP_CAMPAIGN_RUNS ?? '100' },
+    env: {
+      TRACKER_CAMPAIGN_RUNS: process.env.TRACKER_CAMPAIGN_RUNS ?? '20',
+      DESKTOP_CAMPAIGN_RUNS: process.env.DESKTOP_CAMPAIGN_RUNS ?? '100',
+    },
   },
 });

@@ -2,7 +2,11 @@
  * The tracker's invariants I1–I6 (README, "Tracking policy") on random schedules: see `./campaign.ts`. The schedules
  * found failing before (`./campaign-examples.ts`) run first. A failure prints at once the run, what broke and the
  * schedule as JSON (to add to the examples), and ends the campaign without shrinking: shrinking these schedules took
- * longer than the 50,000 runs themselves. `CAMPAIGN_SEED=N npm run campaign` replays a seed.
+ * longer than the 50,000 runs themselves. `TRACKER_CAMPAIGN_RUNS` / `TRACKER_CAMPAIGN_SEED` set the length and the seed
+ * (`TRACKER_CAMPAIGN_SEED=N TRACKER_CAMPAIGN_RUNS=M npx vitest run --project unit test/tracker/campaign.test.ts` replays
+ * one). It stays in `npm test` beside the world campaign (test/world, `npm run campaign`) for what the world does not
+ * draw yet: quiet hours, snoozes, mutes, intents the service does not know yet, history pages that ignore their
+ * owner, repeat their cursor or come out of order, and the user's look-ups.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +15,8 @@ import { CAMPAIGN_EXAMPLES } from './campaign-examples';
 
 // 1,000 in `npm test`: a schedule of the whole worker costs about twice the tracker's alone (80–110 ms on the 2-core
 // machine), and `npm test` keeps within its 8 minutes; the desktop campaign beside it runs 2,000.
-const RUNS = Number(process.env.CAMPAIGN_RUNS ?? 1_000);
-const SEED = Number(process.env.CAMPAIGN_SEED ?? 20261122);
+const RUNS = Number(process.env.TRACKER_CAMPAIGN_RUNS ?? 1_000);
+const SEED = Number(process.env.TRACKER_CAMPAIGN_SEED ?? 20261122);
 
 describe('tracker campaign (fast-check)', () => {
   it(`keeps I1–I6 on ${RUNS} random schedules (seed ${SEED})`, async () => {

@@ -7,7 +7,7 @@
  * changes, worker kills at any await (a store, a request, a notification call), refused IndexedDB writes and rejected
  * notification calls, user dismissals, mute, snooze and quiet hours, clock jumps, a skewed user clock and server
  * waits from 0 s to minutes. An oracle checks the README's invariants I1–I6 on every request the service received
- * and N1, N2, N5 on what the desktop showed. `campaign.test.ts` runs it in `npm test`; `npm run campaign` at length.
+ * and N1, N2, N5 on what the desktop showed. `campaign.test.ts` runs it in `npm test` (and at length with `TRACKER_CAMPAIGN_RUNS`).
  */
 import fc from 'fast-check';
 import { type Lane, RequestBudget } from '@/lib/api/budget';

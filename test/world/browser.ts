@@ -7,6 +7,7 @@
  * schedule may kill it); a dead life's calls never settle.
  */
 import { FakeDesktop, type Fault, type WorkerBrowser } from '../notify/fake-desktop';
+import { plainClone } from './clone';
 import type { Touch } from './idb';
 import type { Life } from './time';
 
@@ -42,7 +43,7 @@ interface KeptAlarm extends WorldAlarm {
   dueAt: number;
 }
 
-const publicAlarm = ({ dueAt: _d, ...a }: KeptAlarm): WorldAlarm => structuredClone(a);
+const publicAlarm = ({ dueAt: _d, ...a }: KeptAlarm): WorldAlarm => plainClone(a);
 
 /** What one browser profile keeps across worker lives and browser restarts. */
 export class Profile {
@@ -84,8 +85,8 @@ export class Profile {
   syncFromAnotherDevice(items: Record<string, unknown>, fire?: (changes: Record<string, { newValue?: unknown }>) => void): void {
     const changes: Record<string, { newValue?: unknown }> = {};
     for (const [k, v] of Object.entries(items)) {
-      this.sync.set(k, structuredClone(v));
-      changes[k] = { newValue: structuredClone(v) };
+      this.sync.set(k, plainClone(v));
+      changes[k] = { newValue: plainClone(v) };
     }
     fire?.(changes);
   }
@@ -155,7 +156,7 @@ export function lifeBrowser(
       call(`storage.${name}.get`, () => {
         const wanted = keys === null || keys === undefined ? [...map.keys()] : typeof keys === 'string' ? [keys] : keys;
         const out: Record<string, unknown> = {};
-        for (const k of wanted) if (map.has(k)) out[k] = structuredClone(map.get(k));
+        for (const k of wanted) if (map.has(k)) out[k] = plainClone(map.get(k));
         return out;
       }),
     set: (items: Record<string, unknown>) =>
@@ -172,8 +173,8 @@ export function lifeBrowser(
         }
         const changes: Record<string, { newValue?: unknown; oldValue?: unknown }> = {};
         for (const [k, v] of Object.entries(items)) {
-          changes[k] = { oldValue: map.get(k), newValue: structuredClone(v) };
-          map.set(k, structuredClone(v));
+          changes[k] = { oldValue: map.get(k), newValue: plainClone(v) };
+          map.set(k, plainClone(v));
         }
         queueMicrotask(() => events.storageChanged.fire(changes, name));
       }),

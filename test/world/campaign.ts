@@ -6,7 +6,7 @@
  */
 import { addTally, check, emptyTally, formatTally, type Tally } from './oracle';
 import { runWorld } from './run';
-import { drawSchedule, FAMILIES, type Family } from './schedule';
+import { drawSchedule, FAMILIES, type Family, type Schedule } from './schedule';
 
 /**
  * The families `npm test` runs: every one but `stuck` and `watched`, whose oracles (S1: the stuck warning's timing;
@@ -36,6 +36,35 @@ export interface CampaignResult {
   failure?: { index: number; violations: string[]; schedule: unknown };
 }
 
+/** The verdict of one run: what broke (empty: nothing), how often each invariant was checked and excused. */
+export interface RunVerdict {
+  index: number;
+  violations: string[];
+  tally: Tally;
+  schedule: Schedule;
+}
+
+/**
+ * Runs schedule `index` of `seed` with `families` and checks it: a run that throws is one violation; a failing run's
+ * violations end with its deaths and what the desktop showed (times in ms before its end).
+ */
+export async function runOne(seed: number, index: number, families: ReadonlySet<Family>): Promise<RunVerdict> {
+  const schedule = drawSchedule(seed, index, families);
+  let violations: string[];
+  let tally = emptyTally();
+  try {
+    const observed = await runWorld(schedule, seed + index);
+    ({ violations, tally } = await check(observed));
+    if (violations.length > 0)
+      violations.push(
+        `deaths: ${JSON.stringify(observed.deaths.map((d) => ({ ...d, at: d.at - observed.end, restartAt: d.restartAt === undefined ? undefined : d.restartAt - observed.end })))} (ms before the end); lives ${observed.world.lives.length}; desktop: ${JSON.stringify(observed.world.profile.desktop.log.map((a) => `${a.at - observed.end} ${a.how} ${a.title}`))}`,
+      );
+  } catch (err) {
+    violations = [`the run threw: ${err instanceof Error ? err.message : String(err)}`];
+  }
+  return { index, violations, tally, schedule };
+}
+
 /** Runs `runs` schedules from `seed` with `families`; stops at the first failing run. `log` gets one line per run when verbose. */
 export async function runCampaign(options: {
   seed: number;
@@ -47,19 +76,7 @@ export async function runCampaign(options: {
   const total = emptyTally();
   const first = options.from ?? 0;
   for (let index = first; index < first + options.runs; index++) {
-    const schedule = drawSchedule(options.seed, index, options.families);
-    let violations: string[];
-    let tally = emptyTally();
-    try {
-      const observed = await runWorld(schedule, options.seed + index);
-      ({ violations, tally } = await check(observed));
-      if (violations.length > 0)
-        violations.push(
-          `deaths: ${JSON.stringify(observed.deaths.map((d) => ({ ...d, at: d.at - observed.end, restartAt: d.restartAt === undefined ? undefined : d.restartAt - observed.end })))} (ms before the end); lives ${observed.world.lives.length}; desktop: ${JSON.stringify(observed.world.profile.desktop.log.map((a) => `${a.at - observed.end} ${a.how} ${a.title}`))}`,
-        );
-    } catch (err) {
-      violations = [`the run threw: ${err instanceof Error ? err.message : String(err)}`];
-    }
+    const { violations, tally, schedule } = await runOne(options.seed, index, options.families);
     addTally(total, tally);
     options.log?.(`run ${index}: ${violations.length ? `${violations.length} violations` : 'ok'} · ${formatTally(tally)}`);
     if (violations.length > 0) return { runs: index - first + 1, tally: total, failure: { index, violations, schedule } };

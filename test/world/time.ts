@@ -19,9 +19,39 @@ export interface Life {
 interface Timer {
   at: number;
   seq: number;
-  fn: () => void;
+  /** Returns {@link NOTHING_DONE} when it did nothing at all (queued no work): the world then need not settle after it. */
+  fn: () => unknown;
   life: Life | undefined;
   cancelled: boolean;
+}
+
+/** What a timer's callback returns when it did nothing but maybe set another timer (see {@link WorldTime.at}). */
+export const NOTHING_DONE: unique symbol = Symbol('nothing done');
+
+/**
+ * The real `setImmediate` callbacks queued and not run yet, beside the world's own (fake-indexeddb runs every
+ * request of a transaction as one; it reads `globalThis.setImmediate` at each call): {@link WorldTime.settle} waits
+ * until none is left instead of for a fixed number of turns.
+ */
+const immediates = new Set<unknown>();
+const realSetImmediate = globalThis.setImmediate;
+const realClearImmediate = globalThis.clearImmediate;
+if (!(realSetImmediate as { counted?: boolean }).counted) {
+  const counted = ((fn: (...args: unknown[]) => void, ...args: unknown[]) => {
+    const handle = realSetImmediate(() => {
+      immediates.delete(handle);
+      fn(...args);
+    });
+    immediates.add(handle);
+    return handle;
+  }) as unknown as typeof setImmediate;
+  Object.defineProperties(counted, Object.getOwnPropertyDescriptors(realSetImmediate));
+  Object.assign(counted, { counted: true });
+  globalThis.setImmediate = counted;
+  globalThis.clearImmediate = ((handle: NodeJS.Immediate | undefined) => {
+    immediates.delete(handle);
+    realClearImmediate(handle);
+  }) as typeof clearImmediate;
 }
 
 /** The world's time, the user's wall clock and every timer. */
@@ -73,8 +103,12 @@ export class WorldTime {
     this.#drift = 0;
   }
 
-  /** Calls `fn` at true time `at` (not before now); dropped when `life` is dead by then. */
-  at(at: number, fn: () => void, life?: Life): Timer {
+  /**
+   * Calls `fn` at true time `at` (not before now); dropped when `life` is dead by then. `fn` returns
+   * {@link NOTHING_DONE} when it did nothing but maybe call `at` (no promise, no event, no IndexedDB request): the world
+   * then moves on without settling.
+   */
+  at(at: number, fn: () => unknown, life?: Life): Timer {
     const timer: Timer = { at: Math.max(at, this.t), seq: this.#seq++, fn, life, cancelled: false };
     let lo = 0;
     let hi = this.#timers.length;
@@ -121,30 +155,43 @@ export class WorldTime {
     };
   }
 
-  /** Lets real macrotasks (fake-indexeddb) and every promise chain run until nothing is left to run now. */
-  async settle(): Promise<void> {
+  /**
+   * Lets real macrotasks (fake-indexeddb's) and every promise chain run: at least three turns of the event loop, and
+   * on while a transaction is open (at most 2,000 turns). Work still queued then runs after the next timer. A turn
+   * that ends with nothing queued (no other `setImmediate`, no transaction open; each turn drains every promise chain
+   * before the next) leaves the turns after it nothing to do: the settling ends there, with the same outcome.
+   * Returns whether nothing was left queued.
+   */
+  async settle(): Promise<boolean> {
     for (let i = 0; i < 2_000; i++) {
-      await new Promise<void>((r) => setImmediate(r));
-      if (i >= 2 && !this.busy()) return;
+      await new Promise<void>((r) => realSetImmediate(r));
+      const idle = immediates.size === 0;
+      if (!this.busy() && (idle || i >= 2)) return idle;
     }
+    return false;
   }
 
   /**
-   * Runs the world until true time `end`: settles, fires the next due timer of a living life, and so on. Throws when
+   * Runs the world until true time `end`: settles, fires the next due timer of a living life, and so on (a timer that
+   * did nothing, {@link NOTHING_DONE}, after a settling that left nothing queued, needs no settling). Throws when
    * more than `maxSteps` timers fire at one instant (a wake-up loop that never lets time pass).
    */
   async runUntil(end: number, maxSteps = 20_000): Promise<void> {
     let sameInstant = 0;
+    // After a settling that left nothing queued, a timer that did nothing leaves nothing either.
+    let idle = false;
+    let quiet = false;
     for (;;) {
-      await this.settle();
+      if (!(quiet && idle)) idle = await this.settle();
       const next = this.#timers[0];
       if (!next || next.at > end) break;
       this.#timers.shift();
+      quiet = true;
       if (next.cancelled || next.life?.dead) continue;
       sameInstant = next.at === this.t ? sameInstant + 1 : 0;
       if (sameInstant > maxSteps) throw new Error(`a wake-up loop: ${maxSteps} timers at +${this.t} ms`);
       this.t = next.at;
-      next.fn();
+      quiet = next.fn() === NOTHING_DONE;
     }
     this.t = Math.max(this.t, end);
     await this.settle();

@@ -17,7 +17,7 @@ import type { FakeService } from '../tracker/fake-service';
 import { type LifeBrowser, lifeBrowser, Profile } from './browser';
 import { type Touch, WorldIDB } from './idb';
 import { type NetFaults, prng, WorldNetwork } from './network';
-import { type Life, WorldTime } from './time';
+import { type Life, NOTHING_DONE, WorldTime } from './time';
 
 /** How a worker life ended. */
 export interface Death {
@@ -185,15 +185,19 @@ export class World {
 
   /** Fires the alarms that are due (waking the worker for them); runs every `everyMs` of true time until `end`. */
   pumpAlarms(everyMs: number, end: number): void {
-    const tick = () => {
+    // A tick with no alarm due does nothing: it tells the world so (no settling after it).
+    const tick = (): typeof NOTHING_DONE | undefined => {
+      let woke = false;
       if (!this.closed) {
         const due = this.profile.dueAlarms();
         if (due.length > 0) {
+          woke = true;
           this.start('wake');
           for (const a of due) this.current?.lb.events.onAlarm.fire(a);
         }
       }
       if (this.time.t + everyMs <= end) this.time.at(this.time.t + everyMs, tick);
+      return woke ? undefined : NOTHING_DONE;
     };
     this.time.at(this.time.t + everyMs, tick);
   }
