@@ -97,6 +97,6 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   });
   void chain.resume();
 
-  const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker });
+  const findBaseline = createBaselineFinder({ client: () => clients.current('background'), tracker, monotonic: () => clock.monotonic() });
   return { calm, inform, badge, tracker };
 }

@@ -34,8 +34,10 @@ const MAX_TRIES = 3;
  * nothing is not asked again soon: an intent's quote without an estimate is not read again (a quote does not
  * change), a chain pair whose history gave no median is not read again for {@link ROUTE_MISS_MS}, and an intent is
  * tried again at most once per {@link RETRY_AFTER_MISS_MS} (trying again on each record change would make about 7.5
- * look-ups a minute, idle, for routes without a median). Never throws (errors leave the intent without a baseline: the popup
- * then shows no countdown).
+ * look-ups a minute, idle, for routes without a median). A baseline found whose write the store refused (a quota
+ * error) is kept here and written on the intent's next change, neither waiting those 10 minutes nor asking the
+ * service again: otherwise the stuck warning would come at the 15-minute floor, before twice an estimate already
+ * read. Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
  */
 export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: string) => Promise<void> {
   const monotonic = deps.monotonic ?? (() => realClock.monotonic());
@@ -43,6 +45,19 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   /** Per intent: not tried again before this monotonic time (ms). */
   const notBefore = new Map<string, number>();
   const misses: Misses = { noEstimate: new Map(), routes: new Map(), monotonic };
+  /** Baselines found whose write the store refused: written on the intent's next change, without asking again. */
+  const unwritten = new Map<string, Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>>();
+  const keeper: Pick<Tracker, 'setBaseline'> = {
+    setBaseline: async (intentId, baseline) => {
+      try {
+        await deps.tracker.setBaseline(intentId, baseline);
+        unwritten.delete(intentId);
+      } catch (err) {
+        unwritten.set(intentId, baseline);
+        throw err;
+      }
+    },
+  };
   const queued = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   /** True while `intentId` is tracked, not final and without a baseline: asked again just before each request (I4). */
@@ -52,17 +67,23 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   };
   const run = async (intentId: string) => {
     const t = await wanted(intentId);
-    if (!t) return;
+    if (!t) {
+      unwritten.delete(intentId);
+      return;
+    }
+    const found = unwritten.get(intentId);
+    if (found) return keeper.setBaseline(intentId, found);
     const client = await deps.client();
     if (!client) return;
     tries.set(intentId, (tries.get(intentId) ?? 0) + 1);
     // Until it is known to have found something, the next try waits: a failure or a miss is not asked again at once.
     notBefore.set(intentId, monotonic() + RETRY_AFTER_MISS_MS);
-    await find(client, t, deps.tracker, async () => (await wanted(intentId)) !== undefined, misses);
+    await find(client, t, keeper, async () => (await wanted(intentId)) !== undefined, misses);
   };
   return (intentId) => {
-    if (!intentId || queued.has(intentId) || (tries.get(intentId) ?? 0) >= MAX_TRIES) return queue;
-    if (monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY)) return queue;
+    if (!intentId || queued.has(intentId)) return queue;
+    const waits = (tries.get(intentId) ?? 0) >= MAX_TRIES || monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY);
+    if (waits && !unwritten.has(intentId)) return queue;
     queued.add(intentId);
     queue = queue
       .then(() => run(intentId))

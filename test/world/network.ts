@@ -82,6 +82,11 @@ const json = (status: number, body: unknown, headers: Record<string, string>, te
 /** The world's network over `service`: `fetchFor(life, touch)` is one worker life's `platform.fetch`. */
 export class WorldNetwork {
   readonly wire: WireEntry[] = [];
+  /**
+   * Every `Date` header of the configured service a live worker received: when (true time, ms), which life, and how
+   * far the header was from the true time (ms; a truthful one is within the second before it, a lie minutes off).
+   */
+  readonly dates: Array<{ at: number; life: number; offsetMs: number }> = [];
   /** Requests to another origin (Test connection of an unsaved URL), with when. */
   readonly other: Array<{ at: number; method: string }> = [];
   /** How the other origin answers; undefined: nothing answers there. */
@@ -146,6 +151,9 @@ export class WorldNetwork {
           kill();
           return never;
         }
+        const date = Date.parse(response.headers.get('date') ?? '');
+        if (new URL(String(input)).origin === SERVICE_ORIGIN && Number.isFinite(date))
+          this.dates.push({ at: this.trueNow(), life: life.n, offsetMs: date - this.trueNow() });
         return response;
       } finally {
         this.inFlight--;

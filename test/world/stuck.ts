@@ -10,15 +10,20 @@
  *
  * The oracle (S1, every stuck warning of every run, and this family's intent): a warning never comes before the
  * 15-minute floor, nor before twice the quote's estimate once the worker had that answer; its figure ("Executing for
- * over N min") is the minutes since the start (not a billion); the family's intent, still EXECUTING past its limit
- * and tracked, gets its warning within S(N) + 90 s of the limit (an estimate of another intent, a day, must not put
- * it off), unless a stated window covers that span; with no plausible start, no warning at all.
+ * over N min") is the minutes since the start (not a billion) read on the worker's verdict clock — never more than
+ * the true minutes, fewer by that clock's lag at most; the family's intent, still EXECUTING past its limit and
+ * tracked, gets its warning within S(N) + 90 s of the limit (an estimate of another intent, a day, must not put it
+ * off), unless a stated window covers that span; with no plausible start, no warning at all. The verdict clock
+ * (docs/time.md "Who decides on it", modelled in ./verdict-clock.ts from the `Date` headers each live worker received)
+ * is such a window: while it cannot decide, or lags the truth by more than the time since the limit (a `Date` lying
+ * behind among the last 12), the warning may wait.
  */
 import fc from 'fast-check';
 import { intentIdsOfNotification, STUCK } from '@/lib/notify/browser';
 import { NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
-import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+import type { CheckContext, FamilyContext, FamilyCount, Window } from './family-types';
+import { maxVerdictLag, verdictClockWindows } from './verdict-clock';
 
 const MIN = 60_000;
 const FLOOR_MS = DEFAULT_TUNING.stuckAfterMs;
@@ -86,6 +91,27 @@ function startedText(spec: StuckSpec, executingAt: number, T0: number): string |
   }
 }
 
+/** How long (ms) before a warning appears its figure may have been read (the notifier may hold it for a grouping). */
+const FIGURE_LEAD_MS = 2 * MIN;
+
+/**
+ * When the warning is due at the latest (true ms): `need` after the first span from `due` on, at least `need` long,
+ * that no window of `ws` touches (a window excuses a gap only up to its end; from there the bound holds again); `why`
+ * names the window that put it off the most ('' when none did).
+ */
+function calmDeadline(ws: readonly Window[], due: number, need: number): { by: number; why: string } {
+  let calm = due;
+  let why = '';
+  let most = 0;
+  for (const w of [...ws].sort((a, b) => a.from - b.from)) {
+    if (w.from - calm >= need) break;
+    if (w.to - calm > most) ({ why } = w);
+    most = Math.max(most, w.to - calm);
+    calm = Math.max(calm, w.to);
+  }
+  return { by: calm + need, why };
+}
+
 /** The family's intent and when it started as the service means it. */
 interface StuckTruth {
   intentId: string;
@@ -116,6 +142,7 @@ export function playStuck(ctx: FamilyContext, spec: StuckSpec | undefined): Stuc
 /** S1: when each stuck warning came, and that the family's intent got its own (see the module's docstring). */
 export function checkStuck(ctx: CheckContext, truth: StuckTruth | undefined, count: FamilyCount): string[] {
   const v: string[] = [];
+  const births = ctx.world.lives.map((l) => ctx.T0 + l.bornAt);
   const warnings = ctx.desktop.log.filter((a) => a.id.startsWith(STUCK) && a.how === 'create');
   for (const w of warnings) {
     const id = intentIdsOfNotification(w.id)[0] ?? w.id.slice(STUCK.length);
@@ -140,9 +167,11 @@ export function checkStuck(ctx: CheckContext, truth: StuckTruth | undefined, cou
       if (read) floor = limitOf(truth.spec);
     }
     const figure = Number(/(\d+) min/.exec(w.message)?.[1] ?? Number.NaN);
+    // The figure is read on the verdict clock: never above the minutes since the start, below them by its lag at most.
+    const lag = maxVerdictLag(ctx.world.net.dates, births, w.at - FIGURE_LEAD_MS, w.at);
     if (ran < floor - tolerance) v.push(`S1 ${id} warned stuck ${Math.round(ran / 1000)} s after its start (limit ${floor / 1000} s)`);
     else if (executingAt === undefined || w.at < executingAt) v.push(`S1 ${id} warned stuck before it executed`);
-    else if (!(Math.abs(figure - ran / 60_000) <= 2))
+    else if (!(figure <= ran / MIN + 2 && figure >= (ran - lag) / MIN - 2))
       v.push(`S1 ${id} warned "${w.message.split('\n').at(-1)}" after ${Math.round(ran / 60_000)} min`);
     else count.ok('S1');
   }
@@ -157,19 +186,21 @@ export function checkStuck(ctx: CheckContext, truth: StuckTruth | undefined, cou
       if (warned.length === 0) count.ok('S1');
     } else if (t && t.removedAt === undefined && !ctx.removeAsked.has(intentId) && NOTIFYING_STATUSES.length > 0) {
       const due = Math.max(startedAt + limitOf(spec), t.from);
-      const by = due + stalenessBound(ctx.ids.length, DEFAULT_TUNING) + 90_000;
-      if (by < endsAt && by < ctx.end) {
-        if (warned.length > 0 && warned[0]!.at <= by) count.ok('S1');
+      const need = stalenessBound(ctx.ids.length, DEFAULT_TUNING) + 90_000;
+      const horizon = Math.min(endsAt, ctx.end);
+      const first = warned[0]?.at;
+      if (due + need < horizon) {
+        if (first !== undefined && first <= due + need) count.ok('S1');
         else {
-          const ws = ctx.over(intentId, due - 30_000, by);
-          const calmFrom = Math.max(due, ...ws.map((x) => x.to));
-          const first = warned[0]?.at;
-          if (ws.length > 0 && (first === undefined ? ctx.end : first) - calmFrom <= by - due) count.excused('S1', ws[0]!.why);
-          else if (ws.length > 0 && first === undefined && calmFrom + (by - due) >= Math.min(endsAt, ctx.end))
-            count.excused('S1', ws[0]!.why);
+          const ws = [
+            ...ctx.over(intentId, due - 30_000, horizon),
+            ...verdictClockWindows(ctx.world.net.dates, births, startedAt + limitOf(spec), due, horizon),
+          ];
+          const { by, why } = calmDeadline(ws, due, need);
+          if (why && (by >= horizon || (first !== undefined && first <= by))) count.excused('S1', why);
           else
             v.push(
-              `S1 ${intentId} executing ${Math.round((by - startedAt) / 60_000)} min (limit ${limitOf(spec) / 60_000} min) and ${first === undefined ? 'never warned' : `warned only ${Math.round((first - due) / 1000)} s after its limit`}`,
+              `S1 ${intentId} executing ${Math.round((due + need - startedAt) / MIN)} min (limit ${limitOf(spec) / MIN} min) and ${first === undefined ? 'never warned' : `warned only ${Math.round((first - due) / 1000)} s after its limit`}${why ? ` (due by ${Math.round((by - due) / 1000)} s after it: ${why})` : ''}`,
             );
         }
       }

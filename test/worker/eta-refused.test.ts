@@ -1,0 +1,50 @@
+/**
+ * A baseline found while IndexedDB refused its write (a quota error) is written on the intent's next change, without
+ * waiting the 10 minutes a miss waits and without asking the service again. The world campaign (seed 20261127, run 110,
+ * every family) found the estimate of 20 minutes read during a quota span and lost: the stuck warning came at the
+ * 15-minute floor, before twice the estimate (40 minutes).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SvcClient } from '@/lib/api/client';
+import { baselineOf, stuckLimitMs } from '@/lib/eta';
+import { createBaselineFinder } from '@/lib/worker/eta-baseline';
+import { EventClock } from '../tracker/fakes';
+import { memoryTracker } from './helpers';
+
+const ID = `0x${'1'.padStart(64, '0')}`;
+const MIN = 60_000;
+
+describe('an ETA baseline whose write was refused', () => {
+  it('is written on the next change a minute later, GetIntent read once', async () => {
+    const clock = new EventClock();
+    const { tracker } = memoryTracker();
+    let refuse = true;
+    const setBaseline = tracker.setBaseline.bind(tracker);
+    tracker.setBaseline = async (intentId, baseline) => {
+      if (refuse) throw new DOMException('write refused', 'QuotaExceededError');
+      return setBaseline(intentId, baseline);
+    };
+    const asked: string[] = [];
+    const client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'> = {
+      getIntent: (async () => {
+        asked.push('GetIntent');
+        return { intent: { intentId: ID, originChainId: 42161, destinationChainId: 8453, quote: { estimatedDuration: 1_200 } } };
+      }) as never,
+      getIntentHistory: (async () => {
+        asked.push('GetIntentHistory');
+        return { intents: [] };
+      }) as never,
+    };
+    const find = createBaselineFinder({ client: async () => client, tracker, monotonic: () => clock.monotonic() });
+    await tracker.track(ID);
+    await find(ID);
+    expect((await tracker.list())[0]!.estimatedDuration).toBeUndefined();
+    refuse = false;
+    await clock.advance(MIN);
+    await find(ID);
+    const record = (await tracker.list())[0]!;
+    expect(record.estimatedDuration).toBe(1_200);
+    expect(stuckLimitMs(baselineOf(record), 15 * MIN)).toBe(40 * MIN);
+    expect(asked).toEqual(['GetIntent']);
+  });
+});
