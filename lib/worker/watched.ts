@@ -12,7 +12,9 @@
  * - an address unticked and ticked again starts from that moment, not from where it stood — also with no check in
  *   between: each tick has its own token (`Settings.autoTrackTicks`, lib/store/ticks.ts), kept in the checkpoint;
  * - the checkpoint moves only over what was read: to the newest own row read (less {@link OVERLAP_S}), never to the
- *   worker's own clock.
+ *   worker's own clock;
+ * - where an address is read from is decided on the service's time only once several of its `Date` headers agree
+ *   (`ServiceClock.settled`): one lying header, or a local clock an hour off, never decides it.
  */
 import type { SvcClient } from '../api/client';
 import type { HistoryLiteResponse } from '../api/schemas/history';
