@@ -362,7 +362,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     origin: true,
     methods: ['POST'],
     allowedHeaders: ['Content-Type', 'X-Access-Key'],
-    exposedHeaders: ['Webrpc'],
+    // A page's (and a Chromium extension's) fetch sees only the CORS-safelisted headers unless they are exposed: the
+    // worker's service clock reads `Date`, its back-off reads `Retry-After`. A real service must expose them too.
+    exposedHeaders: ['Webrpc', 'Date', 'Retry-After'],
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

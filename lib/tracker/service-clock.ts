@@ -19,6 +19,8 @@
  *   only within the samples' interval (plus {@link LOWER_BOUND_SLACK_MS}); with no sample, it may move the estimate at
  *   most {@link MAX_LOWER_BOUND_LEAD_MS} ahead of the local clock. A receipt from the future (years ahead) moves
  *   nothing.
+ * - **Settled** ({@link ServiceClock.settled}): a decision nothing corrects later (a watched address's checkpoint)
+ *   waits for a strong agreement of several `Date` samples; the local clock may corroborate, never decide.
  * - **Only the configured service feeds it** (`lib/worker/client-cache.ts`): Test connection of another URL never does.
  * Pure apart from the injected clock; one instance is shared by the worker (tracker, watched addresses).
  */
@@ -41,6 +43,17 @@ export const LOWER_BOUND_SLACK_MS = 2_000;
 export const MAX_LOWER_BOUND_LEAD_MS = 15 * 60_000;
 /** Above this error (ms, either side) nothing is decided on the estimate: no expiry, no stuck warning, no checkpoint. */
 export const MAX_DECIDE_ERROR_MS = 30_000;
+/**
+ * {@link ServiceClock.settled}: the share of the `Date` samples kept that must agree. A service lying in one answer in
+ * five (all its lies alike) has 9 of 12 lying about once in 16,000 draws, 8 of 10 once in 13,000.
+ */
+export const SETTLED_SHARE = 3 / 4;
+/** {@link ServiceClock.settled}: how many agreeing `Date` samples suffice without the local clock's agreement. */
+export const SETTLED_SAMPLES = 8;
+/** {@link ServiceClock.settled}: how many agreeing `Date` samples suffice when the local clock agrees with them. */
+export const SETTLED_WITH_LOCAL = 4;
+/** {@link ServiceClock.settled}: how close (ms) the local wall clock must be to the samples to corroborate them. */
+export const LOCAL_AGREE_MS = 2 * 60_000;
 /** How fast a sample's interval widens with age, each side (parts per million of its age): two clocks' drift. */
 export const DRIFT_PPM = 200;
 /** A sample older than this (ms, monotonic) is forgotten. */
@@ -130,7 +143,7 @@ export class ServiceClock {
   }
 
   /**
-   * True when the estimate may decide something (expire, warn stuck, move a checkpoint): Date samples agree within
+   * True when the estimate may decide a verdict (expire, warn stuck): Date samples agree within
    * {@link MAX_DECIDE_ERROR_MS} either side, or there is no Date sample at all (the local clock, raised by lower
    * bounds, decides as before; callers first wait for an answer). False while samples disagree or are too wide.
    */
@@ -141,13 +154,30 @@ export class ServiceClock {
   }
 
   /**
-   * The latest the service's time can be now (ms since the epoch), for a bound nothing may be set beyond (a watched
-   * address's checkpoint); undefined while the estimate cannot decide ({@link decidable}). The local clock while there
-   * is no evidence.
+   * The interval the service's time is in now (ms since the epoch) when it is settled enough for a decision nothing
+   * corrects later (where a watched address is read from, and its checkpoint): at least {@link SETTLED_SHARE} of every
+   * `Date` sample kept (up to {@link SURE_SAMPLES}) agree within {@link MAX_DECIDE_ERROR_MS} either side, and they are
+   * at least {@link SETTLED_SAMPLES} — or {@link SETTLED_WITH_LOCAL} when the local wall clock lies within
+   * {@link LOCAL_AGREE_MS} of them (it only corroborates: a local clock far off never decides). Undefined otherwise:
+   * with no `Date` sample at all (a service whose answers do not expose `Date`: lower bounds only raise a floor, they
+   * never bound the time from above), or too few, or samples that disagree.
    */
-  latestIfDecidable(): number | undefined {
-    if (!this.decidable) return undefined;
-    return this.bounds()?.latest ?? this.#clock.now();
+  settled(): ServiceTimeBounds | undefined {
+    const mono = this.#clock.monotonic();
+    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
+    const n = this.#samples.length;
+    if (n === 0) return undefined;
+    const agreed = marzullo(
+      this.#samples.map((s) => {
+        const spread = ((mono - s.at) * DRIFT_PPM) / 1e6;
+        return [s.lo - spread, s.hi + spread] as const;
+      }),
+    );
+    if (agreed.count < n * SETTLED_SHARE || agreed.hi - agreed.lo > 2 * MAX_DECIDE_ERROR_MS) return undefined;
+    const local = this.#clock.now() - mono;
+    const corroborated = local >= agreed.lo - LOCAL_AGREE_MS && local <= agreed.hi + LOCAL_AGREE_MS;
+    if (agreed.count < (corroborated ? SETTLED_WITH_LOCAL : SETTLED_SAMPLES)) return undefined;
+    return { earliest: mono + Math.min(agreed.hi, Math.max(agreed.lo, this.#floor)), latest: mono + agreed.hi };
   }
 
   /** Estimated service time minus local wall time (ms; positive: the local clock is behind the service's). */

@@ -63,9 +63,7 @@ export function createUserActions(
     track,
     removed,
     now,
-    serviceNow: () => serviceClock.now(),
-    serviceLatest: () => serviceClock.latestIfDecidable(),
-    serviceKnown: () => serviceClock.hasEvidence,
+    serviceTime: () => serviceClock.settled(),
     monotonic: () => clock.monotonic(),
   });
   const handleMessage = createDispatcher(

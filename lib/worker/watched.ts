@@ -12,12 +12,15 @@
  * - an address unticked and ticked again starts from that moment, not from where it stood — also with no check in
  *   between: each tick has its own token (`Settings.autoTrackTicks`, lib/store/ticks.ts), kept in the checkpoint;
  * - the checkpoint moves only over what was read: to the newest own row read (less {@link OVERLAP_S}), never to the
- *   worker's own clock.
+ *   worker's own clock;
+ * - where an address is read from is decided on the service's time only once several of its `Date` headers agree
+ *   (`ServiceClock.settled`): one lying header, or a local clock an hour off, never decides it.
  */
 import type { SvcClient } from '../api/client';
 import type { HistoryLiteResponse } from '../api/schemas/history';
 import type { RemovedIntents, SettingsStore, WatchedCheckpoint, WatchedCheckpoints } from '../store';
 import { tickOf } from '../store/ticks';
+import type { ServiceTimeBounds } from '../tracker/service-clock';
 import type { TrackIntent } from './track';
 
 /** Watched addresses are checked at most this often (ms), unless forced. */
@@ -28,6 +31,8 @@ export const WATCH_MAX_PAGES = 5;
 export const WATCH_PAGE_SIZE = 50;
 /** How far back (s) the first check of an address looks. */
 export const FIRST_LOOK_BACK_S = 3600;
+/** How many one-row history reads a check makes, at most, while the service's time is not settled. */
+export const SETTLE_ASKS = 4;
 /** After a complete read the next check starts this much (s) before it: an intent may appear in the history late. */
 export const OVERLAP_S = 60;
 
@@ -42,20 +47,16 @@ export interface WatchedCheckDeps {
   removed?: Pick<RemovedIntents, 'has'>;
   /** Current time in ms (default Date.now). */
   now?: () => number;
-  /** The service's time in ms (lib/tracker/service-clock.ts), for `fromTime` (default `now`). */
+  /** The service's time in ms, for `fromTime`, when `serviceTime` is not given (default `now`): tests. */
   serviceNow?: () => number;
   /**
-   * The latest the service's time can be (ms; `ServiceClock.latestIfDecidable`): no checkpoint is stored beyond it;
-   * undefined while the service clock cannot decide, and the check then waits (default `serviceNow`).
+   * The interval (ms) the service's time is surely in (`ServiceClock.settled`); undefined while it is not settled. The
+   * check then asks the service — one row of the first address's history, read for its `Date` header alone — up to
+   * {@link SETTLE_ASKS} times, and waits for the next check when it is still not settled: neither a lying `Date`
+   * header nor the local clock, maybe an hour off, decides where an address is read from, and no checkpoint is stored
+   * beyond the latest the service's time can be. Default: `serviceNow`, taken as sure.
    */
-  serviceLatest?: () => number | undefined;
-  /**
-   * True once an answer of the service told its time (`ServiceClock.hasEvidence`). While false (a worker that has
-   * heard nothing yet) the check first asks the service — one row of the first address's history, read for its `Date`
-   * header alone — before it decides where an address is read from; an answer that still tells nothing of the time
-   * leaves it on the local clock. Default: always known.
-   */
-  serviceKnown?: () => boolean;
+  serviceTime?: () => ServiceTimeBounds | undefined;
   /** Monotonic time in ms, for the once-a-minute throttle (default `now`): a wall-clock jump never stops the check. */
   monotonic?: () => number;
 }
@@ -159,6 +160,28 @@ export async function checkAddress(
 }
 
 /**
+ * The service's time for a check (ms): `deps.serviceTime` once settled, asking the service (a one-row history read of
+ * `address`, whose answer's `Date` header feeds the service clock) up to {@link SETTLE_ASKS} times meanwhile; undefined
+ * when still not settled. Without `serviceTime`, `serviceNow` (else `t`). A failed ask counts as one.
+ */
+async function settledTime(
+  deps: Pick<WatchedCheckDeps, 'serviceTime' | 'serviceNow'>,
+  client: Pick<SvcClient, 'getIntentHistoryLite'>,
+  address: string,
+  t: number,
+): Promise<ServiceTimeBounds | undefined> {
+  if (!deps.serviceTime) {
+    const now = deps.serviceNow?.() ?? t;
+    return { earliest: now, latest: now };
+  }
+  for (let asked = 0; ; asked++) {
+    const time = deps.serviceTime();
+    if (time || asked >= SETTLE_ASKS) return time;
+    await client.getIntentHistoryLite({ byOwnerAddress: address, page: { pageSize: 1 } }).catch(() => undefined);
+  }
+}
+
+/**
  * One check of every ticked address; each address's checkpoint is saved as soon as it is read. `t`: the local time
  * (ms) the check started. Resolves with how many intents were added; rejects when a store refuses.
  */
@@ -177,16 +200,11 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
   }
   const client = await deps.client();
   if (!client || ticked.length === 0) return 0;
-  if (deps.serviceKnown && !deps.serviceKnown()) {
-    // Its answer's Date header sets the service clock. An answer that tells nothing of the time (a browser that hides
-    // the header, a failed call) leaves the check on the local clock rather than stopping it for good.
-    await client.getIntentHistoryLite({ byOwnerAddress: ticked[0]!, page: { pageSize: 1 } }).catch(() => undefined);
-  }
-  const nowS = Math.floor((deps.serviceNow?.() ?? t) / 1000);
-  // A clock that cannot decide (its Date headers disagree) moves no checkpoint; none is ever set in its future.
-  const latestMs = deps.serviceLatest ? deps.serviceLatest() : (deps.serviceNow?.() ?? t);
-  if (latestMs === undefined) return 0;
-  const latestS = Math.floor(latestMs / 1000);
+  const time = await settledTime(deps, client, ticked[0]!, t);
+  // Not settled (too few Date headers, or they disagree): nothing is read and no checkpoint moves.
+  if (!time) return 0;
+  const nowS = Math.floor((time.earliest + time.latest) / 2000);
+  const latestS = Math.floor(time.latest / 1000);
   let added = 0;
   for (const address of ticked) {
     const checkpoints = await deps.checkpoints.get();

@@ -12,10 +12,23 @@ import { type OwnerRow, watchedOnHistory } from './watched-harness';
 const MINE = `0x${'a1'.repeat(20)}`;
 const YEARS_72 = 72 * 365 * 24 * 3600_000;
 
-/** A check over an in-memory history of `rows` (ms creation times), on `serviceClock`, as lib/background.ts wires it. */
-function setUp(serviceClock: ServiceClock, clock: EventClock, rows: OwnerRow[]) {
+/**
+ * A check over an in-memory history of `rows` (ms creation times), on `serviceClock`, as lib/background.ts wires it;
+ * the k-th answer's Date header is `lie(k)` ms off the service's time (default: none).
+ */
+function setUp(serviceClock: ServiceClock, clock: EventClock, rows: OwnerRow[], lie: (k: number) => number = () => 0) {
+  let k = 0;
   const settings: Settings = { baseUrl: 'https://svc.example', accessKey: 'k', autoTrackAddresses: [MINE] };
-  return watchedOnHistory({ owner: MINE, settings, rows, serviceClock, now: () => clock.now(), monotonic: () => clock.monotonic() });
+  return watchedOnHistory({
+    owner: MINE,
+    settings,
+    rows,
+    serviceClock,
+    now: () => clock.now(),
+    monotonic: () => clock.monotonic(),
+    // Every answer carries a Date header, to the second (the service's time is the EventClock's).
+    onAnswer: () => serviceClock.observeDate(Math.floor(clock.t / 1000) * 1000 + lie(k++), clock.monotonic(), clock.monotonic()),
+  });
 }
 
 describe('watched checkpoints and the service clock', () => {
@@ -48,7 +61,8 @@ describe('watched checkpoints and the service clock', () => {
     const serviceClock = new ServiceClock(clock);
     serviceClock.observeDate(clock.t);
     serviceClock.observeDate(clock.t + YEARS_72);
-    const w = setUp(serviceClock, clock, [{ intentId: `0x${'4'.repeat(64)}`, at: clock.t - 60_000 }]);
+    // Every other answer 72 years ahead: the samples never agree enough.
+    const w = setUp(serviceClock, clock, [{ intentId: `0x${'4'.repeat(64)}`, at: clock.t - 60_000 }], (k) => (k % 2 ? 0 : YEARS_72));
     expect(await w.check(true)).toBe(0);
     expect(w.checkpoint()).toBeUndefined();
   });

@@ -23,8 +23,6 @@ export interface WatchedHarnessOptions {
   monotonic: () => number;
   checkpoints?: Record<string, WatchedCheckpoint>;
   onAnswer?: () => void;
-  /** Wire `serviceKnown` (the check asks the service first while the clock has no evidence). */
-  knowsEvidence?: boolean;
 }
 
 /** Builds the check; `checkpoints()` reads what it stored, `tracked` what it tracked, in order. */
@@ -56,9 +54,7 @@ export function watchedOnHistory(o: WatchedHarnessOptions) {
     },
     now: o.now,
     monotonic: o.monotonic,
-    serviceNow: () => o.serviceClock.now(),
-    serviceLatest: () => o.serviceClock.latestIfDecidable(),
-    ...(o.knowsEvidence ? { serviceKnown: () => o.serviceClock.hasEvidence } : {}),
+    serviceTime: () => o.serviceClock.settled(),
   });
   return { check, checkpoints: () => checkpoints, checkpoint: () => checkpoints[o.owner], tracked };
 }

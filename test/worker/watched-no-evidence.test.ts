@@ -3,7 +3,8 @@
  * took the local clock for the service's, found the address's checkpoint (a minute old) "in the future", and looked
  * back an hour from the local clock — two hours of the service's — tracking intents created while the address was
  * unticked (the world campaign's `watched` family, run 52 of seed 20261126). With no evidence of the service's time
- * the check first asks the service (its answer's Date header sets the clock), then reads from the checkpoint.
+ * the check first asks the service (its answers' Date headers set the clock) and waits until they settle it
+ * (`ServiceClock.settled`), then reads from the checkpoint.
  */
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '@/lib/store';
@@ -41,8 +42,11 @@ describe('the watched check of a worker with no answer yet', () => {
         checkpoints: { [MINE]: { fromTime: Math.floor((SERVICE - 2 * MIN) / 1000), tick: 'tok1' } },
         // Every answer carries the service's Date header (the worker's fetch feeds it to the service clock).
         onAnswer: () => serviceClock.observeDate(SERVICE),
-        knowsEvidence: true,
       });
+      // The local clock an hour off never corroborates: the first check's four asks are too few Date headers, and it
+      // waits; the second check's make eight that agree.
+      expect(await check(true)).toBe(0);
+      expect(checkpoints()[MINE]!.fromTime * 1000).toBe(Math.floor((SERVICE - 2 * MIN) / 1000) * 1000);
       await check(true);
       expect(tracked).toEqual([rows[1]!.intentId]);
       expect(checkpoints()[MINE]!.fromTime * 1000).toBeLessThanOrEqual(SERVICE);
