@@ -31,7 +31,7 @@ import { LongPollBudget, planChecks, type SweepJob } from './scheduler';
 import { ServiceClock } from './service-clock';
 import { HistorySweeper } from './sweeper';
 import { entryRecord, type TrackEntry } from './track-many';
-import { aheadMs, clampTimes, pauseLeftMs, shiftTimes, steadyClock } from './tracker-time';
+import { aheadMs, clampTimes, pauseLeftMs, shiftPause, shiftTimes, steadyClock } from './tracker-time';
 import { answered, baselineSet, expired, type Failure, failed, notConfigured, retried, seen, stuckWarned } from './transitions';
 import { DEFAULT_TUNING, type ReceiptTransport, type TrackerDeps, type TrackerTuning, type TrackResult } from './types';
 import { watch } from './watchdogs';
@@ -124,9 +124,9 @@ export class Tracker {
     return this.#inFlight.size;
   }
 
-  /** The tracker-wide state: rate-limit pause and rejected key. */
+  /** The tracker-wide state: rate-limit pause (its times on the wall clock as it reads now) and rejected key. */
   get state(): TrackerState {
-    return this.#state;
+    return this.#onWall(this.#state);
   }
 
   /**
@@ -275,10 +275,11 @@ export class Tracker {
   #load(): Promise<void> {
     this.#stateLoaded ??= (async () => {
       const [, state] = await Promise.all([this.#mirror.load(), this.#deps.stateStore?.get()]);
-      if (state) this.#state = state;
+      if (state) this.#state = shiftPause(state, -this.#wallAhead());
       await this.#rebase();
       // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
-      if (this.#state.pausedUntil !== undefined || this.#state.keyRejected !== undefined) this.#deps.onStateChange?.(this.#state);
+      if (this.#state.pausedUntil !== undefined || this.#state.keyRejected !== undefined)
+        this.#deps.onStateChange?.(this.#onWall(this.#state));
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
@@ -317,14 +318,32 @@ export class Tracker {
       const left = Math.max(sure, shift > 0 ? Math.min(wallLeft, sure) : wallLeft);
       if (left === wallLeft && shift === 0 && (pausedAt === undefined || pausedAt <= now)) return;
       this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + left };
-      await this.#deps.stateStore?.set(this.#state).catch(() => {});
+      await this.#saveState().catch(() => {});
     }
   }
 
   async #setState(state: TrackerState): Promise<void> {
     this.#state = state;
-    await this.#deps.stateStore?.set(state);
-    this.#deps.onStateChange?.(state);
+    await this.#saveState();
+    this.#deps.onStateChange?.(this.#onWall(state));
+  }
+
+  /**
+   * Writes the state with its pause on the wall clock as it reads now ({@link shiftPause}): a next worker compares it
+   * with its own wall clock, which an NTP step inside this life has moved away from this engine's steady clock.
+   */
+  async #saveState(): Promise<void> {
+    await this.#deps.stateStore?.set(this.#onWall(this.#state));
+  }
+
+  /** How far (ms) the wall clock now reads ahead of the tracker's steady clock (negative: behind; 0 without a jump). */
+  #wallAhead(): number {
+    return this.#deps.clock.now() - this.#clock.now();
+  }
+
+  /** `state`, kept on the steady clock, with its pause on the wall clock as it reads now. */
+  #onWall(state: TrackerState): TrackerState {
+    return shiftPause(state, this.#wallAhead());
   }
 
   /** Schedules a pump (coalesced). */
@@ -758,7 +777,7 @@ export class Tracker {
     if (pausedAt !== undefined && now - pausedAt < PAUSE_CHECKPOINT_MS) return;
     const served = pauseServedMs + Math.max(0, now - (pausedAt ?? now));
     this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + this.#pauseLeft(), pauseServedMs: served };
-    await this.#deps.stateStore?.set(this.#state).catch(() => {});
+    await this.#saveState().catch(() => {});
   }
 
   /** The pause has been served whole: it is forgotten, so that no later worker holds any of it again. */

@@ -11,6 +11,9 @@
  * - {@link aheadMs}, {@link shiftTimes}: times an earlier worker wrote before the clock went back are moved back
  *   together, by as much as the latest of them is ahead, before they are clamped.
  * - {@link pauseLeftMs}: the tracker-wide Retry-After pause, stored as wall times, is at most its own length away.
+ * - {@link shiftPause}: the pause moved between the steady clock (in memory) and the wall clock as it reads when the
+ *   state is written or read (in storage, for listeners), so that a wall-clock jump inside one worker's life does not
+ *   stretch the pause a later worker reads.
  * All pure.
  */
 import type { TrackedIntent, TrackerState } from '../store';
@@ -91,4 +94,19 @@ export function pauseLeftMs(state: Pick<TrackerState, 'pausedUntil' | 'pausedAt'
   if (state.pausedUntil === undefined) return 0;
   const length = state.pausedAt === undefined ? maxMs : Math.min(maxMs, state.pausedUntil - state.pausedAt);
   return Math.max(0, Math.min(state.pausedUntil - now, length));
+}
+
+/**
+ * `state` with its pause times (`pausedAt`, `pausedUntil`, ms) moved `ms` later (earlier when negative); `state` itself
+ * when `ms` is 0 or no pause is kept. The engine holds them on its steady clock and writes them on the wall clock as
+ * it reads at the time of writing (`ms` = wall − steady), so that a next worker reads them on the clock they were
+ * written on: after an NTP step back inside a worker's life, its steady times run ahead of the wall clock, and a
+ * pause written on them would hold a later worker that much longer than the service asked.
+ */
+export function shiftPause(state: TrackerState, ms: number): TrackerState {
+  if (ms === 0 || (state.pausedAt === undefined && state.pausedUntil === undefined)) return state;
+  const moved: TrackerState = { ...state };
+  if (state.pausedAt !== undefined) moved.pausedAt = state.pausedAt + ms;
+  if (state.pausedUntil !== undefined) moved.pausedUntil = state.pausedUntil + ms;
+  return moved;
 }
