@@ -23,6 +23,7 @@ import {
   isFinalStatus,
   isReceiptFor,
   isStatusBehind,
+  longPollEndsBy,
   rememberState,
   sameStates,
   stateKey,
@@ -587,15 +588,18 @@ export class Tracker {
     try {
       const t = this.#mirror.get(intentId);
       if (!t) return false;
-      // A long-poll starts only on a recent answer (else the slot reads the receipt first) and lasts at most
-      // `waitCapMs`: the intent is never longer than their sum without an answer, whatever the server's wait. A first
-      // long-poll (no states yet) is answered at once: it is a read.
+      // A long-poll starts only on a recent answer (else the slot reads the receipt first) and ends by
+      // `longPollEndsBy`, counted from when it was asked and from the intent's last answer, whatever the server's wait
+      // and however long the request budget held it: the read that follows still comes within S(N). A first long-poll
+      // (no states yet) is answered at once: it is a read.
       const recent = t.lastCheckedAt === undefined || started - t.lastCheckedAt <= READ_FIRST_AFTER_MS;
       if (kind === 'wait' && recent) {
+        const cap = new AbortController();
+        void clock.sleep(Math.max(0, longPollEndsBy(t, started, this.#tuning) - clock.now()), cap.signal).then(() => cap.abort());
         try {
           const res = await transport.waitIntentReceipt(
             { intentId, lastReceiptStates: t.lastStates },
-            { ...options, timeoutMs: this.#tuning.waitCapMs },
+            { signal: AbortSignal.any([controller.signal, cap.signal]), timeoutMs: this.#tuning.waitCapMs },
           );
           if (controller.signal.aborted) return false;
           this.#checkFor(intentId, res.intentReceipt.intentId, 'WaitIntentReceipt');
@@ -620,9 +624,13 @@ export class Tracker {
           if (news) this.#budget.refund();
           return news;
         } catch (err) {
-          if (controller.signal.aborted || !(err instanceof SvcApiError && err.kind === 'timeout')) throw err;
+          const capped = cap.signal.aborted || (err instanceof SvcApiError && err.kind === 'timeout');
+          if (controller.signal.aborted || !capped) throw err;
           // Held past our cap: read the receipt instead, in the same slot (unless the tracker was paused meanwhile).
           if (this.#paused()) return false;
+        } finally {
+          // Ends the cap's timer (an answer came first); the request is settled by then.
+          cap.abort();
         }
       }
       const res = await transport.getIntentReceipt({ intentId }, { ...options, timeoutMs: 15_000 });

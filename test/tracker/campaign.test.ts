@@ -2,7 +2,9 @@
  * The tracker's invariants I1–I6 (README, "Tracking policy") on random schedules: see `./campaign.ts`. The schedules
  * found failing before (`./campaign-examples.ts`) run first. A failure prints at once the run, what broke and the
  * schedule as JSON (to add to the examples), and ends the campaign without shrinking: shrinking these schedules took
- * longer than the 50,000 runs themselves. `CAMPAIGN_SEED=N npm run campaign` replays a seed.
+ * longer than the 50,000 runs themselves. `CAMPAIGN_SEED=N npm run campaign` replays a seed;
+ * `CAMPAIGN_SEED=N CAMPAIGN_FROM=K npx vitest run --project unit test/tracker/campaign.test.ts` replays its run K alone
+ * (fast-check's `path`: the run's place in the seed's stream, the examples first, as the failure message counts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,12 +15,14 @@ import { CAMPAIGN_EXAMPLES } from './campaign-examples';
 // machine), and `npm test` keeps within its 8 minutes; the desktop campaign beside it runs 2,000.
 const RUNS = Number(process.env.CAMPAIGN_RUNS ?? 1_000);
 const SEED = Number(process.env.CAMPAIGN_SEED ?? 20261122);
+/** The one run to replay (1-based, as a failure names it), or undefined to run `RUNS` schedules. */
+const FROM = process.env.CAMPAIGN_FROM === undefined ? undefined : Number(process.env.CAMPAIGN_FROM);
 
 describe('tracker campaign (fast-check)', () => {
   it(`keeps I1–I6 on ${RUNS} random schedules (seed ${SEED})`, async () => {
     console.log(`campaign: ${RUNS} schedules, seed ${SEED}`);
     const started = Date.now();
-    let runs = 0;
+    let runs = FROM === undefined ? 0 : FROM - 1;
     await fc.assert(
       fc.asyncProperty(scheduleArb, async (s) => {
         runs++;
@@ -39,7 +43,13 @@ describe('tracker campaign (fast-check)', () => {
         expect(violations).toEqual([]);
       }),
       // The schedules found failing before go first, whatever the seed.
-      { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: CAMPAIGN_EXAMPLES.map((s) => [s] as [typeof s]) },
+      {
+        numRuns: RUNS,
+        seed: SEED,
+        endOnFailure: true,
+        examples: CAMPAIGN_EXAMPLES.map((s) => [s] as [typeof s]),
+        ...(FROM === undefined ? {} : { path: String(FROM - 1) }),
+      },
     );
   }, 86_400_000);
 });
