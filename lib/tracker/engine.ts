@@ -276,7 +276,7 @@ export class Tracker {
   #load(): Promise<void> {
     this.#stateLoaded ??= (async () => {
       const [, state] = await Promise.all([this.#mirror.load(), this.#deps.stateStore?.get()]);
-      if (state) this.#state = shiftPause(state, -this.#wallAhead());
+      if (state) this.#state = state;
       await this.#rebase();
       // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
       if (this.#state.pausedUntil !== undefined || this.#state.keyRejected !== undefined)
@@ -304,10 +304,14 @@ export class Tracker {
       if (rebased(t) === t) continue;
       await this.#mirror.write(t.intentId, (c) => c && rebased(c), { quiet: true }).catch(() => {});
     }
-    const { pausedUntil, pausedAt, pauseServedMs = 0 } = this.#state;
+    const { pausedUntil, pausedAt, pauseServedMs = 0, pauseWallAheadMs = 0 } = this.#state;
     if (pausedUntil !== undefined) {
       const moved = { pausedUntil: pausedUntil - shift, ...(pausedAt === undefined ? {} : { pausedAt: pausedAt - shift }) };
-      const wallLeft = pauseLeftMs(moved, now, MAX_HOLD_MS);
+      const steadyLeft = pauseLeftMs(moved, now, MAX_HOLD_MS);
+      // Read on the wall clock the earlier worker's read when it wrote the pause too: after an NTP step back inside
+      // its life, its steady times ran ahead of the wall clock, and the records do not show it once this worker
+      // started later than the step was long. The shorter of the two readings is what is left.
+      const wallLeft = Math.min(steadyLeft, pauseLeftMs(shiftPause(this.#state, pauseWallAheadMs), now, MAX_HOLD_MS));
       // Held for sure: until min(its length, PAUSE_HONOURED_MS) of it are served, whatever the wall clock did while
       // no worker ran (time not running is not counted as served).
       const length = pausedAt === undefined ? wallLeft : pausedUntil - pausedAt + pauseServedMs;
@@ -317,7 +321,7 @@ export class Tracker {
       // The clock went back: how long no worker ran is unknown, and what was left at the last checkpoint could
       // outlast the service's hold by every death in between; beyond the sure part it is not held.
       const left = Math.max(sure, shift > 0 ? Math.min(wallLeft, sure) : wallLeft);
-      if (left === wallLeft && shift === 0 && (pausedAt === undefined || pausedAt <= now)) return;
+      if (left === steadyLeft && shift === 0 && (pausedAt === undefined || pausedAt <= now)) return;
       this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + left };
       await this.#saveState().catch(() => {});
     }
@@ -330,11 +334,13 @@ export class Tracker {
   }
 
   /**
-   * Writes the state with its pause on the wall clock as it reads now ({@link shiftPause}): a next worker compares it
-   * with its own wall clock, which an NTP step inside this life has moved away from this engine's steady clock.
+   * Writes the state; a pause with how far the wall clock reads ahead of this engine's steady clock now
+   * (`pauseWallAheadMs`): a next worker reads the pause on both clocks (`#rebase`), as an NTP step inside this life
+   * moved them apart.
    */
   async #saveState(): Promise<void> {
-    await this.#deps.stateStore?.set(this.#onWall(this.#state));
+    const { pauseWallAheadMs: _w, ...state } = this.#state;
+    await this.#deps.stateStore?.set(state.pausedUntil === undefined ? state : { ...state, pauseWallAheadMs: this.#wallAhead() });
   }
 
   /** How far (ms) the wall clock now reads ahead of the tracker's steady clock (negative: behind; 0 without a jump). */
@@ -790,7 +796,7 @@ export class Tracker {
 
   /** The pause has been served whole: it is forgotten, so that no later worker holds any of it again. */
   async #pauseEnded(): Promise<void> {
-    const { pausedUntil: _u, pausedAt: _a, pauseServedMs: _s, pauseReason: _r, ...rest } = this.#state;
+    const { pausedUntil: _u, pausedAt: _a, pauseServedMs: _s, pauseReason: _r, pauseWallAheadMs: _w, ...rest } = this.#state;
     await this.#setState(rest).catch(() => {});
   }
 

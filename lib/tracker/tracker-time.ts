@@ -11,9 +11,8 @@
  * - {@link aheadMs}, {@link shiftTimes}: times an earlier worker wrote before the clock went back are moved back
  *   together, by as much as the latest of them is ahead, before they are clamped.
  * - {@link pauseLeftMs}: the tracker-wide Retry-After pause, stored as wall times, is at most its own length away.
- * - {@link shiftPause}: the pause moved between the steady clock (in memory) and the wall clock as it reads when the
- *   state is written or read (in storage, for listeners), so that a wall-clock jump inside one worker's life does not
- *   stretch the pause a later worker reads.
+ * - {@link shiftPause}: the pause moved from a worker's steady clock to the wall clock (for listeners, and for a later
+ *   worker, which reads it on both), so that a wall-clock jump inside one worker's life does not stretch the pause.
  * All pure.
  */
 import type { TrackedIntent, TrackerState } from '../store';
@@ -98,10 +97,10 @@ export function pauseLeftMs(state: Pick<TrackerState, 'pausedUntil' | 'pausedAt'
 
 /**
  * `state` with its pause times (`pausedAt`, `pausedUntil`, ms) moved `ms` later (earlier when negative); `state` itself
- * when `ms` is 0 or no pause is kept. The engine holds them on its steady clock and writes them on the wall clock as
- * it reads at the time of writing (`ms` = wall − steady), so that a next worker reads them on the clock they were
- * written on: after an NTP step back inside a worker's life, its steady times run ahead of the wall clock, and a
- * pause written on them would hold a later worker that much longer than the service asked.
+ * when `ms` is 0 or no pause is kept. The engine keeps them on its steady clock; moved by how far the wall clock read
+ * ahead of it (`pauseWallAheadMs`, wall − steady) they are on the wall clock: after an NTP step back inside a worker's
+ * life its steady times run ahead of the wall clock, and a pause read on them alone would hold a later worker that
+ * much longer than the service asked.
  */
 export function shiftPause(state: TrackerState, ms: number): TrackerState {
   if (ms === 0 || (state.pausedAt === undefined && state.pausedUntil === undefined)) return state;
