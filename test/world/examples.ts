@@ -1186,4 +1186,123 @@ export const FIXED: Example[] = [
 ];
 
 /** Found failing; not in `npm test` until fixed (`WORLD_EXAMPLES=1` runs them). */
-export const KNOWN_FAILING: Example[] = [];
+export const KNOWN_FAILING: Example[] = [
+  {
+    // Seed 20261127, run 1360 of the default families: passed before the Retry-After pause was handed to the worker's
+    // listeners on the wall clock (a steady-clock pause read there after a jump gave the budget a longer hold that
+    // came back to the tracker and reset what was served); the restart now resumes 6.5 s earlier, and the run meets
+    // the stuck figure's known lag under a -10 min skew (docs/simulation.md: S1 runs 580 and 1400).
+    seed: 20261127 + 1360,
+    found: 'S1: a stuck warning "Executing for over 18 min" after 28 min (the figure read on a service clock 10 min behind)',
+    schedule: {
+      kind: 'firefox',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 464984,
+          committedFor: 41147,
+          executing: [62701],
+          end: 'REFUNDED',
+          inHistory: false,
+          flapStates: 20,
+          flapEveryMs: 100,
+          flapForMs: 409136,
+        },
+        {
+          addAt: 9204,
+          createdBefore: 4661,
+          committedFor: 26124,
+          executing: [41678],
+          end: 'EXECUTING',
+          inHistory: true,
+          flapStates: 12,
+          flapEveryMs: 100,
+          flapForMs: 299386,
+        },
+        {
+          addAt: 0,
+          createdBefore: 2919,
+          committedFor: 349695,
+          executing: [23319, 36207, 119559],
+          end: 'ABORTED',
+          inHistory: false,
+          flapStates: 36,
+          flapEveryMs: 1000,
+          flapForMs: 442024,
+        },
+        {
+          addAt: 94572,
+          createdBefore: 307213,
+          committedFor: -1,
+          executing: [4428],
+          end: 'EXECUTING',
+          inHistory: false,
+          flapStates: 29,
+          flapEveryMs: 4000,
+          flapForMs: 389287,
+        },
+        {
+          addAt: 125448,
+          createdBefore: 2945,
+          committedFor: 125407,
+          executing: [80333, 5595],
+          end: 'ABORTED',
+          inHistory: true,
+          flapStates: 28,
+          flapEveryMs: 1000,
+          flapForMs: 425404,
+        },
+      ],
+      serverWaitMs: 20000,
+      history: true,
+      user: [
+        { at: 677315, kind: 'retry', target: 911179562 },
+        { at: 399357, kind: 'retry', target: 407734602 },
+        { at: 480701, kind: 'retry', target: 2066253479 },
+      ],
+      kill: [],
+      idle: [5, 8, 445440],
+      restart: [],
+      skewMs: -600000,
+      jumps: [
+        { at: 45245, ms: -3600000 },
+        { at: 218261, ms: -11886 },
+        { at: 655230, ms: 47145 },
+      ],
+      drift: { at: 533471, rate: 2.5e-323, correctAfter: 599998 },
+      idb: [],
+      quota: [
+        { db: 'svc-intents', from: 346662, forMs: 178743 },
+        { db: 'svc-intents', from: 235934, forMs: 82982 },
+      ],
+      sync: [{ at: 580695, what: 'huge' }],
+      rejectNotificationAt: [14, 12],
+      closes: [{ at: 15, all: true, target: 18 }],
+      burst: ['ok', 'ok', 'ok', 'timeout'],
+      retryAfter: { rate: 0.01, seconds: 600, form: 'http-date' },
+      lyingDate: { rate: 0.2, offsetMs: -600000 },
+      updatedAhead: { rate: 0.02, aheadMs: 300000 },
+      backwards: { rate: 0.3 },
+      flap40: true,
+      testConnection: [{ at: 483495, clockAheadMs: 1200000, retryAfterSeconds: 86400 }],
+      foreign: { rate: 0.05 },
+      extra: {
+        trackMany: {
+          at: 8,
+          members: [false, false, false, true, false, true],
+          invalid: [
+            'hello',
+            '0xgggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg',
+            '0x11111111111111111111111111111111111111111111111111111111111111111',
+          ],
+          repeats: [],
+          import: { format: 'csv', ended: [true] },
+        },
+        clicks: [
+          { at: 579417, target: 1005290740, button: 0, removeFirst: false },
+          { at: 396957, target: 540851729, button: 1, removeFirst: false },
+        ],
+      },
+    } as unknown as Schedule,
+  },
+];
