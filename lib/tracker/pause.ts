@@ -100,10 +100,10 @@ export class TrackerPause {
     this.deps.onStateChange?.(this.view);
   }
 
-  /** Retry now: a rejected key is cleared; the server's Retry-After still holds. */
+  /** Retry now: a rejected key is cleared; the server's Retry-After still holds, with what was served of it. */
   async retried(): Promise<void> {
-    const { pausedUntil, pausedAt, pauseReason } = this.#state;
-    await this.set(this.left() > 0 ? { pausedUntil, pausedAt, pauseReason } : {});
+    const { keyRejected: _k, ...pause } = this.#state;
+    await this.set(this.left() > 0 ? pause : {});
   }
 
   /**

@@ -124,6 +124,29 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     return { clock, transport, second };
   }
 
+  it('Retry now keeps what was served of the pause: after the clock went back the next worker still holds the rest of its minute', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const store = new MemoryStore();
+    const id = `0x${'d'.repeat(64)}`;
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => undefined });
+    await first.track(id);
+    await first.holdOff(10 * MIN);
+    await clock.advance(20_000);
+    // The user presses Retry now: the Retry-After still holds, and so does what was served of it.
+    await first.retryNow();
+    first.stop();
+    clock.jumpWall(-120 * MIN);
+    const transport = new ScriptedTransport();
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await second.resume();
+    await clock.advance(35_000);
+    expect(transport.calls).toHaveLength(0);
+    await clock.advance(10_000);
+    expect(transport.calls.length).toBeGreaterThan(0);
+    second.stop();
+  });
+
   it('a pause served for 4 minutes before the clock went back between two workers is not held again (world campaign seed 20261126, run 229; seed 777, run 24)', async () => {
     // How long the worker was not running is unknown: holding the 6 minutes left (or the whole pause again) could go
     // on long after the service's hold ended; the pause has been honoured for more than its minute.
