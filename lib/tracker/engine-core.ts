@@ -83,12 +83,7 @@ export function createCore(deps: TrackerDeps): EngineCore {
     sweeper: new HistorySweeper(tuning.maxBatchPages),
     longPolls: new LongPollBudget(tuning.maxConcurrent - 1, tuning.longPollsPerMinute, clock.now()),
     serviceClock: deps.serviceClock ?? new ServiceClock(deps.clock),
-    pause: new TrackerPause({
-      ...(deps.stateStore ? { stateStore: deps.stateStore } : {}),
-      ...(deps.onStateChange ? { onStateChange: deps.onStateChange } : {}),
-      wall: deps.clock,
-      steady: clock,
-    }),
+    pause: new TrackerPause({ stateStore: deps.stateStore, onStateChange: deps.onStateChange, wall: deps.clock, steady: clock }),
     refresh: new RefreshWaiters(),
     seen: new Map(),
     newsPace: new NewsPace(),

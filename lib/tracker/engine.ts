@@ -68,18 +68,19 @@ export class Tracker {
    * none, when the store refuses the transaction.
    */
   async trackMany(entries: readonly TrackEntry[]): Promise<TrackResult[]> {
+    const c = this.#c;
     await this.#load();
-    const now = this.#c.clock.now();
+    const now = c.clock.now();
     const added = new Set<string>();
-    for (const e of entries) this.#c.mirror.revive(e.intentId);
+    for (const e of entries) c.mirror.revive(e.intentId);
     const byId = new Map(entries.map((e) => [e.intentId, e]));
     const ids = [...byId.keys()];
-    const written = await this.#c.mirror.writeMany(ids, (id, current) => {
+    const written = await c.mirror.writeMany(ids, (id, current) => {
       if (current === undefined) added.add(id);
       return entryRecord(current, byId.get(id) as TrackEntry, now);
     });
-    this.#c.kick();
-    const intents = new Map(ids.map((id, i) => [id, written[i] ?? this.#c.mirror.get(id)]));
+    c.kick();
+    const intents = new Map(ids.map((id, i) => [id, written[i] ?? c.mirror.get(id)]));
     return entries.map((e) => ({ added: added.has(e.intentId), intent: intents.get(e.intentId) as TrackedIntent }));
   }
 
@@ -97,19 +98,20 @@ export class Tracker {
    * when the store refuses the deletion: the intent is then still tracked (and checked) as before.
    */
   async remove(intentId: string): Promise<void> {
+    const c = this.#c;
     await this.#load();
-    this.#c.inFlight.get(intentId)?.controller.abort();
-    this.#c.refresh.settle(intentId);
-    this.#c.seen.delete(intentId);
-    this.#c.newsPace.forget(intentId);
-    this.#c.confirmedAt.delete(intentId);
-    this.#c.expiryVotes.delete(intentId);
+    c.inFlight.get(intentId)?.controller.abort();
+    c.refresh.settle(intentId);
+    c.seen.delete(intentId);
+    c.newsPace.forget(intentId);
+    c.confirmedAt.delete(intentId);
+    c.expiryVotes.delete(intentId);
     try {
-      await this.#c.mirror.remove(intentId);
+      await c.mirror.remove(intentId);
     } finally {
-      this.#c.kick();
+      c.kick();
     }
-    await this.#c.deps.notifier.forget?.(intentId).catch(() => {});
+    await c.deps.notifier.forget?.(intentId).catch(() => {});
   }
 
   /**
@@ -117,18 +119,19 @@ export class Tracker {
    * rate-limit pause (Retry-After) still holds. Call it when the settings change, too.
    */
   async retryNow(intentId?: string): Promise<void> {
+    const c = this.#c;
     await this.#load();
     // A rejected key is retried; the server's Retry-After still holds.
-    await this.#c.pause.retried();
-    const ids = intentId ? [intentId] : this.#c.mirror.values().map((t) => t.intentId);
+    await c.pause.retried();
+    const ids = intentId ? [intentId] : c.mirror.values().map((t) => t.intentId);
     for (const id of ids) {
-      await this.#c.mirror.write(id, (t) => retried(t, this.#c.clock.now()));
+      await c.mirror.write(id, (t) => retried(t, c.clock.now()));
     }
     // Requests in flight were sent with the old settings or back-off: send them again now.
-    for (const [id, f] of this.#c.inFlight) if (!intentId || id === intentId) f.controller.abort();
-    this.#c.nextSweepAt = 0;
-    this.#c.nextIndividualAt = 0;
-    this.#c.kick();
+    for (const [id, f] of c.inFlight) if (!intentId || id === intentId) f.controller.abort();
+    c.nextSweepAt = 0;
+    c.nextIndividualAt = 0;
+    c.kick();
   }
 
   /**
@@ -136,10 +139,11 @@ export class Tracker {
    * and schedules checks. Safe to call any number of times (alarms, messages, start-up events).
    */
   async resume(): Promise<void> {
-    if (this.#c.stopped) return;
+    const c = this.#c;
+    if (c.stopped) return;
     await this.#load();
-    for (const intent of this.#c.mirror.values()) if (intent.notification === 'pending') void this.#c.delivery.deliver(intent.intentId);
-    this.#c.kick();
+    for (const intent of c.mirror.values()) if (intent.notification === 'pending') void c.delivery.deliver(intent.intentId);
+    c.kick();
   }
 
   /** Every tracked intent as the tracker holds it (the store's content, without reading it), newest added first. */
@@ -153,11 +157,12 @@ export class Tracker {
    * badge depends on it. Resolves with how many were marked.
    */
   async markSeen(): Promise<number> {
+    const c = this.#c;
     await this.#load();
     let marked = 0;
-    for (const t of this.#c.mirror.values()) {
+    for (const t of c.mirror.values()) {
       if (t.phase !== 'final' || t.seen) continue;
-      await this.#c.mirror.write(t.intentId, seen, { quiet: true });
+      await c.mirror.write(t.intentId, seen, { quiet: true });
       marked++;
     }
     return marked;
@@ -169,34 +174,37 @@ export class Tracker {
    * is returned as it is, without a request.
    */
   async refresh(intentId: string): Promise<TrackedIntent | undefined> {
+    const c = this.#c;
     await this.#load();
-    const t = this.#c.mirror.get(intentId);
-    if (t?.phase !== 'tracking' || this.#c.stopped) return t;
-    const done = this.#c.refresh.wait(intentId);
-    const f = this.#c.inFlight.get(intentId);
+    const t = c.mirror.get(intentId);
+    if (t?.phase !== 'tracking' || c.stopped) return t;
+    const done = c.refresh.wait(intentId);
+    const f = c.inFlight.get(intentId);
     if (f?.kind === 'wait') f.controller.abort();
-    this.#c.kick();
+    c.kick();
     await done;
-    return this.#c.mirror.get(intentId);
+    return c.mirror.get(intentId);
   }
 
   /** Stops every request and timer (worker teardown in tests). The engine cannot be restarted; build a new one. */
   stop(): void {
-    this.#c.stopped = true;
+    const c = this.#c;
+    c.stopped = true;
     this.#loop.stop();
-    for (const f of this.#c.inFlight.values()) f.controller.abort();
-    this.#c.refresh.settleAll();
+    for (const f of c.inFlight.values()) f.controller.abort();
+    c.refresh.settleAll();
   }
 
   // ---- internals ----
 
   #load(): Promise<void> {
+    const c = this.#c;
     this.#stateLoaded ??= (async () => {
-      const [, state] = await Promise.all([this.#c.mirror.load(), this.#c.deps.stateStore?.get()]);
-      this.#c.pause.loaded(state);
+      const [, state] = await Promise.all([c.mirror.load(), c.deps.stateStore?.get()]);
+      c.pause.loaded(state);
       await this.#rebase();
       // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
-      this.#c.pause.announce();
+      c.pause.announce();
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
@@ -211,16 +219,17 @@ export class Tracker {
    * leaves that record as it was.
    */
   async #rebase(): Promise<void> {
-    const now = this.#c.clock.now();
-    const cap = this.#c.tuning.backoffCapMs;
+    const c = this.#c;
+    const now = c.clock.now();
+    const cap = c.tuning.backoffCapMs;
     // The clock went back between the two workers: the earlier one's times move back together (their order kept).
-    const shift = aheadMs(this.#c.mirror.values(), this.#c.pause.kept, now);
+    const shift = aheadMs(c.mirror.values(), c.pause.kept, now);
     const rebased = (t: TrackedIntent) => clampTimes(shiftTimes(t, shift), now, cap);
-    for (const t of this.#c.mirror.values()) {
+    for (const t of c.mirror.values()) {
       if (rebased(t) === t) continue;
-      await this.#c.mirror.write(t.intentId, (c) => c && rebased(c), { quiet: true }).catch(() => {});
+      await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => {});
     }
-    await this.#c.pause.rebase(shift, now);
+    await c.pause.rebase(shift, now);
   }
 
   /**
@@ -228,9 +237,10 @@ export class Tracker {
    * before then either, and keeps the pause in its state, so that a restarted worker holds it too.
    */
   async holdOff(ms: number): Promise<void> {
+    const c = this.#c;
     await this.#load();
-    await this.#c.pause.pauseFor(ms);
+    await c.pause.pauseFor(ms);
     // The pump serves the pause (its checkpoints) and wakes when it ends.
-    this.#c.kick();
+    c.kick();
   }
 }

@@ -21,8 +21,8 @@ export const PAUSE_HONOURED_MS = 60_000;
 
 /** What the tracker-wide state needs: where it is kept, who is told, the wall clock and the engine's steady clock. */
 export interface PauseDeps {
-  stateStore?: TrackerStateStore;
-  onStateChange?: (state: TrackerState) => void;
+  stateStore?: TrackerStateStore | undefined;
+  onStateChange?: ((state: TrackerState) => void) | undefined;
   /** The platform's wall clock (it may jump). */
   wall: Clock;
   /** The engine's steady clock (`steadyClock(wall)`). */
@@ -33,7 +33,11 @@ export interface PauseDeps {
 export class TrackerPause {
   #state: TrackerState = {};
 
-  constructor(readonly deps: PauseDeps) {}
+  readonly #deps: PauseDeps;
+
+  constructor(deps: PauseDeps) {
+    this.#deps = deps;
+  }
 
   /** The state as kept (its pause on the steady clock). */
   get kept(): TrackerState {
@@ -52,7 +56,7 @@ export class TrackerPause {
 
   /** Tells listeners the state a previous worker left (a Retry-After still running, a rejected key). */
   announce(): void {
-    if (this.#state.pausedUntil !== undefined || this.#state.keyRejected !== undefined) this.deps.onStateChange?.(this.view);
+    if (this.#state.pausedUntil !== undefined || this.#state.keyRejected !== undefined) this.#deps.onStateChange?.(this.view);
   }
 
   /** True while nothing may be sent: a rejected key, or a rate-limit pause. */
@@ -62,7 +66,7 @@ export class TrackerPause {
 
   /** How long (ms) the Retry-After pause still holds: never more than its own length, whatever the wall clock did. */
   left(): number {
-    return pauseLeftMs(this.#state, this.deps.steady.now(), MAX_HOLD_MS);
+    return pauseLeftMs(this.#state, this.#deps.steady.now(), MAX_HOLD_MS);
   }
 
   /**
@@ -97,7 +101,7 @@ export class TrackerPause {
   async set(state: TrackerState): Promise<void> {
     this.#state = state;
     await this.#save();
-    this.deps.onStateChange?.(this.view);
+    this.#deps.onStateChange?.(this.view);
   }
 
   /** Retry now: a rejected key is cleared; the server's Retry-After still holds, with what was served of it. */
@@ -130,7 +134,7 @@ export class TrackerPause {
   async pauseFor(ms: number): Promise<void> {
     const length = Math.min(ms, MAX_HOLD_MS);
     if (!(length > 0) || this.left() >= length) return;
-    const now = this.deps.steady.now();
+    const now = this.#deps.steady.now();
     await this.set({
       ...this.#state,
       pausedUntil: now + length,
@@ -148,7 +152,7 @@ export class TrackerPause {
         kind === 'key-rejected'
           ? 'The service rejected the access key. Tracking is paused until the key is updated in the settings.'
           : 'The access key is not allowed from this extension (InvalidOrigin). Tracking is paused until the settings change.',
-      at: this.deps.steady.now(),
+      at: this.#deps.steady.now(),
     };
     await this.set({ ...this.#state, keyRejected: error });
   }
@@ -160,11 +164,11 @@ export class TrackerPause {
    */
   async #save(): Promise<void> {
     const { pauseWallAheadMs: _w, ...state } = this.#state;
-    await this.deps.stateStore?.set(state.pausedUntil === undefined ? state : { ...state, pauseWallAheadMs: this.#wallAhead() });
+    await this.#deps.stateStore?.set(state.pausedUntil === undefined ? state : { ...state, pauseWallAheadMs: this.#wallAhead() });
   }
 
   /** How far (ms) the wall clock now reads ahead of the steady clock (negative: behind; 0 without a jump). */
   #wallAhead(): number {
-    return this.deps.wall.now() - this.deps.steady.now();
+    return this.#deps.wall.now() - this.#deps.steady.now();
   }
 }

@@ -18,15 +18,18 @@ export class PumpLoop {
   #timer: AbortController | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
 
-  /** `run` is one pass (the engine loads its store first); `stopped` ends every wake-up. */
-  constructor(
-    readonly c: EngineCore,
-    readonly run: () => Promise<void>,
-  ) {}
+  readonly #c: EngineCore;
+  readonly #run: () => Promise<void>;
+
+  /** `run` is one pass (the engine loads its store first); the core's `stopped` ends every wake-up. */
+  constructor(c: EngineCore, run: () => Promise<void>) {
+    this.#c = c;
+    this.#run = run;
+  }
 
   /** Schedules a pump (coalesced). */
   kick(): void {
-    if (this.c.stopped) return;
+    if (this.#c.stopped) return;
     if (this.#pumping) {
       this.#again = true;
       return;
@@ -36,8 +39,8 @@ export class PumpLoop {
       try {
         do {
           this.#again = false;
-          await this.run();
-        } while (this.#again && !this.c.stopped);
+          await this.#run();
+        } while (this.#again && !this.#c.stopped);
       } catch (err) {
         console.error('tracker pump failed', err instanceof Error ? err.message : err);
       } finally {
@@ -48,12 +51,12 @@ export class PumpLoop {
 
   /** Wakes the engine at `at` (ms) unless it is already woken earlier. */
   wakeAt(at: number): void {
-    if (this.c.stopped || at >= this.#timerAt) return;
+    if (this.#c.stopped || at >= this.#timerAt) return;
     this.#timer?.abort();
     const controller = new AbortController();
     this.#timer = controller;
     this.#timerAt = at;
-    void this.c.clock.sleep(Math.max(0, at - this.c.clock.now()), controller.signal).then(() => {
+    void this.#c.clock.sleep(Math.max(0, at - this.#c.clock.now()), controller.signal).then(() => {
       if (controller.signal.aborted) return;
       this.#timerAt = Number.POSITIVE_INFINITY;
       this.kick();
