@@ -28,78 +28,37 @@
  *   request to it, of any lane, is sent before the hold ends (they wait in line); requests to another service go on.
  *   A hold lasts at most {@link MAX_HOLD_MS}.
  */
-import { type Clock, realClock } from '../time/clock';
+import { realClock } from '../time/clock';
+import { chooseNext, type LaneWaiter, refilled, wholeTokenAt } from './budget-lanes';
+import {
+  BACKGROUND_DUE_AFTER_MS,
+  type BudgetClock,
+  type Lane,
+  MAX_HOLD_MS,
+  NotWantedError,
+  type RequestBudgetOptions,
+  type SendOptions,
+  TRACKER_BURST,
+  TRACKER_PER_MINUTE,
+  WORKER_REQUESTS_PER_MINUTE,
+} from './budget-limits';
 import { SlidingWindow } from './rate-window';
 
-/** Who is asking: decides the place in line and whether the request waits for the pace. */
-export type Lane = 'user' | 'tracker' | 'background';
-
-/** The time source of the budget (the tracker's `Clock` fits; only `monotonic` and `sleep` are used). */
-export type BudgetClock = Pick<Clock, 'monotonic' | 'sleep'>;
-
-/** Tuning of the budget. */
-export interface RequestBudgetOptions {
-  /** Requests in flight at most (default 4). */
-  maxInFlight?: number;
-  /** Requests in any 60 s window at most, and the background pace (default {@link WORKER_REQUESTS_PER_MINUTE}). */
-  perMinute?: number;
-  /** Tokens of the background pace held at most (default 2). */
-  burst?: number;
-  /** Background requests in flight at most (default 1): the tracker's and the user's keep the other places. */
-  maxBackground?: number;
-  clock?: BudgetClock;
-}
-
-/** Options of one request. */
-export interface SendOptions {
-  /** Aborts the request while it waits (it is then not sent) or while it runs. */
-  signal?: AbortSignal;
-  /**
-   * Asked when the request's turn comes, just before it is sent: false (or a rejection) means it is not sent and the
-   * call rejects with {@link NotWantedError} (an ETA look-up for an intent removed meanwhile).
-   */
-  stillWanted?: () => boolean | Promise<boolean>;
-  /** The service the request goes to (its `Retry-After` holds apply; default `''`). */
-  scope?: string;
-}
-
-/** The request was not sent: `stillWanted` said no when its turn came. */
-export class NotWantedError extends Error {
-  constructor() {
-    super('The request was no longer wanted when its turn came; it was not sent.');
-    this.name = 'NotWantedError';
-  }
-}
-
-/** Invariant I5: the most requests the worker sends in any 60 s window. */
-export const WORKER_REQUESTS_PER_MINUTE = 60;
-/** A background request is due, whatever the pace's tokens, once the lane sent nothing for this long (ms). */
-export const BACKGROUND_DUE_AFTER_MS = 10_000;
-/** The longest `Retry-After` hold kept (ms): one hour. A longer one (days, or milliseconds sent as seconds) is cut. */
-export const MAX_HOLD_MS = 3_600_000;
-
-/**
- * The seconds a `Retry-After` of `value` delta-seconds means (RFC 9110 §10.2.3): `value`, except that a whole
- * multiple of 1,000 from 1,000 on is read as milliseconds sent by mistake (`1000` is 1 s, `600000` 10 min).
- * Services that mean seconds send round minutes and hours (60, 120, 300, 3600, 86400), none of them such a multiple;
- * the rare real hold of 1,000 s or more is then shorter, and a 429 that follows sets it again. Not capped here.
- */
-export function retryAfterDeltaSeconds(value: number): number {
-  return value >= 1000 && value % 1000 === 0 ? value / 1000 : value;
-}
+// The types and limits callers know the budget by (defined in ./budget-limits).
+export type { BudgetClock, Lane, RequestBudgetOptions, SendOptions } from './budget-limits';
+export {
+  BACKGROUND_DUE_AFTER_MS,
+  MAX_HOLD_MS,
+  NotWantedError,
+  retryAfterDeltaSeconds,
+  TRACKER_BURST,
+  TRACKER_PER_MINUTE,
+  WORKER_REQUESTS_PER_MINUTE,
+} from './budget-limits';
 
 const WINDOW_MS = 60_000;
-/**
- * The tracker's own pace: a bucket of {@link TRACKER_BURST} requests refilled at {@link TRACKER_PER_MINUTE} a minute.
- * Together at most 5 + 54 = 59 in any 60 s, so the tracker alone never spends the window: after a burst (a start, a
- * pasted list's first reads answered at once) it goes on at 54 a minute instead of stopping for a minute.
- */
-export const TRACKER_BURST = 5;
-/** See {@link TRACKER_BURST}. */
-export const TRACKER_PER_MINUTE = 54;
 
-interface Waiter {
-  lane: Lane;
+interface Waiter extends LaneWaiter {
   seq: number;
   scope: string;
   start: () => void;
@@ -250,18 +209,13 @@ export class RequestBudget {
     const now = this.#clock.monotonic();
     const count = this.#window.count(now);
     const open = this.#waiting.filter((w) => !this.#held(w.scope, now)).sort((a, b) => a.seq - b.seq);
-    const dueBackground =
-      this.#background < this.maxBackground && this.#backgroundDue(now) ? open.find((w) => w.lane === 'background') : undefined;
-    const user = open.find((w) => w.lane === 'user');
-    // The user's and the tracker's requests leave the window's last place to the background lane.
-    // The user's look-ups are first in line, also when the window keeps them waiting.
-    if (user) return count < this.perMinute - 1 ? user : undefined;
-    if (dueBackground && count < this.perMinute) return dueBackground;
-    // A due background request not sent now is blocked by the window, which blocks the tracker too: a place freed is
-    // kept for it until the window has room.
-    const tracker = open.find((w) => w.lane === 'tracker');
-    if (tracker && count < this.perMinute - 1 && !dueBackground && this.#trackerReady(now)) return tracker;
-    return undefined;
+    return chooseNext({
+      open,
+      count,
+      perMinute: this.perMinute,
+      backgroundDue: () => this.#background < this.maxBackground && this.#backgroundDue(now),
+      trackerReady: () => this.#trackerReady(now),
+    });
   }
 
   #start(w: Waiter): void {
@@ -289,7 +243,7 @@ export class RequestBudget {
     if (Number.isNaN(this.#trackerAt)) this.#trackerAt = now;
     const elapsed = now - this.#trackerAt;
     if (elapsed > 0) {
-      this.#trackerTokens = Math.min(TRACKER_BURST, this.#trackerTokens + (elapsed * TRACKER_PER_MINUTE) / 60_000);
+      this.#trackerTokens = refilled(this.#trackerTokens, elapsed, TRACKER_PER_MINUTE, TRACKER_BURST);
       this.#trackerAt = now;
     }
     return this.#trackerTokens >= 1;
@@ -312,7 +266,7 @@ export class RequestBudget {
   #refill(now: number): void {
     const elapsed = now - this.#at;
     if (!(elapsed > 0)) return;
-    this.#tokens = Math.min(this.burst, this.#tokens + (elapsed * this.perMinute) / 60_000);
+    this.#tokens = refilled(this.#tokens, elapsed, this.perMinute, this.burst);
     this.#at = Math.max(this.#at, now);
   }
 
@@ -322,13 +276,10 @@ export class RequestBudget {
     const now = this.#clock.monotonic();
     let at = this.#window.nextExpiryAt(now);
     for (const w of this.#waiting) if (this.#held(w.scope, now)) at = Math.min(at, this.#holds.get(w.scope)!);
-    if (this.#waiting.some((w) => w.lane === 'tracker') && !this.#trackerReady(now)) {
-      at = Math.min(at, now + Math.max(1, Math.ceil(((1 - this.#trackerTokens) * 60_000) / TRACKER_PER_MINUTE)));
-    }
-    if (this.#waiting.some((w) => w.lane === 'background') && !this.#backgroundDue(now)) {
-      const tokenAt = now + Math.max(1, Math.ceil(((1 - this.#tokens) * 60_000) / this.perMinute));
-      at = Math.min(at, tokenAt, this.#lastBackground + BACKGROUND_DUE_AFTER_MS);
-    }
+    if (this.#waiting.some((w) => w.lane === 'tracker') && !this.#trackerReady(now))
+      at = Math.min(at, wholeTokenAt(now, this.#trackerTokens, TRACKER_PER_MINUTE));
+    if (this.#waiting.some((w) => w.lane === 'background') && !this.#backgroundDue(now))
+      at = Math.min(at, wholeTokenAt(now, this.#tokens, this.perMinute), this.#lastBackground + BACKGROUND_DUE_AFTER_MS);
     return at;
   }
 

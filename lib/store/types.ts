@@ -194,6 +194,11 @@ export interface TrackerState {
   pausedAt?: number;
   /** How much of the pause (ms) workers have served so far, written with each checkpoint of `pausedAt`. */
   pauseServedMs?: number;
+  /**
+   * How far (ms) the user's wall clock read ahead of the writing worker's steady clock (lib/tracker/tracker-time.ts)
+   * when the pause was written (negative: behind); `pausedAt` and `pausedUntil` are on that steady clock.
+   */
+  pauseWallAheadMs?: number;
   pauseReason?: string;
   keyRejected?: TrackingError;
 }

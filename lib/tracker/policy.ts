@@ -89,6 +89,25 @@ export function lastHeardAt(t: TrackedIntent): number {
   return Math.max(t.lastCheckedAt ?? 0, error);
 }
 
+/**
+ * What a long-poll leaves, before S(N) ≥ 60 s after the intent's last answer, for the single read that follows it
+ * when it ends unanswered (ms). That read waits for the worker's request budget like any other: the tracker's own
+ * pace (54 a minute, lib/api/budget.ts) sends its at most 4 requests about 1.1 s apart, so a read asked behind 3
+ * others is sent within about 4.4 s.
+ */
+export const LONG_POLL_READ_RESERVE_MS = 5_000;
+
+/**
+ * When (ms, the tracker's clock) a long-poll of `t` asked at `askedAt` ends at the latest, answered or not:
+ * `waitCapMs` after it was *asked* (the request budget may hold it before it is sent, and its own time-out starts
+ * only then), and {@link LONG_POLL_READ_RESERVE_MS} before 60 s after the intent's last answer (an intent never
+ * heard of: after it was asked), so that the single read following it is answered within S(N) (I1).
+ */
+export function longPollEndsBy(t: TrackedIntent, askedAt: number, tuning: Pick<TrackerTuning, 'waitCapMs' | 'individualEveryMs'>): number {
+  const heard = lastHeardAt(t) || askedAt;
+  return Math.min(askedAt + tuning.waitCapMs, heard + stalenessBound(0, tuning) - LONG_POLL_READ_RESERVE_MS);
+}
+
 /** True when an answer for `t` tells something new: a first answer, another status, other leg states, or the end. */
 export function isNews(t: TrackedIntent, status: string, states: readonly TransactionStatus[] | undefined, final: boolean): boolean {
   // Leg states first learnt (a long-poll after single reads, which carry none) are no change.

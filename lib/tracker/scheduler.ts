@@ -99,25 +99,34 @@ export function planChecks(input: PlanInput): Plan {
     // First reads go one at a time (hundreds take seconds in a browser); history keeps its busy pace meanwhile, so
     // that intents finishing then are not left until every first read is done.
     const pageDue = input.history && now >= input.nextSweepAt && now - input.lastPageAt >= input.tuning.busySweepGapMs;
+    // The latest start that keeps every cold intent within S(N) (I1); the sweeper's gap after its last job (its pace
+    // after a page, after news, while idle) does not put an individual check past it.
+    // (An intent never heard of is owed since forever: its failed first read waits for its back-off and the gap.)
+    const latest = cold.length > 0 ? latestFirstCheck(cold, input.tuning) : Number.POSITIVE_INFINITY;
+    const heard = cold.filter((t) => lastHeardAt(t) > 0);
+    const latestHeard = heard.length > 0 ? latestFirstCheck(heard, input.tuning) : Number.POSITIVE_INFINITY;
+    const owedNow = now >= input.nextIndividualAt && latestHeard <= now;
     if (refreshId) sweep = { kind: 'receipt', intentId: refreshId, reason: 'refresh' };
     else if (first) sweep = pageDue ? { kind: 'history' } : { kind: 'receipt', intentId: first.intentId, reason: 'first' };
-    else if (now < input.nextSweepAt) {
-      if (cold.length > 0 || input.history) wakeAt = Math.min(wakeAt, input.nextSweepAt);
+    else if (now < input.nextSweepAt && !owedNow) {
+      if (cold.length > 0 || input.history) wakeAt = Math.min(wakeAt, input.nextSweepAt, Math.max(input.nextIndividualAt, latestHeard));
     } else {
       // Without history, individual checks are the sweeper's only means: every paced turn goes to the stalest.
       const threshold = input.history ? input.tuning.recheckAfterMs : 0;
-      // A watchdog's verification goes first, unless the latest start that keeps every cold intent within S(N) has
-      // come: then the one owed a check longest (I1). Otherwise verifications that keep coming first (two expired
-      // intents brought back by a retry that cut a long-poll) leave the cut intent unread past S(N).
+      // A watchdog's verification goes first, unless the latest start that keeps every cold intent within S(N) comes
+      // before the next individual turn: then the one owed a check longest (I1). Otherwise verifications that keep
+      // coming first (two expired intents brought back by a retry that cut a long-poll; an expiry's five fresh
+      // answers in a row) take the turn a few ms before that latest start, and the owed intent's read goes a whole
+      // turn past it, its margin spent.
       const byOwed = [...cold].sort((a, b) => owedSince(a) - owedSince(b));
-      const tight = byOwed.length > 0 && latestFirstCheck(cold, input.tuning) <= now;
+      const tight = byOwed.length > 0 && latest < now + input.tuning.individualEveryMs;
       const stalest = tight
         ? byOwed[0]
         : [...byOwed].sort((a, b) => Number(input.verify.has(b.intentId)) - Number(input.verify.has(a.intentId)))[0];
       const staleAt = stalest
         ? input.verify.has(stalest.intentId)
           ? now
-          : Math.min(lastHeardAt(stalest) + threshold, latestFirstCheck(cold, input.tuning))
+          : Math.min(lastHeardAt(stalest) + threshold, latest)
         : Number.POSITIVE_INFINITY;
       const individualAt = Math.max(input.nextIndividualAt, staleAt);
       if (stalest && (individualAt <= now || !input.history)) {

@@ -11,6 +11,8 @@
  * - {@link aheadMs}, {@link shiftTimes}: times an earlier worker wrote before the clock went back are moved back
  *   together, by as much as the latest of them is ahead, before they are clamped.
  * - {@link pauseLeftMs}: the tracker-wide Retry-After pause, stored as wall times, is at most its own length away.
+ * - {@link shiftPause}: the pause moved from a worker's steady clock to the wall clock (for listeners, and for a later
+ *   worker, which reads it on both), so that a wall-clock jump inside one worker's life does not stretch the pause.
  * All pure.
  */
 import type { TrackedIntent, TrackerState } from '../store';
@@ -91,4 +93,19 @@ export function pauseLeftMs(state: Pick<TrackerState, 'pausedUntil' | 'pausedAt'
   if (state.pausedUntil === undefined) return 0;
   const length = state.pausedAt === undefined ? maxMs : Math.min(maxMs, state.pausedUntil - state.pausedAt);
   return Math.max(0, Math.min(state.pausedUntil - now, length));
+}
+
+/**
+ * `state` with its pause times (`pausedAt`, `pausedUntil`, ms) moved `ms` later (earlier when negative); `state` itself
+ * when `ms` is 0 or no pause is kept. The engine keeps them on its steady clock; moved by how far the wall clock read
+ * ahead of it (`pauseWallAheadMs`, wall − steady) they are on the wall clock: after an NTP step back inside a worker's
+ * life its steady times run ahead of the wall clock, and a pause read on them alone would hold a later worker that
+ * much longer than the service asked.
+ */
+export function shiftPause(state: TrackerState, ms: number): TrackerState {
+  if (ms === 0 || (state.pausedAt === undefined && state.pausedUntil === undefined)) return state;
+  const moved: TrackerState = { ...state };
+  if (state.pausedAt !== undefined) moved.pausedAt = state.pausedAt + ms;
+  if (state.pausedUntil !== undefined) moved.pausedUntil = state.pausedUntil + ms;
+  return moved;
 }

@@ -194,17 +194,50 @@ describe('planChecks', () => {
       t('older', { lastCheckedAt: now - 70_000, resumedAt: NOW - 3_000 }),
       t('cut', { lastCheckedAt: now - cutHeard }),
     ];
-    // The cut one, read 52 s ago, can still wait a turn: a verification goes first...
-    expect(planChecks(input(at(NOW, 52_000), { inFlight: polled, verify: new Set(['gone', 'older']) })).sweep).toMatchObject({
+    // The cut one, read 49 s ago, can still wait a turn (its latest start, 55 s, comes after the next turn): a
+    // verification goes first...
+    expect(planChecks(input(at(NOW, 49_000), { inFlight: polled, verify: new Set(['gone', 'older']) })).sweep).toMatchObject({
       intentId: 'gone',
       reason: 'verify',
     });
-    // ...5 s later the next turn is its last chance to be read within 60 s: it goes before the other verification.
-    expect(planChecks(input(at(NOW + 5_000, 57_000), { now: NOW + 5_000, inFlight: polled, verify: new Set(['older']) })).sweep).toEqual({
+    // ...5 s later the turn after this one would come past its latest start: it goes before the other verification.
+    expect(planChecks(input(at(NOW + 5_000, 54_000), { now: NOW + 5_000, inFlight: polled, verify: new Set(['older']) })).sweep).toEqual({
       kind: 'receipt',
       intentId: 'cut',
       reason: 'stale',
     });
+  });
+
+  it('a verification takes no turn that comes a few ms before the owed intent’s latest start (world campaign seed 20261127, run 1464)', () => {
+    // An intent being expired (five fresh answers in a row, one per turn) and one read 54.99 s ago: its latest start
+    // (55 s) is 10 ms away, the next turn 5 s. Given to the verification, the owed read went a turn past its latest
+    // start, then behind the sweeper's gap: 62.5 s without a check (S(4) = 60 s).
+    const polled = slotsFull();
+    const owed = t('owed', { lastCheckedAt: NOW - 54_990 });
+    const expiring = t('expiring', { lastCheckedAt: NOW - 5_000, status: 'COMMITTED' });
+    expect(planChecks(input([owed, expiring], { inFlight: polled, verify: new Set(['expiring']) })).sweep).toEqual({
+      kind: 'receipt',
+      intentId: 'owed',
+      reason: 'stale',
+    });
+  });
+
+  it('the sweeper’s gap after its last job does not put an individual check past its latest start (I1)', () => {
+    const polled = slotsFull();
+    // The gap after a page (5 s while every intent seemed to fit in a slot) ends after the owed intent's latest start.
+    const owed = t('owed', { lastCheckedAt: NOW - 55_000 });
+    expect(planChecks(input([owed], { inFlight: polled, nextSweepAt: NOW + 5_000 })).sweep).toEqual({
+      kind: 'receipt',
+      intentId: 'owed',
+      reason: 'stale',
+    });
+    // Before that latest start the gap holds, and the sweeper wakes at whichever comes first.
+    const soon = t('owed', { lastCheckedAt: NOW - 50_000 });
+    const waiting = planChecks(input([soon], { inFlight: polled, nextSweepAt: NOW + 8_000 }));
+    expect(waiting.sweep).toBeUndefined();
+    expect(waiting.wakeAt).toBe(NOW + 5_000);
+    // The individual checks' own pace still holds.
+    expect(planChecks(input([owed], { inFlight: polled, nextSweepAt: NOW + 5_000, nextIndividualAt: NOW + 1_000 })).sweep).toBeUndefined();
   });
 
   it('without history every sweeper turn reads the stalest intent', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import { marzullo } from '@/lib/tracker/marzullo';
-import { aheadMs, clampTimes, pauseLeftMs, shiftTimes, steadyClock } from '@/lib/tracker/tracker-time';
+import { aheadMs, clampTimes, pauseLeftMs, shiftPause, shiftTimes, steadyClock } from '@/lib/tracker/tracker-time';
 import { EventClock, RecordingNotifier, ScriptedTransport, trackedRecord } from './fakes';
 
 const MIN = 60_000;
@@ -124,6 +124,29 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     return { clock, transport, second };
   }
 
+  it('Retry now keeps what was served of the pause: after the clock went back the next worker still holds the rest of its minute', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const store = new MemoryStore();
+    const id = `0x${'d'.repeat(64)}`;
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => undefined });
+    await first.track(id);
+    await first.holdOff(10 * MIN);
+    await clock.advance(20_000);
+    // The user presses Retry now: the Retry-After still holds, and so does what was served of it.
+    await first.retryNow();
+    first.stop();
+    clock.jumpWall(-120 * MIN);
+    const transport = new ScriptedTransport();
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await second.resume();
+    await clock.advance(35_000);
+    expect(transport.calls).toHaveLength(0);
+    await clock.advance(10_000);
+    expect(transport.calls.length).toBeGreaterThan(0);
+    second.stop();
+  });
+
   it('a pause served for 4 minutes before the clock went back between two workers is not held again (world campaign seed 20261126, run 229; seed 777, run 24)', async () => {
     // How long the worker was not running is unknown: holding the 6 minutes left (or the whole pause again) could go
     // on long after the service's hold ended; the pause has been honoured for more than its minute.
@@ -164,6 +187,43 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     // Served whole, the pause is forgotten: a later worker holds none of it.
     expect(second.state.pausedUntil).toBeUndefined();
     second.stop();
+  });
+
+  it('a 10-min pause, an NTP step of 2 min back inside the worker that got it, a restart: held 10 min, not 12 (world campaign seed 20261127, run 1297)', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const store = new MemoryStore();
+    const id = `0x${'b'.repeat(64)}`;
+    // The user's clock runs 2 minutes fast; the worker starts, then NTP sets it right while the worker lives.
+    clock.jumpWall(2 * MIN);
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => undefined });
+    await first.track(id);
+    await clock.advance(30_000);
+    clock.jumpWall(-2 * MIN);
+    await clock.advance(30_000);
+    const heldFrom = clock.t;
+    await first.holdOff(10 * MIN);
+    await clock.advance(20_000);
+    first.stop();
+    // The browser is closed for 3.5 minutes; the wall clock runs true meanwhile.
+    await clock.advance(210_000);
+    const transport = new ScriptedTransport();
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => transport });
+    await second.resume();
+    await clock.runUntil(heldFrom + 10 * MIN - 1_000, []);
+    expect(transport.calls).toHaveLength(0);
+    // The service's hold ends 10 min after the 429: the intent is asked about within a few seconds of it.
+    await clock.runUntil(heldFrom + 10 * MIN + 5_000, []);
+    expect(transport.calls.length).toBeGreaterThan(0);
+    second.stop();
+  });
+
+  it('shiftPause moves only the pause times, and keeps the state itself when there is nothing to move', () => {
+    const s = { pausedAt: 1_000, pausedUntil: 5_000, pauseServedMs: 300, pauseReason: 'rate-limited' };
+    expect(shiftPause(s, -120_000)).toEqual({ pausedAt: -119_000, pausedUntil: -115_000, pauseServedMs: 300, pauseReason: 'rate-limited' });
+    expect(shiftPause(s, 0)).toBe(s);
+    const rejected = { keyRejected: { kind: 'key-rejected' as const, message: 'no', at: 3 } };
+    expect(shiftPause(rejected, 5_000)).toBe(rejected);
   });
 
   it('moves an earlier worker’s times back by as much as the latest is ahead (aheadMs, shiftTimes)', () => {
