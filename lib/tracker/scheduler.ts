@@ -3,7 +3,8 @@
  * engine's business. Pure: {@link planChecks} maps a picture of the tracker to the requests to start now and the
  * time to look again.
  *
- * Slots: `maxConcurrent - 1` long-poll slots (WaitIntentReceipt for the intents ranked first by `longPollRank`) and
+ * Slots: `maxConcurrent - 1` long-poll slots (WaitIntentReceipt for the intents ranked first by `longPollRank`; none
+ * while history can be read and more than a page's worth are tracked, {@link longPollSlots}) and
  * one sweeper slot, which runs in order of preference: a user's refresh; the first read of a new intent (but a
  * history page, when due, at least once per `busySweepGapMs` meanwhile); an
  * individual check (GetIntentReceipt) of the intent outside the slots heard of longest ago, at most once per
