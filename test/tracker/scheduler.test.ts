@@ -48,15 +48,15 @@ describe('planChecks', () => {
     expect(plan.sweep).toEqual({ kind: 'history' });
   });
 
-  it('no long-poll while history can be read and more intents are tracked than a page holds (100): pages get the turns', () => {
+  it('one long-poll slot while history can be read and more intents are tracked than a page holds (100): pages get the turns', () => {
     // 101 tracked, every token there: the old scheduler filled the 3 slots with long-polls, each a turn of the worker's
     // pace (I5) that a history page of up to 100 finishes did not get.
     const many = Array.from({ length: 101 }, (_, i) => t(`i${i}`, { lastChangeAt: i }));
-    expect(planChecks(input(many)).longPolls).toEqual([]);
+    expect(planChecks(input(many)).longPolls).toEqual(['i100']);
     // A page's worth or fewer, or no history to read: the 3 slots as before.
     expect(planChecks(input(many.slice(0, 100))).longPolls).toHaveLength(3);
     expect(planChecks(input(many, { history: false })).longPolls).toHaveLength(3);
-    expect(longPollSlots(101, true, TUNING)).toBe(0);
+    expect(longPollSlots(101, true, TUNING)).toBe(1);
     expect(longPollSlots(100, true, TUNING)).toBe(3);
     expect(longPollSlots(5_000, false, TUNING)).toBe(3);
   });
