@@ -308,10 +308,11 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
     if ([...finishing].every((id) => told.has(id))) break;
     await new Promise((r) => setTimeout(r, 1_000));
   }
-  const { latencies, endedBefore } = await notificationLatencies(ext, sim, finishing, from);
+  // Counted before the latencies are read: reading them asks the simulator for every intent's finish.
   const requestsWhileFinishing: Record<string, number> = {};
   for (const e of await sim.requestsBetween(from, Date.now()))
     requestsWhileFinishing[e.operation] = (requestsWhileFinishing[e.operation] ?? 0) + 1;
+  const { latencies, endedBefore } = await notificationLatencies(ext, sim, finishing, from);
   const shown: number[] = [];
   const afterPaint: number[] = [];
   const full: number[] = [];
