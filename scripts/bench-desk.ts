@@ -63,6 +63,8 @@ export interface DeskFigures {
   latencyMs?: Stats | null;
   /** Chromium: intents that were to finish, and those of them that ended before `track-many` was sent. */
   finishing?: number;
+  /** Chromium: requests the simulator received by operation while the notifications were awaited (from `track-many`). */
+  requestsWhileFinishing?: Record<string, number>;
   endedBeforeTracked?: number;
   /** Chromium: requests a minute the whole worker sent while idle (no page open, 10 % in flight), over `idleMs`. */
   idleRequestsPerMinute?: number;
@@ -306,6 +308,10 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
     if ([...finishing].every((id) => told.has(id))) break;
     await new Promise((r) => setTimeout(r, 1_000));
   }
+  // Counted before the latencies are read: reading them asks the simulator for every intent's finish.
+  const requestsWhileFinishing: Record<string, number> = {};
+  for (const e of await sim.requestsBetween(from, Date.now()))
+    requestsWhileFinishing[e.operation] = (requestsWhileFinishing[e.operation] ?? 0) + 1;
   const { latencies, endedBefore } = await notificationLatencies(ext, sim, finishing, from);
   const shown: number[] = [];
   const afterPaint: number[] = [];
@@ -334,6 +340,7 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
     trackAllMs: Math.round(trackAllMs),
     latencyMs: stats(latencies),
     finishing: finishing.size,
+    requestsWhileFinishing,
     endedBeforeTracked: endedBefore,
     popupOpenMs: stats(shown),
     listAfterFirstPaintMs: stats(afterPaint),

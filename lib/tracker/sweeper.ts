@@ -6,7 +6,11 @@
  *
  * Queries are grouped by owner address when the tracked intents have at most `maxOwnerGroups` owners (a busy project's
  * other owners then never fill our pages), else one query covers them all; `fromTime` is the oldest tracked intent of
- * the group. A group's cycle ends after `maxBatchPages` pages, on the last page, or when a cursor comes back.
+ * the group. A group's batch ends after `maxBatchPages` pages; its walk goes on from the same cursor on the group's
+ * next turn, and starts again from the first page only after the last page, when a cursor comes back, or after a
+ * failed page. So every final row of the group is read once per walk, however many pages it takes: a walk that started
+ * again from the first page after each batch never read past the group's first `maxBatchPages × pageSize` rows (with
+ * 1,000 tracked intents finishing, 137 of those created first were never told within 90 s).
  */
 import type { HistoryLiteRequest, HistoryLiteResponse } from '../api/schemas/history';
 import type { IntentReceipt } from '../api/schemas/receipt';
@@ -46,13 +50,21 @@ export interface FinalRow {
   receipt: IntentReceipt;
 }
 
+/** Where a group's walk stands between its batches: the cursor to go on from, and the cursors it has seen. */
+interface Walk {
+  cursor: number;
+  cursors: Set<number>;
+}
+
 /** Walks the history a page at a time, group after group. */
 export class HistorySweeper {
   #group = 0;
   #groupKey: string | undefined;
   #cursor: number | undefined;
   #pages = 0;
-  readonly #cursors = new Set<number>();
+  #cursors = new Set<number>();
+  /** Walks left mid-way at the end of a batch, by group key: the group's next batch goes on from there. */
+  readonly #walks = new Map<string, Walk>();
 
   constructor(readonly maxBatchPages: number) {}
 
@@ -60,6 +72,7 @@ export class HistorySweeper {
   next(intents: readonly TrackedIntent[]): HistoryLiteRequest | undefined {
     const groups = historyGroups(intents);
     if (groups.length === 0) return undefined;
+    for (const key of this.#walks.keys()) if (!groups.some((g) => g.key === key)) this.#walks.delete(key);
     let group = groups.find((g) => g.key === this.#groupKey);
     if (!group) {
       group = groups[this.#group % groups.length]!;
@@ -77,16 +90,16 @@ export class HistorySweeper {
   answer(res: HistoryLiteResponse): FinalRow[] {
     this.#pages++;
     const after = res.nextPage?.after;
-    if (
-      res.nextPage &&
-      res.nextPage.more !== false &&
-      typeof after === 'number' &&
-      !this.#cursors.has(after) &&
-      this.#pages < this.maxBatchPages
-    ) {
+    const more = res.nextPage && res.nextPage.more !== false && typeof after === 'number' && !this.#cursors.has(after);
+    if (more && this.#pages < this.maxBatchPages) {
       this.#cursor = after;
       this.#cursors.add(after);
     } else {
+      // The batch is over: a walk with pages left goes on from its cursor on the group's next turn.
+      if (more && this.#groupKey !== undefined) {
+        this.#cursors.add(after);
+        this.#walks.set(this.#groupKey, { cursor: after, cursors: this.#cursors });
+      } else if (this.#groupKey !== undefined) this.#walks.delete(this.#groupKey);
       this.#group++;
       this.#groupKey = undefined;
     }
@@ -105,15 +118,19 @@ export class HistorySweeper {
     return this.#cursor !== undefined && this.#groupKey !== undefined;
   }
 
-  /** Forgets where it was (a failed page): the next request starts the group's cycle again. */
+  /** Forgets where it was (a failed page): the next request starts the group's walk again from its first page. */
   reset(): void {
+    if (this.#groupKey !== undefined) this.#walks.delete(this.#groupKey);
     this.#groupKey = undefined;
   }
 
+  /** Starts a batch of the group: from where its walk stopped, else from the first page. */
   #startCycle(key: string) {
+    const walk = this.#walks.get(key);
+    this.#walks.delete(key);
     this.#groupKey = key;
-    this.#cursor = undefined;
+    this.#cursor = walk?.cursor;
     this.#pages = 0;
-    this.#cursors.clear();
+    this.#cursors = walk?.cursors ?? new Set<number>();
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackedIntent } from '@/lib/store';
 import { stalenessBound } from '@/lib/tracker/policy';
-import { dueAt, LongPollBudget, type PlanInput, planChecks } from '@/lib/tracker/scheduler';
+import { dueAt, LongPollBudget, longPollSlots, type PlanInput, planChecks } from '@/lib/tracker/scheduler';
 
 const NOW = 1_000_000;
 const TUNING = { maxConcurrent: 4, recheckAfterMs: 40_000, busySweepGapMs: 1_000, individualEveryMs: 5_000 };
@@ -46,6 +46,19 @@ describe('planChecks', () => {
     const plan = planChecks(input(ids));
     expect(plan.longPolls).toEqual(['e', 'd', 'c']);
     expect(plan.sweep).toEqual({ kind: 'history' });
+  });
+
+  it('one long-poll slot while history can be read and more intents are tracked than a page holds (100): pages get the turns', () => {
+    // 101 tracked, every token there: the old scheduler filled the 3 slots with long-polls, each a turn of the worker's
+    // pace (I5) that a history page of up to 100 finishes did not get.
+    const many = Array.from({ length: 101 }, (_, i) => t(`i${i}`, { lastChangeAt: i }));
+    expect(planChecks(input(many)).longPolls).toEqual(['i100']);
+    // A page's worth or fewer, or no history to read: the 3 slots as before.
+    expect(planChecks(input(many.slice(0, 100))).longPolls).toHaveLength(3);
+    expect(planChecks(input(many, { history: false })).longPolls).toHaveLength(3);
+    expect(longPollSlots(101, true, TUNING)).toBe(1);
+    expect(longPollSlots(100, true, TUNING)).toBe(3);
+    expect(longPollSlots(5_000, false, TUNING)).toBe(3);
   });
 
   it('never more long-polls than free slots or tokens; waits for the next token', () => {

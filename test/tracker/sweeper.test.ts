@@ -59,7 +59,7 @@ describe('HistorySweeper', () => {
     expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xa', page: { after: 42 } });
     s.answer({ intents: [], nextPage: { after: 41, more: true } });
     expect(s.midCycle).toBe(false);
-    // Two pages: the next owner's cycle starts from its first page.
+    // Two pages: the next owner's walk starts from its first page (the first owner's goes on from 41 on its turn).
     expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb', page: { pageSize: 100 } });
     expect(s.next(intents)?.page.after).toBeUndefined();
   });
@@ -112,6 +112,37 @@ describe('HistorySweeper', () => {
       ],
     });
     expect(rows.map((r) => r.intentId)).toEqual(['a', 'f']);
+  });
+
+  it("goes on from where a batch stopped on the group's next turn: every page of a long history is read in turn", () => {
+    // 12 pages of final rows, 5 a batch: the old sweeper started each batch from the first page again and never asked
+    // for page 6 onwards, so intents created first were never found in history.
+    const s = new HistorySweeper(5);
+    const one = [t('a', '0xa', '2026-11-22T10:00:00Z')];
+    const asked: Array<number | undefined> = [];
+    for (let i = 0; i < 14; i++) {
+      const req = s.next(one)!;
+      const at = req.page.after ?? 1_000;
+      asked.push(req.page.after);
+      s.answer({ intents: [], ...(at > 989 ? { nextPage: { after: at - 1, more: true } } : {}) });
+    }
+    // Pages from the first (no cursor) down to the cursor 989 (the 12th page, the last), then the first again.
+    expect(asked).toEqual([undefined, 999, 998, 997, 996, 995, 994, 993, 992, 991, 990, 989, undefined, 999]);
+    expect(asked.slice(12)).toEqual([undefined, 999]);
+  });
+
+  it("keeps each owner's walk apart, and a failed page starts that owner's walk from its first page", () => {
+    const s = new HistorySweeper(1);
+    expect(s.next(intents)?.page.after).toBeUndefined();
+    s.answer({ intents: [], nextPage: { after: 50, more: true } });
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb' });
+    s.answer({ intents: [], nextPage: { after: 80, more: true } });
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xa', page: { after: 50 } });
+    s.reset();
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xa' });
+    expect(s.next(intents)?.page.after).toBeUndefined();
+    s.answer({ intents: [], nextPage: { after: 49, more: true } });
+    expect(s.next(intents)).toMatchObject({ byOwnerAddress: '0xb', page: { after: 80 } });
   });
 
   it('starts the group over after a failed page, and has nothing to ask without creation times', () => {
