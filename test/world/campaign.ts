@@ -13,7 +13,7 @@ import { drawSchedule, FAMILIES, type Family } from './schedule';
  * W1: a watched address's intents) still fail about one schedule in a hundred with every family on
  * (docs/simulation.md lists the seeds). `WORLD_FAULTS=all` runs them too.
  */
-export const DEFAULT_FAMILIES: readonly Family[] = FAMILIES.filter((f) => f !== 'stuck' && f !== 'watched');
+export const DEFAULT_FAMILIES: readonly Family[] = FAMILIES.filter((f) => f !== 'stuck' && f !== 'watched' && f !== 'chain');
 
 /** The families named by `WORLD_FAULTS` (unset: the defaults; `all`: every one). */
 export function familiesFrom(env: string | undefined): Set<Family> {
