@@ -40,7 +40,7 @@ const FRESH_MS = 10_000;
 
 const story = fc.constantFrom('exact', 'exact', 'smaller', 'reverted', 'missing');
 
-/** The family's part of a schedule (undefined: no chain intent in this run; one run in two). */
+/** The family's part of a schedule (undefined: no chain intent in this run; one run in five). */
 export const chainArb = fc.option(
   fc.record({
     intents: fc.array(fc.record({ index: fc.nat(), story, lagMs: fc.constantFrom(0, 5_000, 30_000, 120_000) }), {
