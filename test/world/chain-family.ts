@@ -10,11 +10,11 @@
  * reverts, or never appears; the service says SUCCEEDED 0 s – 2 min after the destination was mined (the intent's
  * SUCCEEDED step; its EXECUTING step is when the deposit and origin are mined).
  *
- * The oracle V1 reads what the user was shown — the desktop's notifications (`chain:<intentId>:<kind>:<leg>`) and the
+ * The oracle V1 reads what the user was shown — the desktop's notifications (`svc-chain:<intentId>:<ms>`, the disagreement read from its words) and the
  * verdicts the popup reads (`chainVerdict:<intentId>` in storage.local) — against the simulated truth:
  * - "verified on-chain" (a verdict written `verified`) only while the service says SUCCEEDED and the destination is on
  *   Base's canonical chain, successful, of the exact amount, with at least the finality depth of confirmations;
- * - each disagreement shown at most once (one desktop `create` per key; no excuse: the outbox queues a key once and
+ * - each disagreement shown at most once (one desktop `create` per intent, kind and chain; no excuse: the outbox queues a key once and
  *   keeps a shown chain job), and only when true: at some answer of an RPC node in the window before it appeared —
  *   10 s, widened to the start of any death or IndexedDB refusal window ({@link CheckContext.over}) overlapping it,
  *   since the outbox hands a queued job to the next worker;
@@ -23,7 +23,10 @@
  */
 import fc from 'fast-check';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import type { DisagreementKind } from '@/lib/chain/disagreement';
 import { verifiableLegs } from '@/lib/chain/legs';
+import { disagreementText } from '@/lib/format/verification';
+import { CHAIN } from '@/lib/notify/browser';
 import { CHAIN_PREFERENCES_KEY, CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
 import { type RpcFault, rpcFetch, SimChain } from './chain-sim';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
@@ -284,6 +287,10 @@ function verifiedTrue(t: Truth): boolean {
 const show = (t: Truth) =>
   JSON.stringify({ ...t, dest: t.dest ? { ...t.dest, amount: String(t.dest.amount) } : undefined }).replaceAll('"', '');
 
+/** The words of each disagreement on each chain (the first line of its notification, lib/notify/chain.ts). */
+const KINDS: DisagreementKind[] = ['destination-reverted', 'destination-missing', 'amount-differs', 'reorged', 'arrived-early'];
+const TOLD = KINDS.flatMap((kind) => [42161, 8453].map((chainId) => ({ kind, chainId, text: disagreementText(kind, chainId) })));
+
 /** Whether the truth `t` bears out telling `kind` about `leg`. */
 function bearsOut(kind: string, leg: string, t: Truth): boolean {
   const d = t.dest;
@@ -310,18 +317,27 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
   for (let i = 0; i < obs.verifiedWrites; i++) count.ok('V1');
   const seen = new Set<string>();
   for (const a of ctx.desktop.log) {
-    if (a.how !== 'create' || !a.id.startsWith('chain:')) continue;
-    const [, id = '', kind = '', leg = ''] = a.id.split(':');
-    if (seen.has(a.id)) v.push(`V1 ${a.id} shown twice (again at ${a.at - ctx.end} ms before the end)`);
-    seen.add(a.id);
+    if (a.how !== 'create' || !a.id.startsWith(CHAIN)) continue;
+    // `svc-chain:<intentId>:<ms>`; the disagreement and its chain are read from the words shown.
+    const id = a.id.slice(CHAIN.length).split(':')[0]!;
+    const said = TOLD.find((x) => a.message.split('\n')[0] === x.text);
+    const what = `${id.slice(0, 8)}… "${said?.text ?? a.message}"`;
+    if (!said) {
+      v.push(`V1 ${what}: not a disagreement's words`);
+      continue;
+    }
+    const told = `${id} ${said.kind} ${said.chainId}`;
+    if (seen.has(told)) v.push(`V1 ${what} shown twice (again at ${a.at - ctx.end} ms before the end)`);
+    seen.add(told);
     const samples = obs.truth.get(id) ?? [];
     const tc = a.at - ctx.T0;
     const windows = ctx.over(id, a.at - FRESH_MS, a.at).filter((w) => /^(death|idb|quota)/.test(w.why));
     const from = Math.min(tc - FRESH_MS, ...windows.map((w) => w.from - ctx.T0 - FRESH_MS));
-    if (samples.some((s) => s.t >= from && s.t <= tc && bearsOut(kind, leg, s))) count.ok('V1');
+    const leg = said.chainId === 8453 ? 'destination' : 'origin';
+    if (samples.some((x) => x.t >= from && x.t <= tc && bearsOut(said.kind, leg, x))) count.ok('V1');
     else
       v.push(
-        `V1 ${a.id} shown at ${tc} ms, but no RPC answer from ${from} ms bears it out (last: ${show(samples.filter((s) => s.t <= tc).at(-1) ?? ({} as Truth))})`,
+        `V1 ${what} shown at ${tc} ms, but no RPC answer from ${from} ms bears it out (last: ${show(samples.filter((x) => x.t <= tc).at(-1) ?? ({} as Truth))})`,
       );
   }
   for (const id of obs.ids) {
