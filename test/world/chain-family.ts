@@ -15,9 +15,10 @@
  * - "verified on-chain" (a verdict written `verified`) only while the service says SUCCEEDED and the destination is on
  *   Base's canonical chain, successful, of the exact amount, with at least the finality depth of confirmations;
  * - each disagreement shown at most once (one desktop `create` per intent, kind and chain; no excuse: the outbox queues a key once and
- *   keeps a shown chain job), and only when true: at some answer of an RPC node in the window before it appeared —
- *   10 s, widened to the start of any death or IndexedDB refusal window ({@link CheckContext.over}) overlapping it,
- *   since the outbox hands a queued job to the next worker;
+ *   keeps a shown chain job), and only when true: as it appeared, or at some RPC answer or write of the intent's
+ *   record in the window before — 10 s, widened to the start of any death or IndexedDB refusal window
+ *   ({@link CheckContext.over}) overlapping it, since the outbox hands a queued job to the next worker (a settled leg
+ *   is not asked again: a disagreement found when the service catches up rests on an older answer);
  * - every verifiable leg of the intent's last recorded receipt with a verdict by the end, and "verified" at the end
  *   when the story ended well (the destination final with the exact amount, the service SUCCEEDED) — unless removed.
  */
@@ -110,7 +111,7 @@ interface Truth {
 export interface ChainObs {
   ids: string[];
   story: Map<string, ChainSpec['intents'][number]['story']>;
-  /** Truth samples per chain intent, one per RPC answer. */
+  /** Truth samples per chain intent: at each RPC answer, write of a chain intent's record, and desktop appearance. */
   truth: Map<string, Truth[]>;
   /** Violations seen as they happened (a verdict written "verified" falsely). */
   violations: string[];
@@ -200,6 +201,16 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     };
   };
   obs.now = truthOf;
+  /** A truth sample of every chain intent now: at each RPC answer, record write and appearance on the desktop. */
+  const sample = () => {
+    for (const id of obs.ids) obs.truth.get(id)!.push(truthOf(id));
+  };
+  const log = world.profile.desktop.log;
+  const push = log.push.bind(log);
+  log.push = (...items) => {
+    sample();
+    return push(...items);
+  };
 
   // The receipts name the legs once they are mined (the destination 200 ms after, as the service sees it; a
   // SUCCEEDED receipt always names it).
@@ -233,6 +244,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     onWrite?.(id, value);
     const status = (value as { receipt?: IntentReceipt } | undefined)?.receipt?.status;
     if (plan.has(id) && status) recorded.set(id, status);
+    if (plan.has(id)) sample();
   };
   const local = world.profile.local;
   const set = local.set.bind(local);
@@ -273,7 +285,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const t = world.time.t;
       const wrongNow = origin === BASE && spec.wrongChain.some((w) => t >= w.fromMs && t < w.fromMs + w.forMs);
       const answer = await (wrongNow ? wrong : inner)(url, init);
-      for (const id of obs.ids) obs.truth.get(id)!.push(truthOf(id));
+      sample();
       return answer;
     });
   return obs;
