@@ -6,7 +6,7 @@
  */
 import type { LegKind } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
-import { nextCheckDelay, retryDelay } from '../chain/cadence';
+import { MIN_CHECK_MS, nextCheckDelay, retryDelay } from '../chain/cadence';
 import { type Disagreement, disagreementKey, disagreementOf, isVerifiedOnChain } from '../chain/disagreement';
 import { KNOWN_CHAINS } from '../chain/known-chains';
 import { type LegRef, verifiableLegs } from '../chain/legs';
@@ -55,7 +55,10 @@ export interface ChainVerificationDeps {
 
 /** The service; one per worker life. */
 export interface ChainVerification {
-  /** Verifies the receipt's legs now (within budget), tells new disagreements, never throws for a chain's failure. */
+  /**
+   * Verifies the receipt's legs now (within budget) and tells new disagreements; never throws for a chain's failure,
+   * nor for a telling the pipeline refused (that one is tried again: `nextCheckMs` is then at most the cadence's minimum).
+   */
   verifyReceipt(receipt: IntentReceipt): Promise<ReceiptVerification>;
   /** Forgets an intent (removed by the user): its previous verdicts, and the verifier's memory of its legs. */
   forget(intentId: string): void;
@@ -64,6 +67,8 @@ export interface ChainVerification {
 /** Builds the service. */
 export function createChainVerification(deps: ChainVerificationDeps): ChainVerification {
   const previous = new Map<string, LegCheck>();
+  /** Disagreements found whose telling the pipeline refused, per `<intentId>:<leg>`. */
+  const untold = new Map<string, Disagreement>();
   /** The legs last verified per intent (what {@link ChainVerification.forget} clears). */
   const refsOf = new Map<string, LegRef[]>();
   return {
@@ -71,6 +76,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       for (const ref of refsOf.get(intentId) ?? []) {
         deps.verifier.forget(ref);
         previous.delete(`${intentId}:${ref.leg}`);
+        untold.delete(`${intentId}:${ref.leg}`);
       }
       refsOf.delete(intentId);
     },
@@ -91,9 +97,22 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
         }
         const { check } = current;
         const key = `${receipt.intentId}:${ref.leg}`;
-        const disagreement = disagreementOf(receipt.status, ref.leg, check, previous.get(key));
+        // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
+        const refused = untold.get(key);
+        const disagreement =
+          disagreementOf(receipt.status, ref.leg, check, previous.get(key)) ?? (refused?.kind === 'reorged' ? refused : undefined);
         previous.set(key, check);
-        if (disagreement) await tellOnce(deps, receipt.intentId, ref.chainId, disagreement);
+        if (
+          disagreement &&
+          !(await tellOnce(deps, receipt.intentId, ref.chainId, disagreement).then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          // Not queued (the outbox refused it): told at a check soon, the receipt not settled meanwhile.
+          untold.set(key, disagreement);
+          nextCheckMs = Math.min(nextCheckMs ?? MIN_CHECK_MS, MIN_CHECK_MS);
+        } else untold.delete(key);
         const meta = receipt.summary?.destinationTokenMetadata;
         const transfer =
           'transfer' in check && check.transfer

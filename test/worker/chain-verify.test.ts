@@ -41,7 +41,7 @@ const received = (head: bigint): LegObservation => ({
   canonicalBlockHash: BLOCK,
 });
 
-function setup(answers: LegObservation[]) {
+function setup(answers: LegObservation[], refuse = 0) {
   const reader: ChainReader = { observe: async () => answers.shift() ?? Promise.reject(new Error('no more answers')) };
   const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
   const verifier = new LegVerifier({
@@ -57,7 +57,11 @@ function setup(answers: LegObservation[]) {
     verifier,
     setting,
     told: { has: async (k) => told.has(k), add: async (k) => void told.add(k) },
-    notify: async (_id, d, text) => void notified.push({ kind: d.kind, text }),
+    notify: async (_id, d, text) => {
+      // The pipeline refuses the first `refuse` tellings (the outbox's write refused: quota, a failing disk).
+      if (refuse-- > 0) throw new DOMException('quota', 'QuotaExceededError');
+      notified.push({ kind: d.kind, text });
+    },
   });
   return { service, notified };
 }
@@ -85,6 +89,28 @@ describe('the worker’s chain verification', () => {
   it('tells a re-org of a destination confirmed earlier', async () => {
     const { service, notified } = setup([received(102n), { receipt: null, head: 103n }]);
     await service.verifyReceipt(receipt('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
+    expect(notified.map((n) => n.kind)).toEqual(['reorged']);
+  });
+});
+
+describe('a disagreement the pipeline refused to queue', () => {
+  it('keeps the leg’s verdict and is told at a check soon after (the receipt is not settled meanwhile)', async () => {
+    const { service, notified } = setup([received(120n), received(121n)], 1);
+    const first = await service.verifyReceipt(receipt('EXECUTING'));
+    expect(first.legs.map((l) => l.text)).toEqual(['Final on Base · block 100 · 21 confirmations']);
+    expect(first.settled).toBe(false);
+    expect(first.nextCheckMs).toBeGreaterThan(0);
+    expect(notified).toEqual([]);
+    const second = await service.verifyReceipt(receipt('EXECUTING'));
+    expect(notified.map((n) => n.kind)).toEqual(['arrived-early']);
+    expect(second.nextCheckMs).toBeUndefined();
+  });
+  it('tells a re-org whose first telling was refused', async () => {
+    const { service, notified } = setup([received(102n), { receipt: null, head: 103n }, { receipt: null, head: 104n }], 1);
+    await service.verifyReceipt(receipt('SUCCEEDED'));
+    const refused = await service.verifyReceipt(receipt('SUCCEEDED'));
+    expect(refused.nextCheckMs).toBeGreaterThan(0);
     await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(notified.map((n) => n.kind)).toEqual(['reorged']);
   });

@@ -51,6 +51,8 @@ export class Profile {
   readonly local = new Map<string, unknown>();
   readonly sync = new Map<string, unknown>();
   readonly alarms = new Map<string, KeptAlarm>();
+  /** Host permissions the user granted (origin patterns, as `permissions.contains` asks them). */
+  readonly granted = new Set<string>();
   /** Every `sendMessage` and badge text, for debugging. */
   badge = '';
 
@@ -233,7 +235,10 @@ export function lifeBrowser(
       create: (o: { url: string }) => call(`tabs.create ${o.url}`, () => void profile.desktop.tabs.push(o.url)),
       query: () => call('tabs.query', () => profile.desktop.tabs.map((url, id) => ({ id, url }))),
     },
-    permissions: { contains: () => call('permissions.contains', () => false) },
+    permissions: {
+      contains: (p?: { origins?: string[] }) =>
+        call('permissions.contains', () => (p?.origins ?? []).length > 0 && p!.origins!.every((o) => profile.granted.has(o))),
+    },
     contextMenus: {
       create: () => undefined,
       removeAll: () => call('contextMenus.removeAll', () => undefined),

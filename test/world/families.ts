@@ -2,10 +2,12 @@
  * The world campaign's families of user actions and answers beyond the first table (docs/simulation.md): track-many
  * and import (`trackMany`, ./trackmany.ts), clicks on notifications of removed intents (`clickRemoved`, ./clicks.ts),
  * integers above 2^53 in GetIntent (`bigIntIntent`, ./getintent.ts), the stuck warning's timing (`stuck`,
- * ./stuck.ts) and watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
- * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, counted like the others).
+ * ./stuck.ts) and watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts), and on-chain verification against simulated chains (`chain`,
+ * ./chain-family.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
+ * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, V1, counted like the others).
  */
 import fc from 'fast-check';
+import { type ChainObs, chainArb, checkChain, playChain, withChainIntents } from './chain-family';
 import { type ClickObs, checkClicksAfterRemoval, clicksArb, playClicks } from './clicks';
 import type { CheckContext, ExtraInvariant, FamilyContext, FamilyCount, Patch } from './family-types';
 import { type BigIntIntentObs, bigIntIntentArb, checkBigIntIntent, playBigIntIntent } from './getintent';
@@ -15,12 +17,12 @@ import { checkTrackMany, playTrackMany, type TrackManyObs, trackManyArb, trackMa
 import { checkWatched, playWatched, type WatchedObs, watchedArb } from './watched';
 
 /** The families of this module, each a switch of `WORLD_FAULTS`. */
-export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck', 'watched'] as const;
+export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck', 'watched', 'chain'] as const;
 /** One of them. */
 export type ExtraFamily = (typeof EXTRA_FAMILIES)[number];
 
 /** The invariants their oracles check (docs/simulation.md). */
-export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1'] as const satisfies readonly ExtraInvariant[];
+export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1', 'V1'] as const satisfies readonly ExtraInvariant[];
 
 /** The schedule's part of these families, drawn only for the families on (the others are empty). */
 export function extraArb(on: ReadonlySet<string>) {
@@ -31,6 +33,7 @@ export function extraArb(on: ReadonlySet<string>) {
     bigIntIntent: when('bigIntIntent', bigIntIntentArb, undefined),
     stuck: when('stuck', stuckArb, undefined),
     watched: when('watched', watchedArb, undefined),
+    chain: when('chain', chainArb, undefined),
   });
 }
 
@@ -44,6 +47,7 @@ export interface FamilyObs {
   bigIntIntent?: BigIntIntentObs;
   stuck?: ReturnType<typeof playStuck>;
   watched?: WatchedObs;
+  chain?: ChainObs;
 }
 
 /** The intents of the schedule that the families track themselves (not by their own `track` message). */
@@ -53,7 +57,8 @@ export function trackedByFamilies(extra: Extra | undefined, count: number): Set<
 
 /** The schedule as these families need it (the stuck family's intent made slow; a history for watched addresses). */
 export function shapeIntents<S extends Parameters<typeof withStuckIntent>[0] & { extra?: Extra }>(s: S): S {
-  const shaped = withStuckIntent(s, s.extra?.stuck) as S;
+  const stuckIndex = s.extra?.stuck ? s.extra.stuck.index % s.intents.length : undefined;
+  const shaped = withChainIntents(withStuckIntent(s, s.extra?.stuck) as never, s.extra?.chain, stuckIndex) as S;
   return s.extra?.watched ? { ...shaped, history: true } : shaped;
 }
 
@@ -68,6 +73,7 @@ export function playFamilies(ctx: Omit<FamilyContext, 'patches' | 'random'>, ext
   obs.trackMany = playTrackMany(full, extra.trackMany);
   obs.clicks = playClicks(full, extra.clicks);
   obs.watched = playWatched(full, extra.watched);
+  obs.chain = playChain(full, extra.chain, extra.stuck ? extra.stuck.index % ctx.ids.length : undefined);
   if (patches.length > 0)
     ctx.world.net.patch = (op, intentId, result) => {
       for (const p of patches) p(op, intentId, result);
@@ -85,5 +91,6 @@ export async function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefine
     ...checkBigIntIntent(full, obs.bigIntIntent, count),
     ...checkStuck(full, obs.stuck, count),
     ...(await checkWatched(full, obs.watched, count)),
+    ...checkChain(ctx, obs.chain, count),
   ];
 }

@@ -9,7 +9,7 @@ import type { WorldTime } from './time';
 import type { World } from './world';
 
 /** The invariants the families' oracles check (docs/simulation.md). */
-export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1';
+export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1' | 'V1';
 
 /** A window the oracle may excuse (test/world/run.ts `Excuse`). */
 export interface Window {

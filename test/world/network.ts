@@ -97,8 +97,12 @@ export class WorldNetwork {
    * string `"__BIG__"` anywhere in the answer is sent as 2^256 − 1, a bare integer.
    */
   patch: ((op: LogEntry['op'], intentId: string | undefined, result: unknown) => void) | undefined;
+  /** Other origins that answer (test/world/chain-family.ts: the chains' RPC URLs), by origin. */
+  readonly routes = new Map<string, (url: string, init: RequestInit) => Promise<Response>>();
   inFlight = 0;
+  /** The most requests to the service in flight at once. */
   maxInFlight = 0;
+  #serviceInFlight = 0;
   #n = 0;
   readonly #big = new Map<string, boolean>();
 
@@ -141,8 +145,11 @@ export class WorldNetwork {
         kill();
         return never;
       }
+      // Requests to a routed origin (an RPC node) keep the worker busy but are not requests to the service.
+      const service = !this.routes.has(new URL(String(input)).origin);
       this.inFlight++;
-      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      if (service) this.#serviceInFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.#serviceInFlight);
       try {
         const own = init?.signal;
         const signal = own ? AbortSignal.any([own, connections.signal]) : connections.signal;
@@ -157,12 +164,15 @@ export class WorldNetwork {
         return response;
       } finally {
         this.inFlight--;
+        if (service) this.#serviceInFlight--;
       }
     };
   }
 
   async #serve(url: string, init: RequestInit): Promise<Response> {
     const u = new URL(url);
+    const route = this.routes.get(u.origin);
+    if (route) return route(url, init);
     const method = u.pathname.replace('/rpc/Svc/', '');
     const op = OPS[method];
     const signal = init.signal ?? undefined;

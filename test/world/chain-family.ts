@@ -1,0 +1,372 @@
+/**
+ * The `chain` family of the world campaign (issue 28): on-chain verification inside the whole-worker world. One or two
+ * of the run's intents are chain intents: their receipts name a deposit and an origin transaction on Arbitrum One and
+ * a destination on Base, transactions that exist on simulated chains (./chain-sim.ts). Verification is turned on in the
+ * worker's `storage.local` (`chainPreferences`) with both RPC origins granted; the world's network routes the RPC URLs
+ * to the chains, with the RPC faults (HTTP 500, JSON-RPC error, time-out), the span during which Base's URL answers for
+ * another chain, and the re-orgs of Base, all drawn by the seed — while the worker dies, idles, restarts as in every run.
+ *
+ * Each chain intent's story (as ./chain-campaign.ts): the destination transfers the exact amount, a smaller one,
+ * reverts, or never appears; the service says SUCCEEDED 0 s – 2 min after the destination was mined (the intent's
+ * SUCCEEDED step; its EXECUTING step is when the deposit and origin are mined).
+ *
+ * The oracle V1 reads what the user was shown — the desktop's notifications (`svc-chain:<intentId>:<ms>`, the disagreement read from its words) and the
+ * verdicts the popup reads (`chainVerdict:<intentId>` in storage.local) — against the simulated truth:
+ * - "verified on-chain" (a verdict written `verified`) only while the service says SUCCEEDED and the destination is on
+ *   Base's canonical chain, successful, of the exact amount, with at least the finality depth of confirmations;
+ * - each disagreement shown at most once (one desktop `create` per intent, kind and chain; no excuse: the outbox queues a key once and
+ *   keeps a shown chain job), and only when true: as it appeared, or at some RPC answer or write of the intent's
+ *   record in the window before — 10 s, widened to the start of any death or IndexedDB refusal window
+ *   ({@link CheckContext.over}) overlapping it, since the outbox hands a queued job to the next worker (a settled leg
+ *   is not asked again: a disagreement found when the service catches up rests on an older answer);
+ * - every verifiable leg of the intent's last recorded receipt with a verdict by the end, and "verified" at the end
+ *   when the story ended well (the destination final with the exact amount, the service SUCCEEDED) — unless removed.
+ */
+import fc from 'fast-check';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import type { DisagreementKind } from '@/lib/chain/disagreement';
+import { verifiableLegs } from '@/lib/chain/legs';
+import { disagreementText } from '@/lib/format/verification';
+import { CHAIN } from '@/lib/notify/browser';
+import { CHAIN_PREFERENCES_KEY, CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
+import { type RpcFault, rpcFetch, SimChain } from './chain-sim';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+
+const ARB = 'https://arb.rpc.example';
+const BASE = 'https://base.rpc.example';
+const DEPTH = { 42161: 20, 8453: 10 } as const;
+const BLOCK_MS = { 42161: 1_000, 8453: 2_000 } as const;
+const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const AMOUNT = 249_100_000n;
+/** How long before a telling its evidence may be, when no death or refusal window delays the outbox. */
+const FRESH_MS = 10_000;
+
+const story = fc.constantFrom('exact', 'exact', 'smaller', 'reverted', 'missing');
+
+/** The family's part of a schedule (undefined: no chain intent in this run; one run in five). */
+export const chainArb = fc.option(
+  fc.record({
+    intents: fc.array(fc.record({ index: fc.nat(), story, lagMs: fc.constantFrom(0, 5_000, 30_000, 120_000) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    /** Re-orgs of Base after the first chain intent's destination is mined. */
+    reorgs: fc.array(
+      fc.record({
+        afterMs: fc.integer({ min: 0, max: 40_000 }),
+        depth: fc.integer({ min: 1, max: 4 }),
+        backAfterBlocks: fc.option(fc.integer({ min: 0, max: 3 })),
+      }),
+      { maxLength: 2 },
+    ),
+    faultRate: fc.constantFrom(0, 0.05, 0.3),
+    faults: fc.subarray(['http500', 'rpcError', 'timeout'] as RpcFault[], { minLength: 1 }),
+    /** Spans (world time) during which Base's URL answers for another chain. */
+    wrongChain: fc.array(fc.record({ fromMs: fc.integer({ min: 0, max: 12 * 60_000 }), forMs: fc.integer({ min: 1_000, max: 90_000 }) }), {
+      maxLength: 1,
+    }),
+  }),
+  { nil: undefined },
+);
+
+/** The family's part of a schedule. */
+export type ChainSpec = NonNullable<typeof chainArb extends fc.Arbitrary<infer T> ? T : never>;
+
+/** The schedule's indices of the chain intents (never the stuck family's intent, which must not end). */
+function chainIndices(spec: ChainSpec | undefined, count: number, stuckIndex: number | undefined): number[] {
+  const out = new Set<number>();
+  for (const c of spec?.intents ?? []) {
+    const k = c.index % count;
+    if (k !== stuckIndex) out.add(k);
+  }
+  return [...out];
+}
+
+/** The schedule with its chain intents made to succeed (committed, executing, then SUCCEEDED). */
+export function withChainIntents<S extends { intents: ReadonlyArray<{ committedFor: number; end: string }> }>(
+  s: S,
+  spec: ChainSpec | undefined,
+  stuckIndex: number | undefined,
+): S {
+  if (!spec) return s;
+  const ks = new Set(chainIndices(spec, s.intents.length, stuckIndex));
+  const intents = s.intents.map((x, i) => (ks.has(i) ? { ...x, committedFor: Math.max(x.committedFor, 5_000), end: 'SUCCEEDED' } : x));
+  return { ...s, intents };
+}
+
+/** The truth about one chain intent at an RPC answer (world time `t`, ms since the start). */
+interface Truth {
+  t: number;
+  /** The destination on Base's canonical chain: its status, amount and confirmations. */
+  dest?: { status: 'success' | 'reverted'; amount: bigint; confirmations: number };
+  /** The service's status then, and the status of the worker's last recorded receipt. */
+  service: string;
+  recorded: string;
+  /** A re-org had dropped the destination by then. */
+  dropped: boolean;
+}
+
+/** What the family saw of a run. */
+export interface ChainObs {
+  ids: string[];
+  story: Map<string, ChainSpec['intents'][number]['story']>;
+  /** Truth samples per chain intent: at each RPC answer, write of a chain intent's record, and desktop appearance. */
+  truth: Map<string, Truth[]>;
+  /** Violations seen as they happened (a verdict written "verified" falsely). */
+  violations: string[];
+  /** "Verified" writes checked. */
+  verifiedWrites: number;
+  /** The truth now (the end's checks). */
+  now(id: string): Truth;
+}
+
+const hashOf = (n: number, leg: number) => `0x${(n * 16 + leg + 1).toString(16).padStart(64, 'c')}`;
+
+/** Plays the family: the chains, their routes, the receipts' legs, the preferences and the grant. */
+export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuckIndex: number | undefined): ChainObs | undefined {
+  const ks = chainIndices(spec, ctx.ids.length, stuckIndex);
+  if (!spec || ks.length === 0) return undefined;
+  const { world } = ctx;
+  const arb = new SimChain(42161);
+  const base = new SimChain(8453);
+  const mined = { 42161: 0, 8453: 0 };
+  /** Mines each chain's blocks up to world time `t` (blocks come on time whether anyone asks or not). */
+  const sync = () => {
+    for (const [chain, id] of [
+      [arb, 42161],
+      [base, 8453],
+    ] as const)
+      while (mined[id] + BLOCK_MS[id] <= world.time.t) {
+        chain.mine();
+        mined[id] += BLOCK_MS[id];
+      }
+  };
+  const at = (t: number, fn: () => void) =>
+    ctx.at(Math.max(world.time.t, t), () => {
+      sync();
+      fn();
+    });
+
+  const obs: ChainObs = { ids: [], story: new Map(), truth: new Map(), violations: [], verifiedWrites: 0, now: () => undefined as never };
+  const recorded = new Map<string, string>();
+  const plan = new Map<string, { executingAt: number; succeededAt: number; destAt: number; n: number }>();
+  let dropped = false;
+  spec.intents.forEach((c, n) => {
+    const k = c.index % ctx.ids.length;
+    const id = ctx.ids[k]!;
+    if (!ks.includes(k) || plan.has(id)) return;
+    const steps = ctx.service.intents.get(id)!.steps;
+    const executingAt = steps.find((st) => st.status === 'EXECUTING')!.at - ctx.T0;
+    const succeededAt = steps.find((st) => st.status === 'SUCCEEDED')!.at - ctx.T0;
+    const destAt = Math.max(executingAt + 2_000, succeededAt - c.lagMs);
+    plan.set(id, { executingAt, succeededAt, destAt, n });
+    obs.ids.push(id);
+    obs.story.set(id, c.story);
+    obs.truth.set(id, []);
+    const transfer = { token: TOKEN, to: TO, amount: 250_000_000n };
+    at(executingAt, () => void arb.include({ hash: hashOf(n, 0), status: 'success', ...transfer }));
+    at(executingAt + 1_000, () => void arb.include({ hash: hashOf(n, 1), status: 'success', ...transfer }));
+    if (c.story !== 'missing')
+      at(destAt, () => {
+        base.include({
+          hash: hashOf(n, 2),
+          status: c.story === 'reverted' ? 'reverted' : 'success',
+          token: TOKEN,
+          to: TO,
+          amount: c.story === 'smaller' ? 200_000_000n : AMOUNT,
+        });
+      });
+  });
+  const first = Math.min(...[...plan.values()].map((p) => p.destAt));
+  for (const r of spec.reorgs)
+    at(first + r.afterMs, () => {
+      const out = base.reorg(r.depth);
+      if (out.length > 0) dropped = true;
+      if (r.backAfterBlocks !== null)
+        for (const tx of out) at(world.time.t + r.backAfterBlocks * BLOCK_MS[8453] + 1, () => void (base.tx(tx.hash) || base.include(tx)));
+    });
+
+  const truthOf = (id: string): Truth => {
+    sync();
+    const p = plan.get(id)!;
+    const tx = base.tx(hashOf(p.n, 2));
+    const t = world.time.t;
+    return {
+      t,
+      ...(tx ? { dest: { status: tx.status, amount: tx.amount, confirmations: base.head - tx.block + 1 } } : {}),
+      service: t >= p.succeededAt ? 'SUCCEEDED' : t >= p.executingAt ? 'EXECUTING' : 'COMMITTED',
+      recorded: recorded.get(id) ?? '',
+      dropped,
+    };
+  };
+  obs.now = truthOf;
+  /** A truth sample of every chain intent now: at each RPC answer, record write and appearance on the desktop. */
+  const sample = () => {
+    for (const id of obs.ids) obs.truth.get(id)!.push(truthOf(id));
+  };
+  const log = world.profile.desktop.log;
+  const push = log.push.bind(log);
+  log.push = (...items) => {
+    sample();
+    return push(...items);
+  };
+
+  // The receipts name the legs once they are mined (the destination 200 ms after, as the service sees it; a
+  // SUCCEEDED receipt always names it).
+  ctx.patches.push((op, _id, result) => {
+    const receipts = [
+      (result as { intentReceipt?: Record<string, unknown> }).intentReceipt,
+      ...((result as { intents?: Array<{ receipt?: Record<string, unknown> }> }).intents ?? []).map((r) => r.receipt),
+    ];
+    if (op !== 'wait' && op !== 'receipt' && op !== 'history') return;
+    for (const r of receipts) {
+      const p = r && plan.get(r.intentId as string);
+      if (!r || !p) continue;
+      const t = world.time.t;
+      const leg = (chainId: number, n: number, minedNow: boolean, extra: object = {}) => ({
+        chainId,
+        txnHash: hashOf(p.n, n),
+        ...(minedNow ? { status: 'SUCCEEDED', txnMinedAt: new Date(ctx.T0 + t).toISOString() } : { status: 'MINING' }),
+        ...extra,
+      });
+      if (t >= p.executingAt) r.depositTransaction = leg(42161, 0, true);
+      if (t >= p.executingAt + 1_000) r.originTransaction = leg(42161, 1, true);
+      if (t >= p.destAt + 200 || r.status === 'SUCCEEDED')
+        r.destinationTransaction = leg(8453, 2, r.status === 'SUCCEEDED', { tokenAmount: AMOUNT.toString(), tokenAddress: TOKEN });
+      r.summary = { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } };
+    }
+  });
+
+  // The worker's view of each intent's status (its record), and the verdicts it writes for the popup.
+  const onWrite = world.idb.onIntentWrite;
+  world.idb.onIntentWrite = (id, value) => {
+    onWrite?.(id, value);
+    const status = (value as { receipt?: IntentReceipt } | undefined)?.receipt?.status;
+    if (plan.has(id) && status) recorded.set(id, status);
+    if (plan.has(id)) sample();
+  };
+  const local = world.profile.local;
+  const set = local.set.bind(local);
+  const verified = new Set<string>();
+  local.set = (key, value) => {
+    if (key.startsWith(CHAIN_VERDICT_PREFIX)) {
+      const id = key.slice(CHAIN_VERDICT_PREFIX.length);
+      const v = readChainVerdict(value);
+      if (v?.verified && plan.has(id) && !verified.has(id)) {
+        obs.verifiedWrites++;
+        const now = truthOf(id);
+        const last = obs.truth.get(id)!.at(-1);
+        if (!verifiedTrue(now) && !(last && last.t === now.t && verifiedTrue(last)))
+          obs.violations.push(`V1 "verified on-chain" for ${id.slice(0, 8)}… at ${now.t} ms while the truth is ${show(now)}`);
+      }
+      if (plan.has(id)) v?.verified ? verified.add(id) : verified.delete(id);
+    }
+    return set(key, value);
+  };
+  local.set(CHAIN_PREFERENCES_KEY, {
+    42161: { enabled: true, rpcUrl: ARB, finalityDepth: DEPTH[42161] },
+    8453: { enabled: true, rpcUrl: BASE, finalityDepth: DEPTH[8453] },
+  });
+  for (const u of [ARB, BASE]) world.profile.granted.add(`${new URL(u).protocol}//${new URL(u).hostname}/*`);
+
+  // The RPC origins: faults drawn per request; Base's URL answers for another chain during the drawn span.
+  const origins = new Map([
+    [ARB, arb],
+    [BASE, base],
+  ]);
+  const inner = rpcFetch(origins, () =>
+    ctx.random() < spec.faultRate ? spec.faults[Math.floor(ctx.random() * spec.faults.length)] : undefined,
+  );
+  const wrong = rpcFetch(new Map([[BASE, base]]), () => 'wrongChain');
+  for (const origin of [ARB, BASE])
+    world.net.routes.set(origin, async (url, init) => {
+      sync();
+      const t = world.time.t;
+      const wrongNow = origin === BASE && spec.wrongChain.some((w) => t >= w.fromMs && t < w.fromMs + w.forMs);
+      const answer = await (wrongNow ? wrong : inner)(url, init);
+      sample();
+      return answer;
+    });
+  return obs;
+}
+
+/** The destination is final with the exact amount and the service says SUCCEEDED. */
+function verifiedTrue(t: Truth): boolean {
+  return t.service === 'SUCCEEDED' && t.dest?.status === 'success' && t.dest.amount === AMOUNT && t.dest.confirmations >= DEPTH[8453];
+}
+
+const show = (t: Truth) =>
+  JSON.stringify({ ...t, dest: t.dest ? { ...t.dest, amount: String(t.dest.amount) } : undefined }).replaceAll('"', '');
+
+/** The words of each disagreement on each chain (the first line of its notification, lib/notify/chain.ts). */
+const KINDS: DisagreementKind[] = ['destination-reverted', 'destination-missing', 'amount-differs', 'reorged', 'arrived-early'];
+const TOLD = KINDS.flatMap((kind) => [42161, 8453].map((chainId) => ({ kind, chainId, text: disagreementText(kind, chainId) })));
+
+/** Whether the truth `t` bears out telling `kind` about `leg`. */
+function bearsOut(kind: string, leg: string, t: Truth): boolean {
+  const d = t.dest;
+  switch (kind) {
+    case 'amount-differs':
+      return d !== undefined && d.status === 'success' && d.amount !== AMOUNT;
+    case 'destination-reverted':
+      return d?.status === 'reverted';
+    case 'arrived-early':
+      return d?.status === 'success' && d.amount === AMOUNT && (t.service !== 'SUCCEEDED' || t.recorded !== 'SUCCEEDED');
+    case 'destination-missing':
+      return d === undefined;
+    case 'reorged':
+      return leg === 'destination' && t.dropped;
+    default:
+      return false;
+  }
+}
+
+/** V1: what the user was shown of the chain intents, against the truth (see the module's comment). */
+export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: FamilyCount): string[] {
+  if (!obs) return [];
+  const v = [...obs.violations];
+  for (let i = 0; i < obs.verifiedWrites; i++) count.ok('V1');
+  const seen = new Set<string>();
+  for (const a of ctx.desktop.log) {
+    if (a.how !== 'create' || !a.id.startsWith(CHAIN)) continue;
+    // `svc-chain:<intentId>:<ms>`; the disagreement and its chain are read from the words shown.
+    const id = a.id.slice(CHAIN.length).split(':')[0]!;
+    const said = TOLD.find((x) => a.message.split('\n')[0] === x.text);
+    const what = `${id.slice(0, 8)}… "${said?.text ?? a.message}"`;
+    if (!said) {
+      v.push(`V1 ${what}: not a disagreement's words`);
+      continue;
+    }
+    const told = `${id} ${said.kind} ${said.chainId}`;
+    if (seen.has(told)) v.push(`V1 ${what} shown twice (again at ${a.at - ctx.end} ms before the end)`);
+    seen.add(told);
+    const samples = obs.truth.get(id) ?? [];
+    const tc = a.at - ctx.T0;
+    const windows = ctx.over(id, a.at - FRESH_MS, a.at).filter((w) => /^(death|idb|quota)/.test(w.why));
+    const from = Math.min(tc - FRESH_MS, ...windows.map((w) => w.from - ctx.T0 - FRESH_MS));
+    const leg = said.chainId === 8453 ? 'destination' : 'origin';
+    if (samples.some((x) => x.t >= from && x.t <= tc && bearsOut(said.kind, leg, x))) count.ok('V1');
+    else
+      v.push(
+        `V1 ${what} shown at ${tc} ms, but no RPC answer from ${from} ms bears it out (last: ${show(samples.filter((x) => x.t <= tc).at(-1) ?? ({} as Truth))})`,
+      );
+  }
+  for (const id of obs.ids) {
+    const record = ctx.finalList.find((r) => r.intentId === id);
+    if (!record?.receipt || ctx.removeAsked.has(id)) continue;
+    const verdict = readChainVerdict(ctx.world.profile.local.get(`${CHAIN_VERDICT_PREFIX}${id}`));
+    const want = verifiableLegs(record.receipt as IntentReceipt).map((l) => l.leg);
+    const have = verdict?.legs.map((l) => l.leg) ?? [];
+    if (want.some((l) => !have.includes(l)))
+      v.push(`V1 ${id.slice(0, 8)}…: legs without a verdict at the end: ${JSON.stringify({ want, have })}`);
+    else count.ok('V1');
+    const truth = obs.now(id);
+    if (obs.story.get(id) === 'exact' && record.receipt.status === 'SUCCEEDED' && verifiedTrue(truth) && !verdict?.verified)
+      v.push(
+        `V1 ${id.slice(0, 8)}… never "verified on-chain" though its story ended well (${show(truth)}; ${JSON.stringify(verdict?.legs.map((l) => l.text))})`,
+      );
+    else count.ok('V1');
+  }
+  return v;
+}
