@@ -5,6 +5,7 @@
  */
 import type { TrackedIntent } from '@/lib/store';
 import type { FakeService, LogEntry } from '../tracker/fake-service';
+import type { DeathExcuses } from './death-excuses';
 import type { WorldTime } from './time';
 import type { World } from './world';
 
@@ -48,7 +49,7 @@ export interface FamilyCount {
 }
 
 /** What the families' oracles read beyond {@link FamilyContext}. */
-export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'> {
+export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'>, DeathExcuses {
   end: number;
   finalList: TrackedIntent[];
   desktop: World['profile']['desktop'];

@@ -13,11 +13,11 @@
  * (and never above twice the idle rate). Every check counts as checked or excused (and
  * why), so a run says how often each invariant was really checked.
  */
-import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { isFinalStatus, NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
 import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
+import { deathExcuses } from './death-excuses';
 import { checkFamilies, EXTRA_INVARIANTS } from './families';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
@@ -120,7 +120,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   const trackingAt = (at: number) =>
     ids.filter((id) => (o.tracked.get(id)?.from ?? Number.POSITIVE_INFINITY) <= at && leftAt(id) > at).length;
   const { own, at: toldAt } = tellings(world.profile.desktop);
-  const kills = world.profile.desktop.kills;
+  const deaths = deathExcuses(world, o.deaths);
 
   for (const id of ids) {
     const t = o.tracked.get(id);
@@ -183,14 +183,8 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       else ok('N2');
     }
     // The stated windows of a death, for this intent only.
-    const dyingWhileShowing = o.deaths.some((d) => d.showing?.includes(id));
-    const diedAfterItsCall = kills.some(
-      (k) => k.after && (k.method === 'create' || k.method === 'update') && intentIdsOfNotification(k.detail).includes(id),
-    );
-    const repeatAllowed = world.config.kind === 'chrome' && (dyingWhileShowing || diedAfterItsCall);
-    const lossAllowed =
-      world.config.kind === 'firefox' &&
-      (dyingWhileShowing || kills.some((k) => !k.after && k.method === 'create' && intentIdsOfNotification(k.detail).includes(id)));
+    const repeatAllowed = deaths.repeatAllowed(id);
+    const lossAllowed = deaths.lossAllowed(id);
     if (times.length > 1) {
       if (times.length === 2 && repeatAllowed) excused('N1', 'Chrome: died while its notification was showing');
       else v.push(`N1 ${id} told ${times.length} times`);
@@ -316,6 +310,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
         desktop: world.profile.desktop,
         kind: world.config.kind,
         toldAt,
+        ...deaths,
         deathsOrRefusals: o.deaths.filter((d) => d.kind !== 'end').length + refusals,
         over,
       },
