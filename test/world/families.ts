@@ -2,25 +2,37 @@
  * The world campaign's families of user actions and answers beyond the first table (docs/simulation.md): track-many
  * and import (`trackMany`, ./trackmany.ts), clicks on notifications of removed intents (`clickRemoved`, ./clicks.ts),
  * integers above 2^53 in GetIntent (`bigIntIntent`, ./getintent.ts), the stuck warning's timing (`stuck`,
- * ./stuck.ts) and watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
- * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, counted like the others).
+ * ./stuck.ts), watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts), intents the service does
+ * not know yet (`notFoundFirst`, ./notfound.ts) and GetIntentHistory as a hostile service answers it
+ * (`adversarialHistory`, ./history.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
+ * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, F1, H1, counted like the others).
  */
 import fc from 'fast-check';
 import { type ClickObs, checkClicksAfterRemoval, clicksArb, playClicks } from './clicks';
 import type { CheckContext, ExtraInvariant, FamilyContext, FamilyCount, Patch } from './family-types';
 import { type BigIntIntentObs, bigIntIntentArb, checkBigIntIntent, playBigIntIntent } from './getintent';
+import { checkHistory, type HistoryObs, historyArb, playHistory } from './history';
 import { prng } from './network';
+import { checkNotFound, type NotFoundObs, neverKnown, notFoundArb, playNotFound } from './notfound';
 import { checkStuck, playStuck, stuckArb, withStuckIntent } from './stuck';
 import { checkTrackMany, playTrackMany, type TrackManyObs, trackManyArb, trackManyMembers } from './trackmany';
 import { checkWatched, playWatched, type WatchedObs, watchedArb } from './watched';
 
 /** The families of this module, each a switch of `WORLD_FAULTS`. */
-export const EXTRA_FAMILIES = ['trackMany', 'clickRemoved', 'bigIntIntent', 'stuck', 'watched'] as const;
+export const EXTRA_FAMILIES = [
+  'trackMany',
+  'clickRemoved',
+  'bigIntIntent',
+  'stuck',
+  'watched',
+  'notFoundFirst',
+  'adversarialHistory',
+] as const;
 /** One of them. */
 export type ExtraFamily = (typeof EXTRA_FAMILIES)[number];
 
 /** The invariants their oracles check (docs/simulation.md). */
-export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1'] as const satisfies readonly ExtraInvariant[];
+export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1', 'F1', 'H1'] as const satisfies readonly ExtraInvariant[];
 
 /** The schedule's part of these families, drawn only for the families on (the others are empty). */
 export function extraArb(on: ReadonlySet<string>) {
@@ -31,6 +43,8 @@ export function extraArb(on: ReadonlySet<string>) {
     bigIntIntent: when('bigIntIntent', bigIntIntentArb, undefined),
     stuck: when('stuck', stuckArb, undefined),
     watched: when('watched', watchedArb, undefined),
+    notFound: when('notFoundFirst', notFoundArb, undefined),
+    history: when('adversarialHistory', historyArb, undefined),
   });
 }
 
@@ -44,6 +58,13 @@ export interface FamilyObs {
   bigIntIntent?: BigIntIntentObs;
   stuck?: ReturnType<typeof playStuck>;
   watched?: WatchedObs;
+  notFound?: NotFoundObs;
+  history?: HistoryObs;
+}
+
+/** Why a family's intent may go untold although it ended notifying (the main oracle's I3), or undefined. */
+export function untoldByFamilies(obs: FamilyObs | undefined, id: string): string | undefined {
+  return neverKnown(obs?.notFound, id) ? 'NotFound all along: not found after the grace' : undefined;
 }
 
 /** The intents of the schedule that the families track themselves (not by their own `track` message). */
@@ -68,6 +89,8 @@ export function playFamilies(ctx: Omit<FamilyContext, 'patches' | 'random'>, ext
   obs.trackMany = playTrackMany(full, extra.trackMany);
   obs.clicks = playClicks(full, extra.clicks);
   obs.watched = playWatched(full, extra.watched);
+  obs.notFound = playNotFound(full, extra.notFound);
+  obs.history = playHistory(full, extra.history);
   if (patches.length > 0)
     ctx.world.net.patch = (op, intentId, result) => {
       for (const p of patches) p(op, intentId, result);
@@ -85,5 +108,7 @@ export async function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefine
     ...checkBigIntIntent(full, obs.bigIntIntent, count),
     ...checkStuck(full, obs.stuck, count),
     ...(await checkWatched(full, obs.watched, count)),
+    ...checkNotFound(full, obs.notFound, count),
+    ...checkHistory(full, obs.history, count),
   ];
 }

@@ -10,7 +10,7 @@ import type { WorldTime } from './time';
 import type { World } from './world';
 
 /** The invariants the families' oracles check (docs/simulation.md). */
-export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1';
+export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1' | 'F1' | 'H1';
 
 /** A window the oracle may excuse (test/world/run.ts `Excuse`). */
 export interface Window {
@@ -52,6 +52,8 @@ export interface FamilyCount {
 export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'>, DeathExcuses {
   end: number;
   finalList: TrackedIntent[];
+  /** Per intent: when each phase was first written (true time). */
+  phaseAt: Map<string, Map<string, number>>;
   desktop: World['profile']['desktop'];
   kind: 'chrome' | 'firefox';
   /** Per intent: when it was told on its own (test/notify/desktop-oracle.ts `tellings`). */

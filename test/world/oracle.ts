@@ -18,7 +18,7 @@ import { DEFAULT_TUNING } from '@/lib/tracker/types';
 import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
 import { deathExcuses } from './death-excuses';
-import { checkFamilies, EXTRA_INVARIANTS } from './families';
+import { checkFamilies, EXTRA_INVARIANTS, untoldByFamilies } from './families';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
@@ -87,7 +87,8 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     const e = w.entry;
     const end = e.end ?? o.end;
     if (w.holdMs !== undefined) windows.push({ from: e.start, to: end + Math.min(w.holdMs, HOLD_EXCUSE_CAP_MS), why: 'a 429 hold' });
-    else if (e.outcome === 'error' || e.outcome === 'abandoned')
+    // NotFound is the service's answer, no fault: it counts as a check (I1) and excuses nothing.
+    else if ((e.outcome === 'error' && !e.error?.includes('NotFound')) || e.outcome === 'abandoned')
       windows.push({ from: e.start, to: end + cap, why: `a faulted ${e.op}`, ...(e.intentId ? { intentId: e.intentId } : {}) });
     // A lie of the service (another intent, a stale status, a wrong date) is the one call: the worker asks again at once.
     // Integers above 2^53 are no fault (the spec's "no deadline"): nothing is excused for them.
@@ -175,7 +176,9 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     // I3, N1, N2: what the desktop told of this intent.
     const times = toldAt.get(id) ?? [];
     const truthEnd = service.stepAt(id, o.end).status;
-    const finalAt = service.intents.get(id)!.steps.at(-1)!.at;
+    // The service tells of an outcome once it knows the intent (notFoundFirst: NotFound until `visibleAt`).
+    const truth = service.intents.get(id)!;
+    const finalAt = Math.max(truth.steps.at(-1)!.at, truth.visibleAt ?? 0);
     for (const at of times) {
       if (isFinalStatus(service.stepAt(id, at).status)) ok('I3');
       else v.push(`I3 ${id} told at ${at - o.end} ms (before the end) while ${service.stepAt(id, at).status}`);
@@ -192,6 +195,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     if (!NOTIFYING_STATUSES.includes(truthEnd)) {
       if (times.length > 0) v.push(`I3 ${id} told but ended ${truthEnd}`);
     } else if (o.removeAsked.has(id)) excused('I3', 'removed by the user');
+    else if (times.length === 0 && untoldByFamilies(o.families, id)) excused('I3', untoldByFamilies(o.families, id)!);
     else if (times.length === 0) {
       const from = Math.max(finalAt, t.from);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
