@@ -13,7 +13,7 @@ import type { CheckContext, ExtraInvariant, FamilyContext, FamilyCount, Patch } 
 import { type BigIntIntentObs, bigIntIntentArb, checkBigIntIntent, playBigIntIntent } from './getintent';
 import { checkHistory, type HistoryObs, historyArb, playHistory } from './history';
 import { prng } from './network';
-import { checkNotFound, type NotFoundObs, neverKnown, notFoundArb, playNotFound } from './notfound';
+import { checkNotFound, type NotFoundObs, notFoundArb, notFoundUntold, playNotFound } from './notfound';
 import { checkStuck, playStuck, stuckArb, withStuckIntent } from './stuck';
 import { checkTrackMany, playTrackMany, type TrackManyObs, trackManyArb, trackManyMembers } from './trackmany';
 import { checkWatched, playWatched, type WatchedObs, watchedArb } from './watched';
@@ -63,8 +63,8 @@ export interface FamilyObs {
 }
 
 /** Why a family's intent may go untold although it ended notifying (the main oracle's I3), or undefined. */
-export function untoldByFamilies(obs: FamilyObs | undefined, id: string): string | undefined {
-  return neverKnown(obs?.notFound, id) ? 'NotFound all along: not found after the grace' : undefined;
+export function untoldByFamilies(obs: FamilyObs | undefined, id: string, phaseAt: Map<string, Map<string, number>>): string | undefined {
+  return notFoundUntold(obs?.notFound, id, phaseAt.get(id)?.get('not-found')) ? 'NotFound through its grace: not found' : undefined;
 }
 
 /** The intents of the schedule that the families track themselves (not by their own `track` message). */

@@ -8,8 +8,9 @@
  * The oracle (F1, per drawn intent tracked and not removed): one the service came to know within the grace (at least
  * 2 minutes before its end, counted from the user's first track of it) is never marked not found (then I1 and I3 hold
  * for it as for any other: a NotFound answer counts as a check, and excuses nothing); one the service never knows is
- * marked not found no earlier than 10 minutes after the user first asked to track it, no later than 10 minutes +
- * 30 s + S(N) + 1 s after the track was answered (excusing only the stated windows about it), and never told.
+ * marked not found no earlier than 10 minutes after the user first asked to track it (an import: after the `addedAt`
+ * its export carried — the grace counts from the record's adding, docs/tracking.md), no later than 10 minutes + 30 s
+ * + S(N) + 1 s after the track was answered (excusing only the stated windows about it), and never told.
  */
 import fc from 'fast-check';
 import { stalenessBound } from '@/lib/tracker/policy';
@@ -36,13 +37,21 @@ export const notFoundArb = fc.option(
 /** The family's part of a schedule. */
 export type NotFoundSpec = NonNullable<typeof notFoundArb extends fc.Arbitrary<infer T> ? T : never>;
 
-/** What the family saw: per drawn intent, when the service came to know it (true time; Infinity: never) and when the user first asked to track it. */
+/**
+ * What the family saw: per drawn intent, when the service came to know it (true time; Infinity: never) and when its
+ * grace began — the user's first track of it, or for an import the `addedAt` the other browser's export carried.
+ */
 export type NotFoundObs = Map<string, { visibleAt: number; firstAskAt?: number }>;
 
-const names = (message: unknown): string[] => {
-  const m = message as { type?: string; intentId?: string; intents?: Array<{ intentId?: unknown }> };
-  if (m?.type === 'track' && typeof m.intentId === 'string') return [m.intentId.trim().toLowerCase()];
-  if (m?.type === 'track-many') return (m.intents ?? []).map((i) => String(i.intentId).trim().toLowerCase());
+/** The intents a message tracks, each with the `addedAt` its import carries (the other browser's, ms). */
+const named = (message: unknown): Array<{ id: string; addedAt?: number }> => {
+  const m = message as { type?: string; intentId?: string; intents?: Array<{ intentId?: unknown; addedAt?: unknown }> };
+  if (m?.type === 'track' && typeof m.intentId === 'string') return [{ id: m.intentId.trim().toLowerCase() }];
+  if (m?.type === 'track-many')
+    return (m.intents ?? []).map((i) => ({
+      id: String(i.intentId).trim().toLowerCase(),
+      ...(typeof i.addedAt === 'number' ? { addedAt: i.addedAt } : {}),
+    }));
   return [];
 };
 
@@ -59,18 +68,27 @@ export function playNotFound(ctx: FamilyContext, spec: NotFoundSpec | undefined)
   });
   const send = ctx.world.send.bind(ctx.world);
   ctx.world.send = (message: unknown) => {
-    for (const id of names(message)) {
+    for (const { id, addedAt } of named(message)) {
       const o = obs.get(id);
-      if (o && o.firstAskAt === undefined) o.firstAskAt = ctx.now();
+      // An imported intent keeps the time it was added on the other browser: its grace counted from there.
+      if (o && o.firstAskAt === undefined) o.firstAskAt = Math.min(ctx.now(), addedAt ?? Number.POSITIVE_INFINITY);
     }
     return send(message);
   };
   return obs;
 }
 
-/** Whether the main oracle's I3 is excused for `id`: the service never knew it, so it ends not found, untold. */
-export function neverKnown(obs: NotFoundObs | undefined, id: string): boolean {
-  return obs?.get(id)?.visibleAt === Number.POSITIVE_INFINITY;
+/**
+ * Whether the main oracle's I3 is excused for `id`: the service never knew it, or did not know it when its grace
+ * ended and the worker marked it not found then (`markedAt`, true time): it ends not found, untold.
+ */
+export function notFoundUntold(obs: NotFoundObs | undefined, id: string, markedAt: number | undefined): boolean {
+  const o = obs?.get(id);
+  if (!o) return false;
+  if (o.visibleAt === Number.POSITIVE_INFINITY) return true;
+  return (
+    markedAt !== undefined && o.firstAskAt !== undefined && markedAt >= o.firstAskAt + NOT_FOUND_GRACE_MS && o.visibleAt > markedAt - 30_000
+  );
 }
 
 /** F1: see the module's docstring. */

@@ -195,7 +195,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     if (!NOTIFYING_STATUSES.includes(truthEnd)) {
       if (times.length > 0) v.push(`I3 ${id} told but ended ${truthEnd}`);
     } else if (o.removeAsked.has(id)) excused('I3', 'removed by the user');
-    else if (times.length === 0 && untoldByFamilies(o.families, id)) excused('I3', untoldByFamilies(o.families, id)!);
+    else if (times.length === 0 && untoldByFamilies(o.families, id, o.phaseAt)) excused('I3', untoldByFamilies(o.families, id, o.phaseAt)!);
     else if (times.length === 0) {
       const from = Math.max(finalAt, t.from);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
