@@ -56,9 +56,21 @@ export function playHistory(ctx: FamilyContext, spec: HistorySpec | undefined): 
     if (op !== 'history') return;
     const page = result as { intents?: Array<{ intentId: string; status: string }> };
     if (!page.intents) return;
+    // This page's entry in the service's log (others may have started since): the one that gave these rows.
+    const given = page.intents.map((r) => r.intentId).join();
+    const log = ctx.service.log;
+    let lane: string | undefined;
+    for (let k = log.length - 1; k >= 0 && k >= log.length - 50; k--) {
+      const e = log[k]!;
+      if (e.op === 'history' && e.finalRows?.map((r) => r.intentId).join() === given) {
+        lane = e.lane;
+        break;
+      }
+    }
     if (spec.omit > 0) page.intents = page.intents.filter(() => ctx.random() >= spec.omit);
-    // The tracker's pages ask by final statuses (test/world/network.ts gives them its lane).
-    if (ctx.service.log.at(-1)?.lane !== 'tracker') return;
+    // The tracker's pages ask by final statuses (test/world/network.ts gives them its lane); others (the watched
+    // check, ETA look-ups) do not act on a tracked intent's status.
+    if (lane !== 'tracker') return;
     for (const row of page.intents) if (isFinalStatus(row.status)) obs.push({ at: ctx.now(), intentId: row.intentId, status: row.status });
   });
   return obs;
