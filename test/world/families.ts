@@ -4,14 +4,15 @@
  * integers above 2^53 in GetIntent (`bigIntIntent`, ./getintent.ts), the stuck warning's timing (`stuck`,
  * ./stuck.ts), watched addresses ticked, unticked and ticked again (`watched`, ./watched.ts), intents the service does
  * not know yet (`notFoundFirst`, ./notfound.ts) and GetIntentHistory as a hostile service answers it
- * (`adversarialHistory`, ./history.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
- * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, F1, H1, counted like the others).
+ * (`adversarialHistory`, ./history.ts), and the user's look-ups (`lookups`, ./lookups.ts). Each has its switch, its part of the schedule ({@link extraArb}), what it plays in a run
+ * ({@link playFamilies}) and its oracle ({@link checkFamilies}: T1, C1, B1, S1, W1, F1, H1, L1, counted like the others).
  */
 import fc from 'fast-check';
 import { type ClickObs, checkClicksAfterRemoval, clicksArb, playClicks } from './clicks';
 import type { CheckContext, ExtraInvariant, FamilyContext, FamilyCount, Patch } from './family-types';
 import { type BigIntIntentObs, bigIntIntentArb, checkBigIntIntent, playBigIntIntent } from './getintent';
 import { checkHistory, type HistoryObs, historyArb, playHistory } from './history';
+import { checkLookups, type LookupsObs, lookupsArb, playLookups } from './lookups';
 import { prng } from './network';
 import { checkNotFound, type NotFoundObs, notFoundArb, notFoundUntold, playNotFound } from './notfound';
 import { checkStuck, playStuck, stuckArb, withStuckIntent } from './stuck';
@@ -27,12 +28,13 @@ export const EXTRA_FAMILIES = [
   'watched',
   'notFoundFirst',
   'adversarialHistory',
+  'lookups',
 ] as const;
 /** One of them. */
 export type ExtraFamily = (typeof EXTRA_FAMILIES)[number];
 
 /** The invariants their oracles check (docs/simulation.md). */
-export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1', 'F1', 'H1'] as const satisfies readonly ExtraInvariant[];
+export const EXTRA_INVARIANTS = ['T1', 'C1', 'B1', 'S1', 'W1', 'F1', 'H1', 'L1'] as const satisfies readonly ExtraInvariant[];
 
 /** The schedule's part of these families, drawn only for the families on (the others are empty). */
 export function extraArb(on: ReadonlySet<string>) {
@@ -45,6 +47,7 @@ export function extraArb(on: ReadonlySet<string>) {
     watched: when('watched', watchedArb, undefined),
     notFound: when('notFoundFirst', notFoundArb, undefined),
     history: when('adversarialHistory', historyArb, undefined),
+    lookups: when('lookups', lookupsArb, undefined),
   });
 }
 
@@ -60,6 +63,7 @@ export interface FamilyObs {
   watched?: WatchedObs;
   notFound?: NotFoundObs;
   history?: HistoryObs;
+  lookups?: LookupsObs;
 }
 
 /** Why a family's intent may go untold although it ended notifying (the main oracle's I3), or undefined. */
@@ -91,6 +95,7 @@ export function playFamilies(ctx: Omit<FamilyContext, 'patches' | 'random'>, ext
   obs.watched = playWatched(full, extra.watched);
   obs.notFound = playNotFound(full, extra.notFound);
   obs.history = playHistory(full, extra.history);
+  obs.lookups = playLookups(full, extra.lookups);
   if (patches.length > 0)
     ctx.world.net.patch = (op, intentId, result) => {
       for (const p of patches) p(op, intentId, result);
@@ -110,5 +115,6 @@ export async function checkFamilies(ctx: CheckContext, obs: FamilyObs | undefine
     ...(await checkWatched(full, obs.watched, count)),
     ...checkNotFound(full, obs.notFound, count),
     ...checkHistory(full, obs.history, count),
+    ...checkLookups(full, obs.lookups, count),
   ];
 }

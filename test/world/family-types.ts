@@ -10,7 +10,7 @@ import type { WorldTime } from './time';
 import type { World } from './world';
 
 /** The invariants the families' oracles check (docs/simulation.md). */
-export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1' | 'F1' | 'H1';
+export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1' | 'F1' | 'H1' | 'L1';
 
 /** A window the oracle may excuse (test/world/run.ts `Excuse`). */
 export interface Window {

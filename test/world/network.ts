@@ -92,6 +92,8 @@ export class WorldNetwork {
    * string `"__BIG__"` anywhere in the answer is sent as 2^256 − 1, a bare integer.
    */
   patch: ((op: LogEntry['op'], intentId: string | undefined, result: unknown) => void) | undefined;
+  /** Which requests are the user's own look-ups (by their body; a family's, ./lookups.ts): logged in the `user` lane. */
+  isUser: ((body: Record<string, unknown>) => boolean) | undefined;
   inFlight = 0;
   maxInFlight = 0;
   #n = 0;
@@ -176,7 +178,13 @@ export class WorldNetwork {
       if (u.origin !== SERVICE_ORIGIN) throw new TypeError('fetch failed');
       return json(404, { error: 'WebrpcBadRoute', code: -4, msg: 'no such method' }, { date: dateOf() });
     }
-    const lane: Lane = op === 'wait' || op === 'receipt' ? 'tracker' : op === 'history' && body.byStatuses ? 'tracker' : 'background';
+    const lane: Lane = this.isUser?.(body)
+      ? 'user'
+      : op === 'wait' || op === 'receipt'
+        ? 'tracker'
+        : op === 'history' && body.byStatuses
+          ? 'tracker'
+          : 'background';
     const f = this.faults;
     const burst = f.burst?.[i] ?? 'ok';
     const rateLimited = burst === '429' || (f.retryAfter !== undefined && r() < f.retryAfter.rate);
