@@ -52,6 +52,8 @@ export interface FamilyCount {
 export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'>, DeathExcuses {
   end: number;
   finalList: TrackedIntent[];
+  /** The worker's deaths (true time; `restartAt`: when the next worker started). */
+  deaths: Array<{ at: number; kind: string; restartAt?: number }>;
   /** Per intent: when each phase was first written (true time). */
   phaseAt: Map<string, Map<string, number>>;
   desktop: World['profile']['desktop'];
