@@ -1143,7 +1143,7 @@ export const KNOWN_FAILING: Example[] = [
     // Seed 20261126, run 273, the defaults and lookups.
     seed: 20261399,
     found:
-      "I5: at the world's start a 429 (Retry-After 3 s) answered the background's GetIntent, and the tracker's WaitIntentReceipt reached the service 13 ms into the hold; the world stopped the worker for being idle 5 ms after that 429 (nothing in flight: the hold had cancelled its long-poll), before the hold was written down, and the user's look-up at 13 ms started the next worker, which knew nothing of it. Without the look-up the next worker starts at the next alarm, after the hold. The world's idle stop needs only nothing in flight (Chrome waits 30 s without an event); the oracle excuses a hold lost to a death only at the 429's instant",
+      "I5: at the world's start a 429 (Retry-After 3 s) answered the background's GetIntent, and the tracker's WaitIntentReceipt reached the service 13 ms into the hold; the world stopped the worker for being idle 5 ms after that 429 (nothing in flight: its long-poll was cancelled at that instant), before the hold was written down, and the user's look-up at 13 ms started the next worker, which knew nothing of it. Without the look-up the next worker starts at the next alarm, after the hold. The world's idle stop needs only nothing in flight (Chrome waits 30 s without an event); the oracle excuses a hold lost to a death only at the 429's instant",
     schedule: {
       kind: 'firefox',
       intents: [
