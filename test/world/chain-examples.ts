@@ -103,6 +103,9 @@ export const CHAIN_FIXED: Example[] = [
       testConnection: [{ at: 18, clockAheadMs: -1200000, retryAfterSeconds: 86400 }],
       foreign: { rate: 0.3 },
       extra: {
+        notFound: undefined,
+        history: undefined,
+        lookups: undefined,
         trackMany: undefined,
         stuck: undefined,
         watched: undefined,

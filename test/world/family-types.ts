@@ -5,11 +5,12 @@
  */
 import type { TrackedIntent } from '@/lib/store';
 import type { FakeService, LogEntry } from '../tracker/fake-service';
+import type { DeathExcuses } from './death-excuses';
 import type { WorldTime } from './time';
 import type { World } from './world';
 
 /** The invariants the families' oracles check (docs/simulation.md). */
-export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1' | 'V1';
+export type ExtraInvariant = 'T1' | 'C1' | 'B1' | 'S1' | 'W1' | 'V1' | 'F1' | 'H1' | 'L1';
 
 /** A window the oracle may excuse (test/world/run.ts `Excuse`). */
 export interface Window {
@@ -48,9 +49,13 @@ export interface FamilyCount {
 }
 
 /** What the families' oracles read beyond {@link FamilyContext}. */
-export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'> {
+export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'random'>, DeathExcuses {
   end: number;
   finalList: TrackedIntent[];
+  /** The worker's deaths (true time; `restartAt`: when the next worker started). */
+  deaths: Array<{ at: number; kind: string; restartAt?: number }>;
+  /** Per intent: when each phase was first written (true time). */
+  phaseAt: Map<string, Map<string, number>>;
   desktop: World['profile']['desktop'];
   kind: 'chrome' | 'firefox';
   /** Per intent: when it was told on its own (test/notify/desktop-oracle.ts `tellings`). */

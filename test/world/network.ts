@@ -99,6 +99,8 @@ export class WorldNetwork {
   patch: ((op: LogEntry['op'], intentId: string | undefined, result: unknown) => void) | undefined;
   /** Other origins that answer (test/world/chain-family.ts: the chains' RPC URLs), by origin. */
   readonly routes = new Map<string, (url: string, init: RequestInit) => Promise<Response>>();
+  /** Which requests are the user's own look-ups (by their body; a family's, ./lookups.ts): logged in the `user` lane. */
+  isUser: ((body: Record<string, unknown>) => boolean) | undefined;
   inFlight = 0;
   /** The most requests to the service in flight at once. */
   maxInFlight = 0;
@@ -194,7 +196,13 @@ export class WorldNetwork {
       if (u.origin !== SERVICE_ORIGIN) throw new TypeError('fetch failed');
       return json(404, { error: 'WebrpcBadRoute', code: -4, msg: 'no such method' }, { date: dateOf() });
     }
-    const lane: Lane = op === 'wait' || op === 'receipt' ? 'tracker' : op === 'history' && body.byStatuses ? 'tracker' : 'background';
+    const lane: Lane = this.isUser?.(body)
+      ? 'user'
+      : op === 'wait' || op === 'receipt'
+        ? 'tracker'
+        : op === 'history' && body.byStatuses
+          ? 'tracker'
+          : 'background';
     const f = this.faults;
     const burst = f.burst?.[i] ?? 'ok';
     const rateLimited = burst === '429' || (f.retryAfter !== undefined && r() < f.retryAfter.rate);

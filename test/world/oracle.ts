@@ -13,12 +13,12 @@
  * (and never above twice the idle rate). Every check counts as checked or excused (and
  * why), so a run says how often each invariant was really checked.
  */
-import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { isFinalStatus, NOTIFYING_STATUSES, stalenessBound } from '@/lib/tracker/policy';
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
 import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
-import { checkFamilies, EXTRA_INVARIANTS } from './families';
+import { deathExcuses } from './death-excuses';
+import { checkFamilies, EXTRA_INVARIANTS, untoldByFamilies } from './families';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
@@ -87,7 +87,8 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     const e = w.entry;
     const end = e.end ?? o.end;
     if (w.holdMs !== undefined) windows.push({ from: e.start, to: end + Math.min(w.holdMs, HOLD_EXCUSE_CAP_MS), why: 'a 429 hold' });
-    else if (e.outcome === 'error' || e.outcome === 'abandoned')
+    // NotFound is the service's answer, no fault: it counts as a check (I1) and excuses nothing.
+    else if ((e.outcome === 'error' && !e.error?.includes('NotFound')) || e.outcome === 'abandoned')
       windows.push({ from: e.start, to: end + cap, why: `a faulted ${e.op}`, ...(e.intentId ? { intentId: e.intentId } : {}) });
     // A lie of the service (another intent, a stale status, a wrong date) is the one call: the worker asks again at once.
     // Integers above 2^53 are no fault (the spec's "no deadline"): nothing is excused for them.
@@ -120,7 +121,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   const trackingAt = (at: number) =>
     ids.filter((id) => (o.tracked.get(id)?.from ?? Number.POSITIVE_INFINITY) <= at && leftAt(id) > at).length;
   const { own, at: toldAt } = tellings(world.profile.desktop);
-  const kills = world.profile.desktop.kills;
+  const deaths = deathExcuses(world, o.deaths);
 
   for (const id of ids) {
     const t = o.tracked.get(id);
@@ -175,7 +176,9 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     // I3, N1, N2: what the desktop told of this intent.
     const times = toldAt.get(id) ?? [];
     const truthEnd = service.stepAt(id, o.end).status;
-    const finalAt = service.intents.get(id)!.steps.at(-1)!.at;
+    // The service tells of an outcome once it knows the intent (notFoundFirst: NotFound until `visibleAt`).
+    const truth = service.intents.get(id)!;
+    const finalAt = Math.max(truth.steps.at(-1)!.at, truth.visibleAt ?? 0);
     for (const at of times) {
       if (isFinalStatus(service.stepAt(id, at).status)) ok('I3');
       else v.push(`I3 ${id} told at ${at - o.end} ms (before the end) while ${service.stepAt(id, at).status}`);
@@ -183,14 +186,8 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       else ok('N2');
     }
     // The stated windows of a death, for this intent only.
-    const dyingWhileShowing = o.deaths.some((d) => d.showing?.includes(id));
-    const diedAfterItsCall = kills.some(
-      (k) => k.after && (k.method === 'create' || k.method === 'update') && intentIdsOfNotification(k.detail).includes(id),
-    );
-    const repeatAllowed = world.config.kind === 'chrome' && (dyingWhileShowing || diedAfterItsCall);
-    const lossAllowed =
-      world.config.kind === 'firefox' &&
-      (dyingWhileShowing || kills.some((k) => !k.after && k.method === 'create' && intentIdsOfNotification(k.detail).includes(id)));
+    const repeatAllowed = deaths.repeatAllowed(id);
+    const lossAllowed = deaths.lossAllowed(id);
     if (times.length > 1) {
       if (times.length === 2 && repeatAllowed) excused('N1', 'Chrome: died while its notification was showing');
       else v.push(`N1 ${id} told ${times.length} times`);
@@ -198,6 +195,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     if (!NOTIFYING_STATUSES.includes(truthEnd)) {
       if (times.length > 0) v.push(`I3 ${id} told but ended ${truthEnd}`);
     } else if (o.removeAsked.has(id)) excused('I3', 'removed by the user');
+    else if (times.length === 0 && untoldByFamilies(o.families, id, o.phaseAt)) excused('I3', untoldByFamilies(o.families, id, o.phaseAt)!);
     else if (times.length === 0) {
       const from = Math.max(finalAt, t.from);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
@@ -316,6 +314,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
         desktop: world.profile.desktop,
         kind: world.config.kind,
         toldAt,
+        ...deaths,
         deathsOrRefusals: o.deaths.filter((d) => d.kind !== 'end').length + refusals,
         over,
       },

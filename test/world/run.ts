@@ -6,6 +6,7 @@
 import { DEFAULT_NOTIFY, type TrackedIntent } from '@/lib/store';
 import { FakeService, type Step } from '../tracker/fake-service';
 import { type FamilyObs, playFamilies, shapeIntents, trackedByFamilies } from './families';
+import { historyMode } from './history';
 import { ACCESS_KEY, type NetFaults, OTHER_ORIGIN, SERVICE_ORIGIN } from './network';
 import type { Schedule } from './schedule';
 import { type Death, World } from './world';
@@ -80,11 +81,7 @@ export async function runWorld(drawn: Schedule, seed: number): Promise<Observed 
   const ids = s.intents.map((_, i) => `0x${String(i + 1).padStart(64, '0')}`);
   // The fake service runs on the world's true time (ms since the epoch); its clock is bound once the world exists.
   const clock = { now: () => 0, monotonic: () => 0, sleep: (_ms: number, _signal?: AbortSignal) => Promise.resolve() };
-  const service = new FakeService(
-    clock,
-    s.serverWaitMs,
-    s.history ? { others: 20, othersSpanMs: MIN, ignoreOwner: false, repeatCursor: false, outOfOrder: false, staleRows: false } : undefined,
-  );
+  const service = new FakeService(clock, s.serverWaitMs, historyMode(s.history, s.extra?.history));
   const net: NetFaults = {
     ...(s.burst.length > 0 ? { burst: s.burst } : {}),
     ...(s.retryAfter ? { retryAfter: s.retryAfter } : {}),

@@ -1,0 +1,100 @@
+/**
+ * The `lookups` family of the world campaign: the user looks intents up in the popup's History (the `lookup` message,
+ * GetIntentHistory of an owner) at any time, during every other fault — while the tracker long-polls, pages history
+ * and checks, and while the watched check and ETA look-ups wait. The user's look-ups go first in line
+ * (docs/tracking.md I5): at most 59 places of any minute are the user's and the tracker's, and the user's go first.
+ *
+ * The oracle (L1, per look-up): sent within 2 s of being asked, and no request of the tracker's or the background's
+ * starts between the asking and its sending; a reply comes (its data, or a failure the popup shows). Excused: only
+ * the windows about every intent (a death, a 429's hold, IndexedDB refusing, the minute spent) over those 2 s, and
+ * the part of a hold a restarted worker serves again (what was left of min(its length, 60 s) at the death, + 10 s).
+ */
+import fc from 'fast-check';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+
+const MIN = 60_000;
+/** The owner the user looks up: no intent of the schedule and no other part of the worker asks about it. */
+export const LOOKED_UP = '0x00000000000000000000000000000000000000e7';
+/** A look-up is sent within this long of being asked (docs/tracking.md I5: the user first). */
+const SENT_WITHIN_MS = 2_000;
+
+/** The arbitrary of the family's part of a schedule (undefined: off): when the user looks up (ms from the start). */
+export const lookupsArb = fc.option(fc.array(fc.integer({ min: 0, max: 12 * MIN }), { minLength: 1, maxLength: 4 }), {
+  nil: undefined,
+});
+
+/** The family's part of a schedule. */
+export type LookupsSpec = NonNullable<typeof lookupsArb extends fc.Arbitrary<infer T> ? T : never>;
+
+/** What the family saw: each look-up, when asked (true time) and whether a reply came. */
+export type LookupsObs = Array<{ at: number; replied: boolean }>;
+
+/** Plays the look-ups: the popup's History of {@link LOOKED_UP}, 20 a page. */
+export function playLookups(ctx: FamilyContext, spec: LookupsSpec | undefined): LookupsObs | undefined {
+  if (!spec) return undefined;
+  const obs: LookupsObs = [];
+  ctx.world.net.isUser = (body) => body.byOwnerAddress === LOOKED_UP;
+  for (const t of spec)
+    ctx.at(t, () => {
+      if (ctx.world.closed) return;
+      const asked = { at: ctx.now(), replied: false };
+      obs.push(asked);
+      void ctx.world
+        .send({ type: 'lookup', operation: 'getIntentHistory', request: { byOwnerAddress: LOOKED_UP, page: { pageSize: 20 } } })
+        .then((reply) => {
+          if (reply !== undefined) asked.replied = true;
+        });
+    });
+  return obs;
+}
+
+/** The longest part of a hold a restarted worker serves again: min(length, 60 s) (docs/tracking.md "Faults"). */
+const HOLD_SERVED_MS = 60_000;
+/** What is left of a hold is written down every 10 s: a restarted worker may hold up to this much more. */
+const HOLD_WRITTEN_EVERY_MS = 10_000;
+
+/**
+ * The holds a restarted worker keeps (docs/tracking.md "Faults": a 429's hold lasts until min(its length, 60 s) has
+ * been served by running workers): for each worker death inside that part, from the next start for what was left of
+ * it, plus the 10 s between the writes of what is left.
+ */
+function keptHolds(ctx: CheckContext): Array<{ from: number; to: number; why: string }> {
+  const out: Array<{ from: number; to: number; why: string }> = [];
+  for (const w of ctx.world.net.wire) {
+    if (w.holdMs === undefined || w.entry.end === undefined) continue;
+    const start = w.entry.end;
+    const served = Math.min(w.holdMs, HOLD_SERVED_MS);
+    const death = ctx.deaths.find((d) => d.kind !== 'end' && d.at >= start && d.at < start + served);
+    if (death?.restartAt === undefined) continue;
+    const left = served - (death.at - start) + HOLD_WRITTEN_EVERY_MS;
+    out.push({ from: death.restartAt, to: death.restartAt + left, why: 'a 429 hold kept by the next worker' });
+  }
+  return out;
+}
+
+/** L1: see the module's docstring. */
+export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, count: FamilyCount): string[] {
+  if (!obs) return [];
+  const v: string[] = [];
+  const log = ctx.service.log;
+  const kept = keptHolds(ctx);
+  const userSent = log.filter((e) => e.lane === 'user').map((e) => e.start);
+  for (const { at, replied } of obs) {
+    const k = userSent.findIndex((start) => start >= at && start <= at + SENT_WITHIN_MS);
+    const sent = k < 0 ? undefined : userSent.splice(k, 1)[0]!;
+    const ws = [...ctx.over(undefined, at, at + SENT_WITHIN_MS), ...kept.filter((k) => k.from < at + SENT_WITHIN_MS && k.to > at)];
+    if (sent === undefined) {
+      if (ws.length > 0) count.excused('L1', ws[0]!.why);
+      else v.push(`L1 a look-up asked at ${at - ctx.end} ms (before the end) not sent within ${SENT_WITHIN_MS} ms`);
+      continue;
+    }
+    const before = log.find((e) => e.lane !== 'user' && e.start > at && e.start < sent);
+    if (before && ws.length === 0)
+      v.push(`L1 a ${before.lane} ${before.op} went ${sent - before.start} ms before the look-up asked at ${at - ctx.end} ms`);
+    else if (!replied && ctx.over(undefined, at, ctx.end).every((w) => !w.why.startsWith('death')))
+      v.push(`L1 a look-up asked at ${at - ctx.end} ms (before the end) never replied`);
+    else if (before) count.excused('L1', ws[0]!.why);
+    else count.ok('L1');
+  }
+  return v;
+}

@@ -1,0 +1,132 @@
+/**
+ * The `notFoundFirst` family of the world campaign: intents the service does not know yet when the user tracks them
+ * (a just-committed intent the service's replicas have not seen; an intentId copied too early) — NotFound for half a
+ * second to a minute, for 1 to 8 minutes, or for ever — during every other fault. The tracker asks again after 2 s,
+ * growing by a quarter each time to 30 s, for 10 minutes after the intent was added; then it is _not found_
+ * (docs/tracking.md "Faults").
+ *
+ * The oracle (F1, per drawn intent tracked and not removed): one the service came to know within the grace (at least
+ * 2 minutes before its end, counted from the user's first track of it) is never marked not found (then I1 and I3 hold
+ * for it as for any other: a NotFound answer counts as a check, and excuses nothing); one the service never knows is
+ * marked not found no earlier than 10 minutes after the user first asked to track it (an import: after the `addedAt`
+ * its export carried — the grace counts from the record's adding, docs/tracking.md), no later than 10 minutes + 30 s
+ * + S(N) + 1 s after the track was answered (excusing only the stated windows about it), and never told.
+ */
+import fc from 'fast-check';
+import { stalenessBound } from '@/lib/tracker/policy';
+import { DEFAULT_TUNING } from '@/lib/tracker/types';
+import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+
+const MIN = 60_000;
+/** The tracker's NotFound grace (docs/tracking.md): from the intent's adding. */
+export const NOT_FOUND_GRACE_MS = 10 * MIN;
+/** The longest NotFound back-off (docs/tracking.md). */
+const LONGEST_RETRY_MS = 30_000;
+/** Never known. */
+const NEVER = -1;
+
+/** The arbitrary of the family's part of a schedule (undefined: off): per intent (by index), how long it is unknown. */
+export const notFoundArb = fc.option(
+  fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 500, max: MIN }), fc.integer({ min: MIN, max: 8 * MIN }), fc.constant(NEVER)), {
+    minLength: 6,
+    maxLength: 6,
+  }),
+  { nil: undefined },
+);
+
+/** The family's part of a schedule. */
+export type NotFoundSpec = NonNullable<typeof notFoundArb extends fc.Arbitrary<infer T> ? T : never>;
+
+/**
+ * What the family saw: per drawn intent, when the service came to know it (true time; Infinity: never) and when its
+ * grace began — the user's first track of it, or for an import the `addedAt` the other browser's export carried.
+ */
+export type NotFoundObs = Map<string, { visibleAt: number; firstAskAt?: number }>;
+
+/** The intents a message tracks, each with the `addedAt` its import carries (the other browser's, ms). */
+const named = (message: unknown): Array<{ id: string; addedAt?: number }> => {
+  const m = message as { type?: string; intentId?: string; intents?: Array<{ intentId?: unknown; addedAt?: unknown }> };
+  if (m?.type === 'track' && typeof m.intentId === 'string') return [{ id: m.intentId.trim().toLowerCase() }];
+  if (m?.type === 'track-many')
+    return (m.intents ?? []).map((i) => ({
+      id: String(i.intentId).trim().toLowerCase(),
+      ...(typeof i.addedAt === 'number' ? { addedAt: i.addedAt } : {}),
+    }));
+  return [];
+};
+
+/** Makes the drawn intents unknown to the service for their time; notes when the user first asks to track each. */
+export function playNotFound(ctx: FamilyContext, spec: NotFoundSpec | undefined): NotFoundObs | undefined {
+  if (!spec) return undefined;
+  const obs: NotFoundObs = new Map();
+  ctx.ids.forEach((id, i) => {
+    const d = spec[i % spec.length]!;
+    const intent = ctx.service.intents.get(id);
+    if (d === 0 || !intent) return;
+    intent.visibleAt = d === NEVER ? Number.POSITIVE_INFINITY : intent.createdAt + d;
+    obs.set(id, { visibleAt: intent.visibleAt });
+  });
+  const send = ctx.world.send.bind(ctx.world);
+  ctx.world.send = (message: unknown) => {
+    for (const { id, addedAt } of named(message)) {
+      const o = obs.get(id);
+      // An imported intent keeps the time it was added on the other browser: its grace counted from there.
+      if (o && o.firstAskAt === undefined) o.firstAskAt = Math.min(ctx.now(), addedAt ?? Number.POSITIVE_INFINITY);
+    }
+    return send(message);
+  };
+  return obs;
+}
+
+/**
+ * Whether the main oracle's I3 is excused for `id`: the service never knew it, or did not know it when its grace
+ * ended and the worker marked it not found then (`markedAt`, true time): it ends not found, untold.
+ */
+export function notFoundUntold(obs: NotFoundObs | undefined, id: string, markedAt: number | undefined): boolean {
+  const o = obs?.get(id);
+  if (!o) return false;
+  if (o.visibleAt === Number.POSITIVE_INFINITY) return true;
+  return (
+    markedAt !== undefined && o.firstAskAt !== undefined && markedAt >= o.firstAskAt + NOT_FOUND_GRACE_MS && o.visibleAt > markedAt - 30_000
+  );
+}
+
+/** F1: see the module's docstring. */
+export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, count: FamilyCount): string[] {
+  if (!obs) return [];
+  const v: string[] = [];
+  const limit = NOT_FOUND_GRACE_MS + LONGEST_RETRY_MS + stalenessBound(ctx.tracked.size, DEFAULT_TUNING) + 1_000;
+  for (const [id, { visibleAt, firstAskAt }] of obs) {
+    const t = ctx.tracked.get(id);
+    if (!t || firstAskAt === undefined || ctx.removeAsked.has(id)) continue;
+    const markedAt = ctx.phaseAt.get(id)?.get('not-found');
+    if (visibleAt !== Number.POSITIVE_INFINITY) {
+      if (visibleAt > firstAskAt + NOT_FOUND_GRACE_MS - 2 * MIN) continue;
+      if (markedAt !== undefined)
+        v.push(`F1 ${id} marked not found ${markedAt - visibleAt} ms after the service knew it (asked ${markedAt - firstAskAt} ms before)`);
+      else count.ok('F1');
+      continue;
+    }
+    const told = ctx.toldAt.get(id)?.length ?? 0;
+    if (told > 0) v.push(`F1 ${id}, never known to the service, told ${told} times`);
+    if (markedAt !== undefined && markedAt < firstAskAt + NOT_FOUND_GRACE_MS)
+      v.push(`F1 ${id} marked not found ${markedAt - firstAskAt} ms after the user first asked to track it (grace ${NOT_FOUND_GRACE_MS})`);
+    else {
+      const until = markedAt ?? ctx.end;
+      if (until <= t.from + limit) {
+        if (markedAt !== undefined) count.ok('F1');
+        else count.excused('F1', 'the grace had not surely ended by the end');
+      } else {
+        // A window excuses the marking's lateness up to its end: from there (the grace over) it is due as usual.
+        const ws = ctx.over(id, t.from, until);
+        const ready = Math.max(t.from + NOT_FOUND_GRACE_MS, ...ws.map((w) => w.to));
+        if (ws.length > 0 && until - ready <= limit - NOT_FOUND_GRACE_MS) count.excused('F1', ws[0]!.why);
+        else
+          v.push(
+            `F1 ${id}, never known, ${markedAt === undefined ? 'not marked not found by the end' : 'marked not found'} ${until - t.from} ms after it was tracked (limit ${limit})`,
+          );
+      }
+    }
+  }
+  return v;
+}
