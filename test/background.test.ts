@@ -228,5 +228,5 @@ describe('background services with the simulator', () => {
       bg.tracker.stop();
       await sim.close();
     }
-  });
+  }, 60_000); // the first check waits for a settled service clock: four paced answers, ~12 s alone, more under load
 });
