@@ -301,7 +301,10 @@ const show = (t: Truth) =>
 
 /** The words of each disagreement on each chain (the first line of its notification, lib/notify/chain.ts). */
 const KINDS: DisagreementKind[] = ['destination-reverted', 'destination-missing', 'amount-differs', 'reorged', 'arrived-early'];
-const TOLD = KINDS.flatMap((kind) => [42161, 8453].map((chainId) => ({ kind, chainId, text: disagreementText(kind, chainId) })));
+let told: Array<{ kind: DisagreementKind; chainId: number; text: string }> | undefined;
+/** Read when first needed, not at import: `npm run campaign`'s main process imports this module without a browser. */
+const toldWords = () =>
+  (told ??= KINDS.flatMap((kind) => [42161, 8453].map((chainId) => ({ kind, chainId, text: disagreementText(kind, chainId) }))));
 
 /** Whether the truth `t` bears out telling `kind` about `leg`. */
 function bearsOut(kind: string, leg: string, t: Truth): boolean {
@@ -332,7 +335,7 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
     if (a.how !== 'create' || !a.id.startsWith(CHAIN)) continue;
     // `svc-chain:<intentId>:<ms>`; the disagreement and its chain are read from the words shown.
     const id = a.id.slice(CHAIN.length).split(':')[0]!;
-    const said = TOLD.find((x) => a.message.split('\n')[0] === x.text);
+    const said = toldWords().find((x) => a.message.split('\n')[0] === x.text);
     const what = `${id.slice(0, 8)}… "${said?.text ?? a.message}"`;
     if (!said) {
       v.push(`V1 ${what}: not a disagreement's words`);
