@@ -1,9 +1,9 @@
 /**
  * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
- * background worker ≤ 48 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
+ * background worker ≤ 48.5 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
  * ≤ 160 KB. Prints the figures; exits 1 above budget.
  *
- * The background's 48 KB: it was 40 KB; the worker's defences against the platform's and the service's faults
+ * The background's 48.5 KB: it was 40 KB; the worker's defences against the platform's and the service's faults
  * (a steady clock and an interval estimate of the service's clock, the sliding request window and the tracker's pace,
  * per-intent news pacing, row-by-row reading of pages, synced settings' logical clock, quiet hours by time-zone rules),
  * the injected platform and tracking many at once brought it to 45.1 KB without the verifier (58.5 KB with it,
@@ -12,7 +12,9 @@
  * and the verifier's chain-id check and retries brought it to 60.4 KB with the verifier (2026-11-26 evening); the
  * tracker's I1 fixes (+0.2 KB: a long-poll's deadline from its ask, the scheduler's look-ahead, the pause's two
  * clocks) and the last two files over 300 lines split (+0.7 KB: the engine's private fields, which the minifier
- * renames, became one shared core whose property names it keeps; the budget's lane choice) to 61.2 KB, hence 48 KB.
+ * renames, became one shared core whose property names it keeps; the budget's lane choice) to 61.2 KB; the settled
+ * service clock of the watched check, the history sweeper's resumed cursor, the ETA write kept through a refused
+ * write and the chain check that survives a refused telling (+0.4 KB) to 61.6 KB, hence 48.5 KB.
  * The on-chain verifier adds what it really costs on top (docs/chain.md). The zip's 160 KB: 149.7 KB with
  * the verifier, the import and the chain settings pages (it was 113.8 KB without them).
  */
@@ -44,7 +46,7 @@ const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
   [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
-  ['background JS (with on-chain verification), gzip', background, 48 * KB + VERIFIER_BYTES],
+  ['background JS (with on-chain verification), gzip', background, 48.5 * KB + VERIFIER_BYTES],
   [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 160 * KB],
 ];
 let failed = false;
