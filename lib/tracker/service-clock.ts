@@ -105,23 +105,31 @@ export class ServiceClock {
   }
 
   /**
+   * The samples kept, those older than {@link MAX_SAMPLE_AGE_MS} forgotten, each as the interval (ms, the service's
+   * time minus monotonic time) it allows now: widened by {@link DRIFT_PPM} of its age each side. `mono`: monotonic now.
+   */
+  #widened(mono: number): Array<readonly [number, number]> {
+    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
+    return this.#samples.map((s) => {
+      const spread = ((mono - s.at) * DRIFT_PPM) / 1e6;
+      return [s.lo - spread, s.hi + spread] as const;
+    });
+  }
+
+  /**
    * The interval the service's time is in now (ms since the epoch); undefined when nothing is known (no evidence) or
    * the samples do not agree (no majority). With lower bounds only, a point (the local clock raised to them).
    */
   bounds(): ServiceTimeBounds | undefined {
     const mono = this.#clock.monotonic();
-    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
-    if (this.#samples.length === 0) {
+    const widened = this.#widened(mono);
+    if (widened.length === 0) {
       if (!Number.isFinite(this.#floor)) return undefined;
       const t = Math.max(this.#clock.now(), mono + this.#floor);
       return { earliest: t, latest: t };
     }
-    const recent = this.#samples.slice(-DATE_SAMPLES);
-    const widened = recent.map((s) => {
-      const spread = ((mono - s.at) * DRIFT_PPM) / 1e6;
-      return [s.lo - spread, s.hi + spread] as const;
-    });
-    const agreed = marzullo(widened);
+    const recent = widened.slice(-DATE_SAMPLES);
+    const agreed = marzullo(recent);
     if (agreed.count * 2 <= recent.length) return undefined;
     const lo = Math.min(agreed.hi, Math.max(agreed.lo, this.#floor));
     return { earliest: mono + lo, latest: mono + agreed.hi };
@@ -136,10 +144,10 @@ export class ServiceClock {
    */
   earliestSure(): number | undefined {
     const mono = this.#clock.monotonic();
-    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
-    if (this.#samples.length === 0) return this.bounds()?.earliest ?? this.#clock.now();
-    if (this.#samples.length < SURE_SAMPLES) return undefined;
-    return mono + Math.min(...this.#samples.map((s) => s.lo - ((mono - s.at) * DRIFT_PPM) / 1e6));
+    const widened = this.#widened(mono);
+    if (widened.length === 0) return this.bounds()?.earliest ?? this.#clock.now();
+    if (widened.length < SURE_SAMPLES) return undefined;
+    return mono + Math.min(...widened.map(([lo]) => lo));
   }
 
   /**
@@ -164,15 +172,10 @@ export class ServiceClock {
    */
   settled(): ServiceTimeBounds | undefined {
     const mono = this.#clock.monotonic();
-    this.#samples = this.#samples.filter((s) => mono - s.at <= MAX_SAMPLE_AGE_MS);
-    const n = this.#samples.length;
+    const widened = this.#widened(mono);
+    const n = widened.length;
     if (n === 0) return undefined;
-    const agreed = marzullo(
-      this.#samples.map((s) => {
-        const spread = ((mono - s.at) * DRIFT_PPM) / 1e6;
-        return [s.lo - spread, s.hi + spread] as const;
-      }),
-    );
+    const agreed = marzullo(widened);
     if (agreed.count < n * SETTLED_SHARE || agreed.hi - agreed.lo > 2 * MAX_DECIDE_ERROR_MS) return undefined;
     const local = this.#clock.now() - mono;
     const corroborated = local >= agreed.lo - LOCAL_AGREE_MS && local <= agreed.hi + LOCAL_AGREE_MS;

@@ -4,11 +4,10 @@
  * countdown waited 10^69 years): the route's median is looked for instead, and a baseline is never made of it.
  */
 import { describe, expect, it } from 'vitest';
-import type { SvcClient } from '@/lib/api/client';
 import { GetIntentResponse } from '@/lib/api/schemas/intent';
 import { baselineOf, stuckLimitMs } from '@/lib/eta';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
-import { memoryTracker } from './helpers';
+import { etaClient, memoryTracker } from './helpers';
 
 const ID = `0x${'1'.padStart(64, '0')}`;
 const BIG = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
@@ -22,17 +21,7 @@ function answer(digits: string) {
 describe('an estimate of 2^256 − 1 seconds', () => {
   it('is not kept as the baseline; the route median is asked for instead', async () => {
     const { tracker } = memoryTracker();
-    const asked: string[] = [];
-    const client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'> = {
-      getIntent: (async () => {
-        asked.push('GetIntent');
-        return answer(BIG);
-      }) as never,
-      getIntentHistory: (async () => {
-        asked.push('GetIntentHistory');
-        return { intents: [] };
-      }) as never,
-    };
+    const { client, asked } = etaClient(() => answer(BIG));
     const find = createBaselineFinder({ client: async () => client, tracker, monotonic: () => 0 });
     await tracker.track(ID);
     await find(ID);

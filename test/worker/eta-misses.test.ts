@@ -4,10 +4,9 @@
  * again, a route without a median is not read again for 30 minutes, an intent not tried again for 10 minutes.
  */
 import { describe, expect, it } from 'vitest';
-import type { SvcClient } from '@/lib/api/client';
 import { createBaselineFinder, RETRY_AFTER_MISS_MS, ROUTE_MISS_MS } from '@/lib/worker/eta-baseline';
 import { EventClock } from '../tracker/fakes';
-import { memoryTracker } from './helpers';
+import { etaClient, memoryTracker } from './helpers';
 
 const MIN = 60_000;
 
@@ -15,17 +14,9 @@ describe('ETA baselines for a route without a median', () => {
   it('ten idle intents whose records change every 10 s: each quote read once, the route once per 30 minutes', async () => {
     const clock = new EventClock();
     const { tracker } = memoryTracker();
-    const asked: string[] = [];
-    const client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'> = {
-      getIntent: (async ({ intentId }: { intentId: string }) => {
-        asked.push('GetIntent');
-        return { intent: { intentId, originChainId: 42161, destinationChainId: 8453, quote: {} } };
-      }) as never,
-      getIntentHistory: (async () => {
-        asked.push('GetIntentHistory');
-        return { intents: [] };
-      }) as never,
-    };
+    const { client, asked } = etaClient((intentId) => ({
+      intent: { intentId, originChainId: 42161, destinationChainId: 8453, quote: {} },
+    }));
     const find = createBaselineFinder({ client: async () => client, tracker, monotonic: () => clock.monotonic() });
     const ids = Array.from({ length: 10 }, (_, i) => `0x${String(i + 1).padStart(64, '0')}`);
     for (const id of ids) await tracker.track(id);

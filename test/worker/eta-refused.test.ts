@@ -5,11 +5,10 @@
  * 15-minute floor, before twice the estimate (40 minutes).
  */
 import { describe, expect, it } from 'vitest';
-import type { SvcClient } from '@/lib/api/client';
 import { baselineOf, stuckLimitMs } from '@/lib/eta';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
 import { EventClock } from '../tracker/fakes';
-import { memoryTracker } from './helpers';
+import { etaClient, memoryTracker } from './helpers';
 
 const ID = `0x${'1'.padStart(64, '0')}`;
 const MIN = 60_000;
@@ -24,17 +23,9 @@ describe('an ETA baseline whose write was refused', () => {
       if (refuse) throw new DOMException('write refused', 'QuotaExceededError');
       return setBaseline(intentId, baseline);
     };
-    const asked: string[] = [];
-    const client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'> = {
-      getIntent: (async () => {
-        asked.push('GetIntent');
-        return { intent: { intentId: ID, originChainId: 42161, destinationChainId: 8453, quote: { estimatedDuration: 1_200 } } };
-      }) as never,
-      getIntentHistory: (async () => {
-        asked.push('GetIntentHistory');
-        return { intents: [] };
-      }) as never,
-    };
+    const { client, asked } = etaClient(() => ({
+      intent: { intentId: ID, originChainId: 42161, destinationChainId: 8453, quote: { estimatedDuration: 1_200 } },
+    }));
     const find = createBaselineFinder({ client: async () => client, tracker, monotonic: () => clock.monotonic() });
     await tracker.track(ID);
     await find(ID);

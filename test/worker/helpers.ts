@@ -1,5 +1,6 @@
 /** Shared set-up of the worker-service tests: a real tracker on an in-memory store, and notifications created. */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { SvcClient } from '@/lib/api/client';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { realClock } from '@/lib/time/clock';
 import { Tracker } from '@/lib/tracker/engine';
@@ -29,4 +30,26 @@ export function notificationMessages(): string[] {
     fakeBrowser.notifications as unknown as { getAllCreateOptions(): Record<string, { message: string }> }
   ).getAllCreateOptions();
   return Object.values(all).map((n) => n.message);
+}
+
+/**
+ * The two operations the ETA baseline finder calls (lib/worker/eta-baseline.ts): GetIntent answers `intentAnswer(intentId)`,
+ * GetIntentHistory an empty page; `asked` logs each operation's name in order.
+ */
+export function etaClient(intentAnswer: (intentId: string) => unknown): {
+  client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'>;
+  asked: string[];
+} {
+  const asked: string[] = [];
+  const client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'> = {
+    getIntent: (async ({ intentId }: { intentId: string }) => {
+      asked.push('GetIntent');
+      return intentAnswer(intentId);
+    }) as never,
+    getIntentHistory: (async () => {
+      asked.push('GetIntentHistory');
+      return { intents: [] };
+    }) as never,
+  };
+  return { client, asked };
 }

@@ -17,7 +17,7 @@ import type { Platform } from '@/lib/platform';
 import { CHAIN_PREFERENCES_KEY, CHAIN_VERDICT_PREFIX } from '@/lib/store/chain';
 import type { ChainVerdict } from '@/lib/store/types';
 import { createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { type RpcFault, rpcFetch, SimChain } from './chain-sim';
+import { type RpcFault, reorgsArb, rpcFaultsArb, rpcFetch, SimChain } from './chain-sim';
 
 /** One run's story and faults (times in ms of simulated time). */
 export interface ChainSchedule {
@@ -37,16 +37,8 @@ export interface ChainSchedule {
 export const chainScheduleArb: fc.Arbitrary<ChainSchedule> = fc.record({
   story: fc.constantFrom('exact', 'exact', 'smaller', 'reverted', 'missing'),
   lagMs: fc.constantFrom(0, 5_000, 30_000, 120_000),
-  reorgs: fc.array(
-    fc.record({
-      afterMs: fc.integer({ min: 0, max: 40_000 }),
-      depth: fc.integer({ min: 1, max: 4 }),
-      backAfterBlocks: fc.option(fc.integer({ min: 0, max: 3 })),
-    }),
-    { maxLength: 2 },
-  ),
-  faultRate: fc.constantFrom(0, 0.05, 0.3),
-  faults: fc.subarray(['http500', 'rpcError', 'timeout'] as RpcFault[], { minLength: 1 }),
+  reorgs: reorgsArb,
+  ...rpcFaultsArb,
   wrongChain: fc.array(fc.record({ fromMs: fc.integer({ min: 0, max: 200_000 }), forMs: fc.integer({ min: 1_000, max: 90_000 }) }), {
     maxLength: process.env.CHAIN_WORLD_NO_WRONG ? 0 : 1,
   }),

@@ -29,7 +29,7 @@ import { verifiableLegs } from '@/lib/chain/legs';
 import { disagreementText } from '@/lib/format/verification';
 import { CHAIN } from '@/lib/notify/browser';
 import { CHAIN_PREFERENCES_KEY, CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
-import { type RpcFault, rpcFetch, SimChain } from './chain-sim';
+import { reorgsArb, rpcFaultsArb, rpcFetch, SimChain } from './chain-sim';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
 
 const ARB = 'https://arb.rpc.example';
@@ -52,16 +52,8 @@ export const chainArb = fc.option(
       maxLength: 2,
     }),
     /** Re-orgs of Base after the first chain intent's destination is mined. */
-    reorgs: fc.array(
-      fc.record({
-        afterMs: fc.integer({ min: 0, max: 40_000 }),
-        depth: fc.integer({ min: 1, max: 4 }),
-        backAfterBlocks: fc.option(fc.integer({ min: 0, max: 3 })),
-      }),
-      { maxLength: 2 },
-    ),
-    faultRate: fc.constantFrom(0, 0.05, 0.3),
-    faults: fc.subarray(['http500', 'rpcError', 'timeout'] as RpcFault[], { minLength: 1 }),
+    reorgs: reorgsArb,
+    ...rpcFaultsArb,
     /** Spans (world time) during which Base's URL answers for another chain. */
     wrongChain: fc.array(fc.record({ fromMs: fc.integer({ min: 0, max: 12 * 60_000 }), forMs: fc.integer({ min: 1_000, max: 90_000 }) }), {
       maxLength: 1,

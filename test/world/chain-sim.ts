@@ -7,6 +7,7 @@
  * origins, with a fault drawn per request by the caller: an HTTP 500, a JSON-RPC error, a time-out, or the answer of
  * another chain (a wrong-chain endpoint). Pure data, no timers: the run advances heads itself.
  */
+import fc from 'fast-check';
 
 /** A transaction the chain has included. */
 export interface SimTx {
@@ -21,6 +22,21 @@ export interface SimTx {
 
 /** What a request gets instead of the right answer. */
 export type RpcFault = 'http500' | 'rpcError' | 'timeout' | 'wrongChain';
+
+/** Re-orgs of Base, as both chain campaigns draw them: when (ms after the destination is mined), how deep, and after how many blocks a dropped tx is back (null: never). */
+export const reorgsArb = fc.array(
+  fc.record({
+    afterMs: fc.integer({ min: 0, max: 40_000 }),
+    depth: fc.integer({ min: 1, max: 4 }),
+    backAfterBlocks: fc.option(fc.integer({ min: 0, max: 3 })),
+  }),
+  { maxLength: 2 },
+);
+/** The share of RPC requests that fail, and how, as both chain campaigns draw them. */
+export const rpcFaultsArb = {
+  faultRate: fc.constantFrom(0, 0.05, 0.3),
+  faults: fc.subarray(['http500', 'rpcError', 'timeout'] as RpcFault[], { minLength: 1 }),
+};
 
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
