@@ -64,7 +64,9 @@ export async function runOne(seed: number, index: number, families: ReadonlySet<
         `deaths: ${JSON.stringify(observed.deaths.map((d) => ({ ...d, at: d.at - observed.end, restartAt: d.restartAt === undefined ? undefined : d.restartAt - observed.end })))} (ms before the end); lives ${observed.world.lives.length}; desktop: ${JSON.stringify(observed.world.profile.desktop.log.map((a) => `${a.at - observed.end} ${a.how} ${a.title}`))}`,
       );
   } catch (err) {
-    violations = [`the run threw: ${err instanceof Error ? err.message : String(err)}`];
+    violations = [
+      `the run threw: ${err instanceof Error ? `${err.message}\n${err.stack?.split('\n').slice(1, 4).join('\n')}` : String(err)}`,
+    ];
   }
   return { index, violations, tally, schedule };
 }

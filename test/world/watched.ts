@@ -205,7 +205,8 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
       // the next tick is a first look (an hour back) — the worker cannot tell it from the first tick.
       const ws = gapAfter ? ctx.over(undefined, gapAfter.from, gapAfter.to) : [];
       const calmIn = gapAfter ? gapAfter.to - Math.max(gapAfter.from, ...ws.map((w) => w.to)) : Number.POSITIVE_INFINITY;
-      if (tracked && calmIn < MARGIN_MS) count.excused('W1', `no check completed while ticked: ${ws[0]!.why}`);
+      if (tracked && calmIn < MARGIN_MS)
+        count.excused('W1', `no check completed while ticked: ${ws[0]?.why ?? `ticked for only ${Math.round(calmIn / 1000)} s`}`);
       else if (tracked)
         v.push(
           `W1 ${intentId} created while the address was unticked (${Math.round((createdAt - ctx.end) / 1000)} s before the end) and tracked`,
