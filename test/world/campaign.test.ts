@@ -4,11 +4,17 @@
  * per run with what each invariant was checked and excused). `WORLD_FAULTS=all` turns every fault family on. A failure names
  * the seed and the run's index: `WORLD_SEED=<seed> WORLD_FROM=<index> WORLD_RUNS=1` replays it.
  */
+/// <reference types="vite/client" />
 import { expect, it, vi } from 'vitest';
 import { familiesFrom, runCampaign } from './campaign';
-import { FIXED, KNOWN_FAILING } from './examples';
+import { type Example, FIXED as FIXED_HERE, KNOWN_FAILING as KNOWN_HERE } from './examples';
 import { check, formatTally } from './oracle';
 import { runWorld } from './run';
+
+/** Kept schedules in test/world/kept/*.ts (one file per area: each exports FIXED and/or KNOWN_FAILING) join examples.ts's. */
+const kept = Object.values(import.meta.glob<{ FIXED?: Example[]; KNOWN_FAILING?: Example[] }>('./kept/*.ts', { eager: true }));
+const FIXED = [...FIXED_HERE, ...kept.flatMap((m) => m.FIXED ?? [])];
+const KNOWN_FAILING = [...KNOWN_HERE, ...kept.flatMap((m) => m.KNOWN_FAILING ?? [])];
 
 const runs = Number(process.env.WORLD_RUNS ?? 150);
 const seed = Number(process.env.WORLD_SEED ?? 20261126);
