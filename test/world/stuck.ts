@@ -13,7 +13,9 @@
  * over N min") is the minutes since the start (not a billion) read on the worker's verdict clock — never more than
  * the true minutes, fewer by that clock's lag at most; the family's intent, still EXECUTING past its limit and
  * tracked, gets its warning within S(N) + 90 s of the limit (an estimate of another intent, a day, must not put it
- * off), unless a stated window covers that span; with no plausible start, no warning at all. The verdict clock
+ * off), unless a stated window covers that span; with no plausible start, no warning at all. A warning needs the
+ * intent's status: while the service answers NotFound (the notFoundFirst family) nothing is due, and an intent the
+ * worker marked not found (docs/tracking.md: tracking stops; F1 judges whether the marking was right) is owed none. The verdict clock
  * (docs/time.md "Who decides on it", modelled in ./verdict-clock.ts from the `Date` headers each live worker received)
  * is such a window: while it cannot decide, or lags the truth by more than the time since the limit (a `Date` lying
  * behind among the last 12), the warning may wait.
@@ -182,10 +184,16 @@ export function checkStuck(ctx: CheckContext, truth: StuckTruth | undefined, cou
     const intent = ctx.service.intents.get(intentId)!;
     const endsAt = intent.steps.at(-1)!.at;
     if (warned.length > 1) v.push(`S1 ${intentId} warned stuck ${warned.length} times`);
+    // The service that does not know the intent yet answers NotFound (the notFoundFirst family): its status is
+    // unknown to the worker until then, and once marked not found (F1 judges when) it is tracked no more.
+    const visibleAt = intent.visibleAt ?? Number.NEGATIVE_INFINITY;
+    const notFoundAt = ctx.phaseAt.get(intentId)?.get('not-found');
     if (startedAt === undefined) {
       if (warned.length === 0) count.ok('S1');
+    } else if (notFoundAt !== undefined && warned.length === 0) {
+      count.excused('S1', 'NotFound through its grace: not found');
     } else if (t && t.removedAt === undefined && !ctx.removeAsked.has(intentId) && NOTIFYING_STATUSES.length > 0) {
-      const due = Math.max(startedAt + limitOf(spec), t.from);
+      const due = Math.max(startedAt + limitOf(spec), t.from, visibleAt);
       const need = stalenessBound(ctx.ids.length, DEFAULT_TUNING) + 90_000;
       const horizon = Math.min(endsAt, ctx.end);
       const first = warned[0]?.at;
