@@ -28,6 +28,8 @@ export interface LegVerificationView {
 /** The verification of one receipt. */
 export interface ReceiptVerification {
   intentId: string;
+  /** The receipt's IntentStatus the verification was made for. */
+  serviceStatus: string;
   legs: LegVerificationView[];
   /** The service says SUCCEEDED and the destination is final with the exact transfer: "verified on-chain". */
   verified: boolean;
@@ -125,6 +127,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       const destination = legs.find((l) => l.leg === 'destination')?.check;
       return {
         intentId: receipt.intentId,
+        serviceStatus: receipt.status,
         legs,
         verified: isVerifiedOnChain(receipt.status, destination),
         settled: refs.length > 0 && legs.length === refs.length && nextCheckMs === undefined,
