@@ -313,16 +313,19 @@ const STILL_ASKING_MS = MAX_CHECK_MS + 15_000;
 
 /**
  * Whether the worker kept asking about a leg through faults until the end (docs/chain.md, "World runs"): it asked for
- * the leg's receipt within {@link STILL_ASKING_MS} of the end, and every ask of the last worker life met an RPC fault
- * or a wrong-chain answer on that chain at that moment. A leg the worker stopped asking about is never excused.
+ * the leg's receipt within {@link STILL_ASKING_MS} of the end, and every ask of the last worker life (from `from` on,
+ * for "verified": from when the truth first was) met an RPC fault or a wrong-chain answer on that chain at that
+ * moment. A leg the worker stopped asking about is never excused.
  */
 function stillFaulted(ctx: CheckContext, obs: ChainObs) {
   const end = ctx.end - ctx.T0;
   const lastLife = Math.max(0, ...ctx.deaths.map((d) => (d.restartAt ?? 0) - ctx.T0).filter((t) => t <= end));
-  return (leg: { chainId: number; txnHash: string }) => {
+  /** `from` (ms): only the asks from then on count (default: the last life's start). */
+  return (leg: { chainId: number; txnHash: string }, from = 0) => {
     const asks = obs.asks.get(leg.txnHash.toLowerCase()) ?? [];
     const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
-    return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= lastLife).every((t) => faults.has(t));
+    const since = Math.max(lastLife, from);
+    return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= since).every((t) => faults.has(t));
   };
 }
 
@@ -399,13 +402,14 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
     const want = legs.map((l) => l.leg);
     const have = verdict?.legs.map((l) => l.leg) ?? [];
     const missing = legs.filter((l) => !have.includes(l.leg));
-    if (missing.length > 0 && missing.every(faultedTo)) count.excused('V1', 'RPC faults at every ask of the last worker life');
+    if (missing.length > 0 && missing.every((l) => faultedTo(l))) count.excused('V1', 'RPC faults at every ask of the last worker life');
     else if (missing.length > 0) v.push(`V1 ${id.slice(0, 8)}…: legs without a verdict at the end: ${JSON.stringify({ want, have })}`);
     else count.ok('V1');
     const truth = obs.now(id);
     const destination = legs.find((l) => l.leg === 'destination');
     const good = obs.story.get(id) === 'exact' && record.receipt.status === 'SUCCEEDED' && verifiedTrue(truth);
-    if (good && !verdict?.verified && destination && faultedTo(destination))
+    const finalAt = obs.truth.get(id)?.find(verifiedTrue)?.t;
+    if (good && !verdict?.verified && destination && faultedTo(destination, finalAt))
       count.excused('V1', 'RPC faults at every ask of the last worker life');
     else if (good && !verdict?.verified)
       v.push(
