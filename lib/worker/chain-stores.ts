@@ -13,7 +13,10 @@ import type { ReceiptVerification, ToldStore } from './chain-verify';
 /** The told-set keeps the newest this many disagreement keys. */
 const MAX_TOLD = 2_000;
 
-/** storage.local of the worker's platform. */
+/**
+ * storage.local of the worker's platform. (Named `area` below, never `storage`: WXT's auto-import would take a
+ * `storage` this module does not declare for its own and bundle wxt/storage into the worker.)
+ */
 export type LocalArea = Platform['browser']['storage']['local'];
 
 /** The verdict as the popup reads it (plain data: no bigint), with the service status it was made for. */
@@ -44,13 +47,13 @@ export interface GrantedChains {
 }
 
 /** The settings of the chains that are on and whose RPC origin the user granted. */
-export function grantedChains(storage: LocalArea, hasPermission: (pattern: string) => Promise<boolean>): GrantedChains {
+export function grantedChains(area: LocalArea, hasPermission: (pattern: string) => Promise<boolean>): GrantedChains {
   let settings = new Map<number, ChainSetting>();
   return {
     setting: (chainId: number) => settings.get(chainId),
     any: () => settings.size > 0,
     async refresh() {
-      const preferences = await loadChainPreferences(storage);
+      const preferences = await loadChainPreferences(area);
       const next = new Map<number, ChainSetting>();
       for (const id of Object.keys(preferences).map(Number)) {
         const setting = chainSetting(id, preferences);
@@ -63,23 +66,23 @@ export function grantedChains(storage: LocalArea, hasPermission: (pattern: strin
 }
 
 /** The told-set in storage.local (`chainTold`, the newest {@link MAX_TOLD}); `forgetIntent` drops an intent's keys. */
-export function toldStoreOn(storage: LocalArea): ToldStore & { forgetIntent(intentId: string): Promise<void> } {
-  const list = async () => ((await storage.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY] as string[] | undefined) ?? [];
+export function toldStoreOn(area: LocalArea): ToldStore & { forgetIntent(intentId: string): Promise<void> } {
+  const list = async () => ((await area.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY] as string[] | undefined) ?? [];
   return {
     has: async (key) => (await list()).includes(key),
-    add: async (key) => void (await storage.set({ [CHAIN_TOLD_KEY]: [...(await list()), key].slice(-MAX_TOLD) })),
+    add: async (key) => void (await area.set({ [CHAIN_TOLD_KEY]: [...(await list()), key].slice(-MAX_TOLD) })),
     async forgetIntent(intentId) {
       const all = await list();
       const kept = all.filter((k) => !k.startsWith(`chain:${intentId}:`));
-      if (kept.length !== all.length) await storage.set({ [CHAIN_TOLD_KEY]: kept });
+      if (kept.length !== all.length) await area.set({ [CHAIN_TOLD_KEY]: kept });
     },
   };
 }
 
 /** Every stored verdict, by intentId (rejects when storage.local cannot be read). */
-export async function storedVerdicts(storage: LocalArea): Promise<Map<string, ChainVerdict>> {
+export async function storedVerdicts(area: LocalArea): Promise<Map<string, ChainVerdict>> {
   const out = new Map<string, ChainVerdict>();
-  for (const [key, value] of Object.entries(await storage.get(null))) {
+  for (const [key, value] of Object.entries(await area.get(null))) {
     const verdict = key.startsWith(CHAIN_VERDICT_PREFIX) ? readChainVerdict(value) : undefined;
     if (verdict) out.set(key.slice(CHAIN_VERDICT_PREFIX.length), verdict);
   }
