@@ -2,7 +2,8 @@
  * The worker's on-chain verification service (docs/chain.md): for a tracked intent's receipt, verifies each verifiable leg
  * on its chain (lib/chain), words each verdict for the receipt view, tells each disagreement once through `notify`
  * (the notification pipeline's hook), and says when to check again. The worker calls {@link ChainVerification.verifyReceipt}
- * on each receipt update and when {@link ReceiptVerification.nextCheckMs} has passed; nothing here keeps a timer.
+ * on each receipt update and when {@link ReceiptVerification.nextCheckMs} has passed (each leg is asked of its chain only
+ * when it is due, lib/chain/verifier.ts); nothing here keeps a timer.
  */
 import type { LegKind } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
@@ -57,8 +58,9 @@ export interface ChainVerificationDeps {
 /** The service; one per worker life. */
 export interface ChainVerification {
   /**
-   * Verifies the receipt's legs now (within budget) and tells new disagreements; never throws for a chain's failure,
-   * nor for a telling the pipeline refused (that one is tried again: `nextCheckMs` is then at most the cadence's minimum).
+   * Verifies the receipt's legs that are due (within budget; the others keep their last verdict, no request) and tells
+   * new disagreements; never throws for a chain's failure, nor for a telling the pipeline refused (that one is tried
+   * again: `nextCheckMs` is then at most the cadence's minimum).
    */
   verifyReceipt(receipt: IntentReceipt): Promise<ReceiptVerification>;
   /** Forgets an intent (removed by the user): its previous verdicts, and the verifier's memory of its legs. */
