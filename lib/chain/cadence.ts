@@ -38,3 +38,14 @@ export function retryDelay(retryMs: number | undefined): number | undefined {
   if (retryMs === undefined || Number.isNaN(retryMs)) return undefined;
   return Math.min(MAX_CHECK_MS, Math.max(MIN_CHECK_MS, retryMs));
 }
+
+/** Delay (ms) before a leg whose RPC request failed is asked again the first time; doubled at each failure in a row. */
+export const RETRY_AFTER_ERROR_MS = 12_000;
+
+/**
+ * The back-off after `failures` RPC failures in a row on one leg (1: the first): {@link RETRY_AFTER_ERROR_MS}, doubled
+ * at each further failure, at most {@link MAX_CHECK_MS} — 12 s, 24 s, 48 s, then 60 s.
+ */
+export function backoffDelay(failures: number): number {
+  return Math.min(MAX_CHECK_MS, RETRY_AFTER_ERROR_MS * 2 ** Math.max(0, failures - 1));
+}

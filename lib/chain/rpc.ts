@@ -4,8 +4,8 @@
  * tenth of `createPublicClient`'s bundle). It sends only JSON-RPC bodies: no access key, no cookies, no header of
  * the extension's own. viem's own retries are off: the verifier checks again on its own cadence and budget.
  */
-import { type Client, createClient, type Hash, http } from 'viem';
-import { getBlock, getBlockNumber, getChainId, getTransaction, getTransactionReceipt } from 'viem/actions';
+import { type Client, createClient, type Hash, hexToBigInt, hexToNumber, http, numberToHex, type PublicRpcSchema } from 'viem';
+import { getTransaction, getTransactionReceipt } from 'viem/actions';
 import type { LegObservation } from './verify';
 
 /** Reads transactions of one chain. */
@@ -48,13 +48,16 @@ async function orNull<T>(promise: Promise<T>): Promise<T | null> {
  */
 export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs = 10_000): ChainReader {
   const client: Client = createClient({ transport: http(url, { fetchFn, retryCount: 0, timeout: timeoutMs }) });
+  const request = client.request as Client<never, never, never, PublicRpcSchema>['request'];
   return {
     async observe(hash, withValue) {
       const receipt = await orNull(getTransactionReceipt(client, { hash }));
+      // The chain id, the head and the block's hash as raw JSON-RPC: viem's actions for them would bring the block
+      // formatter and the block-number cache into the worker for three fields.
       const [chainId, head, block, tx] = await Promise.all([
-        getChainId(client),
-        getBlockNumber(client, { cacheTime: 0 }),
-        receipt ? orNull(getBlock(client, { blockNumber: receipt.blockNumber })) : undefined,
+        request({ method: 'eth_chainId' }).then(hexToNumber),
+        request({ method: 'eth_blockNumber' }).then((n) => hexToBigInt(n)),
+        receipt ? request({ method: 'eth_getBlockByNumber', params: [numberToHex(receipt.blockNumber), false] }) : undefined,
         receipt && withValue ? orNull(getTransaction(client, { hash })) : undefined,
       ]);
       if (!receipt) return { receipt: null, head, chainId };
@@ -68,7 +71,7 @@ export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs 
         },
         head,
         chainId,
-        canonicalBlockHash: block ? block.hash : null,
+        canonicalBlockHash: block?.hash ?? null,
         ...(tx ? { value: tx.value } : {}),
       };
     },

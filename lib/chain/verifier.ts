@@ -6,6 +6,8 @@
  */
 
 import type { RpcBudget } from './budget';
+import { backoffDelay, nextCheckDelay, retryDelay } from './cadence';
+import { KNOWN_CHAINS } from './known-chains';
 import type { LegRef } from './legs';
 import type { ChainReader } from './rpc';
 import { createChainReader, requestsPerObservation } from './rpc';
@@ -27,13 +29,17 @@ export interface LegVerification {
   checkedAt: number;
 }
 
-/** Why {@link LegVerifier.verify} sent no request: chain off, budget empty, or the RPC failed (last verdict kept). */
-export type Skipped = 'disabled' | 'budget' | 'error';
+/**
+ * Why {@link LegVerifier.verify} sent no request: chain off, budget empty, the RPC failed (last verdict kept), or —
+ * asked `whenDue` — the leg is not due yet and has no verdict to give.
+ */
+export type Skipped = 'disabled' | 'budget' | 'error' | 'not-due';
 
 /**
  * A verification that sent no request, or whose request failed: the last verdict if any, and — for an empty budget
  * or a failure — the milliseconds after which asking again is worth it (the budget's refill of the check's requests;
- * {@link RETRY_AFTER_ERROR_MS} after a failure). A chain that is off has no retry: turning it on resumes the checks.
+ * after a failure the back-off, lib/chain/cadence.ts `backoffDelay`). A chain that is off has no retry: turning it on
+ * resumes the checks.
  */
 export interface SkippedVerification {
   skipped: Skipped;
@@ -41,8 +47,7 @@ export interface SkippedVerification {
   retryMs?: number;
 }
 
-/** Delay (ms) before a leg whose RPC request failed is asked again. */
-export const RETRY_AFTER_ERROR_MS = 12_000;
+export { RETRY_AFTER_ERROR_MS } from './cadence';
 
 /** What the verifier needs from the platform and the settings. */
 export interface LegVerifierDeps {
@@ -64,6 +69,19 @@ interface Memory {
   seen?: SeenBlock;
   /** Monotonic ms at which the service was first seen calling the leg mined. */
   minedSince?: number;
+  /** Monotonic ms from which asking the chain again is worth its requests (undefined: now). */
+  dueAt?: number;
+  /** RPC failures in a row (the back-off's exponent). */
+  failures?: number;
+}
+
+/** Options of {@link LegVerifier.verify}. */
+export interface VerifyOptions {
+  /**
+   * Ask the chain only when the leg is due (lib/chain/cadence.ts: its confirmations still needed at the chain's block
+   * time, the budget's refill, the back-off after a failure); otherwise answer the last verdict without a request.
+   */
+  whenDue?: boolean;
 }
 
 /** Checks legs on their chains; one instance per worker life. */
@@ -77,22 +95,44 @@ export class LegVerifier {
     return this.memory.get(key(ref))?.last;
   }
 
+  /** Milliseconds (monotonic) since the observation of `ref`'s last verdict; undefined without one. */
+  ageMs(ref: Pick<LegRef, 'chainId' | 'txnHash'>): number | undefined {
+    const last = this.memory.get(key(ref))?.last;
+    return last ? this.deps.monotonic() - last.checkedAt : undefined;
+  }
+
   /**
-   * Verifies `ref` now: returns the new verdict, the settled one without a request, or `{ skipped, last }` when no
-   * request was sent (chain not enabled, budget empty) or the request failed, with when to try again.
+   * Milliseconds (monotonic) until `ref` is due again: 0 when it is due now (or was never asked); undefined when it
+   * is settled or its chain is off (nothing to ask).
    */
-  async verify(ref: LegRef): Promise<LegVerification | SkippedVerification> {
+  dueInMs(ref: Pick<LegRef, 'chainId' | 'txnHash'>): number | undefined {
+    const memo = this.memory.get(key(ref));
+    if ((memo?.last && isSettled(memo.last.check)) || !this.deps.setting(ref.chainId)) return undefined;
+    return Math.max(0, (memo?.dueAt ?? 0) - this.deps.monotonic());
+  }
+
+  /**
+   * Verifies `ref` now (or, with `whenDue`, only if it is due): returns the new verdict, the settled or not-yet-due one
+   * without a request, or `{ skipped, last }` when no request was sent (chain not enabled, budget empty, not due) or
+   * the request failed, with when to try again. Each outcome sets when the leg is due next ({@link dueInMs}).
+   */
+  async verify(ref: LegRef, options: VerifyOptions = {}): Promise<LegVerification | SkippedVerification> {
     const memo = this.memoryOf(ref);
     const now = this.deps.monotonic();
     if (ref.serviceMined) memo.minedSince ??= now;
     if (memo.last && isSettled(memo.last.check)) return memo.last;
     const setting = this.deps.setting(ref.chainId);
-    if (!setting) return { skipped: 'disabled', ...(memo.last ? { last: memo.last } : {}) };
+    const last = memo.last ? { last: memo.last } : {};
+    if (!setting) return { skipped: 'disabled', ...last };
+    if (options.whenDue && memo.dueAt !== undefined && now < memo.dueAt)
+      return memo.last ?? { skipped: 'not-due', retryMs: memo.dueAt - now };
     const withValue = ref.transfer !== undefined && isNativeToken(ref.transfer.token);
     const origin = originOf(setting.rpcUrl);
     const cost = requestsPerObservation(withValue);
     if (!this.deps.budget.take(origin, cost)) {
-      return { skipped: 'budget', retryMs: this.deps.budget.waitMs(origin, cost), ...(memo.last ? { last: memo.last } : {}) };
+      const retryMs = this.deps.budget.waitMs(origin, cost);
+      memo.dueAt = now + (retryDelay(retryMs) ?? 0);
+      return { skipped: 'budget', retryMs, ...last };
     }
     try {
       const observation = await this.readerOf(setting.rpcUrl).observe(ref.txnHash, withValue);
@@ -108,9 +148,15 @@ export class LegVerifier {
       if ('blockHash' in check) memo.seen = { blockNumber: check.blockNumber, blockHash: check.blockHash };
       else if (check.kind === 'reorged') delete memo.seen;
       memo.last = { check, checkedAt: now };
+      memo.failures = 0;
+      const blockTimeMs = KNOWN_CHAINS[ref.chainId]?.blockTimeMs ?? 12_000;
+      memo.dueAt = now + (nextCheckDelay(check, blockTimeMs, setting.finalityDepth) ?? 0);
       return memo.last;
     } catch {
-      return { skipped: 'error', retryMs: RETRY_AFTER_ERROR_MS, ...(memo.last ? { last: memo.last } : {}) };
+      memo.failures = (memo.failures ?? 0) + 1;
+      const retryMs = backoffDelay(memo.failures);
+      memo.dueAt = now + retryMs;
+      return { skipped: 'error', retryMs, ...last };
     }
   }
 

@@ -31,7 +31,13 @@ export function readChainVerdict(raw: unknown): ChainVerdict | undefined {
   if (!isObject(raw) || typeof raw.intentId !== 'string' || !Array.isArray(raw.legs)) return undefined;
   const legs = raw.legs.map(readLeg);
   if (legs.some((l) => l === undefined)) return undefined;
-  return { intentId: raw.intentId, verified: raw.verified === true, settled: raw.settled === true, legs: legs as ChainVerdictLeg[] };
+  return {
+    intentId: raw.intentId,
+    verified: raw.verified === true,
+    settled: raw.settled === true,
+    ...(typeof raw.serviceStatus === 'string' ? { serviceStatus: raw.serviceStatus } : {}),
+    legs: legs as ChainVerdictLeg[],
+  };
 }
 
 /** The stored verdicts of `intentIds` (those that have one). */

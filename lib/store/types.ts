@@ -166,6 +166,8 @@ export interface ChainVerdict {
   verified: boolean;
   /** Every verifiable leg of the receipt has a verdict that no further block can change: no check is due again. */
   settled: boolean;
+  /** The receipt's IntentStatus this verdict was made for (absent in verdicts stored before it was kept). */
+  serviceStatus?: string;
   /** One line per verified leg, in receipt order. */
   legs: ChainVerdictLeg[];
 }

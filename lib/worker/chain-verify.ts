@@ -2,16 +2,16 @@
  * The worker's on-chain verification service (docs/chain.md): for a tracked intent's receipt, verifies each verifiable leg
  * on its chain (lib/chain), words each verdict for the receipt view, tells each disagreement once through `notify`
  * (the notification pipeline's hook), and says when to check again. The worker calls {@link ChainVerification.verifyReceipt}
- * on each receipt update and when {@link ReceiptVerification.nextCheckMs} has passed; nothing here keeps a timer.
+ * on each receipt update and when {@link ReceiptVerification.nextCheckMs} has passed (each leg is asked of its chain only
+ * when it is due, lib/chain/verifier.ts); nothing here keeps a timer.
  */
 import type { LegKind } from '../api/legs';
 import type { IntentReceipt } from '../api/schemas/receipt';
-import { MIN_CHECK_MS, nextCheckDelay, retryDelay } from '../chain/cadence';
+import { MIN_CHECK_MS } from '../chain/cadence';
 import { type Disagreement, disagreementKey, disagreementOf, isVerifiedOnChain } from '../chain/disagreement';
-import { KNOWN_CHAINS } from '../chain/known-chains';
 import { type LegRef, verifiableLegs } from '../chain/legs';
-import type { ChainSetting, LegVerifier } from '../chain/verifier';
-import type { LegCheck } from '../chain/verify';
+import type { ChainSetting, LegVerification, LegVerifier } from '../chain/verifier';
+import { isSettled, type LegCheck } from '../chain/verify';
 import { disagreementText, legCheckText, transferText } from '../format/verification';
 
 /** One leg's verification as the receipt view shows it. */
@@ -28,6 +28,8 @@ export interface LegVerificationView {
 /** The verification of one receipt. */
 export interface ReceiptVerification {
   intentId: string;
+  /** The receipt's IntentStatus the verification was made for. */
+  serviceStatus: string;
   legs: LegVerificationView[];
   /** The service says SUCCEEDED and the destination is final with the exact transfer: "verified on-chain". */
   verified: boolean;
@@ -56,8 +58,9 @@ export interface ChainVerificationDeps {
 /** The service; one per worker life. */
 export interface ChainVerification {
   /**
-   * Verifies the receipt's legs now (within budget) and tells new disagreements; never throws for a chain's failure,
-   * nor for a telling the pipeline refused (that one is tried again: `nextCheckMs` is then at most the cadence's minimum).
+   * Verifies the receipt's legs that are due (within budget; the others keep their last verdict, no request) and tells
+   * new disagreements; never throws for a chain's failure, nor for a telling the pipeline refused (that one is tried
+   * again: `nextCheckMs` is then at most the cadence's minimum).
    */
   verifyReceipt(receipt: IntentReceipt): Promise<ReceiptVerification>;
   /** Forgets an intent (removed by the user): its previous verdicts, and the verifier's memory of its legs. */
@@ -86,21 +89,18 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       const refs = verifiableLegs(receipt);
       refsOf.set(receipt.intentId, refs);
       for (const ref of refs) {
-        const result = await deps.verifier.verify(ref);
-        const current = 'check' in result ? result : result.last;
-        const setting = deps.setting(ref.chainId);
-        if (!current || !setting) {
-          // No verdict yet (budget empty, RPC failed): asked again when the budget allows, not left behind.
-          const retry = 'skipped' in result ? retryDelay(result.retryMs) : undefined;
-          if (retry !== undefined) nextCheckMs = Math.min(nextCheckMs ?? retry, retry);
-          continue;
-        }
-        const { check } = current;
         const key = `${receipt.intentId}:${ref.leg}`;
+        const { current, fresh } = await verdictOn(deps, receipt, ref, previous.get(key));
+        // Asked again when it is due (its cadence, the budget's refill, the back-off after a failure), never left behind.
+        const due = deps.verifier.dueInMs(ref);
+        if (due !== undefined) nextCheckMs = Math.min(nextCheckMs ?? Number.POSITIVE_INFINITY, Math.max(MIN_DUE_MS, due));
+        if (!current || !deps.setting(ref.chainId)) continue;
+        const { check } = current;
         // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
         const refused = untold.get(key);
         const disagreement =
-          disagreementOf(receipt.status, ref.leg, check, previous.get(key)) ?? (refused?.kind === 'reorged' ? refused : undefined);
+          (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(key)) : undefined) ??
+          (refused?.kind === 'reorged' ? refused : undefined);
         previous.set(key, check);
         if (
           disagreement &&
@@ -119,12 +119,11 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
             ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
             : undefined;
         legs.push({ leg: ref.leg, chainId: ref.chainId, check, text: legCheckText(check, ref.chainId), ...(transfer ? { transfer } : {}) });
-        const delay = nextCheckDelay(check, KNOWN_CHAINS[ref.chainId]?.blockTimeMs ?? 12_000, setting.finalityDepth);
-        if (delay !== undefined) nextCheckMs = Math.min(nextCheckMs ?? delay, delay);
       }
       const destination = legs.find((l) => l.leg === 'destination')?.check;
       return {
         intentId: receipt.intentId,
+        serviceStatus: receipt.status,
         legs,
         verified: isVerifiedOnChain(receipt.status, destination),
         settled: refs.length > 0 && legs.length === refs.length && nextCheckMs === undefined,
@@ -132,6 +131,33 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       };
     },
   };
+}
+
+/** The shortest delay (ms) before the next check of a receipt: a leg due sooner waits that long. */
+const MIN_DUE_MS = 1_000;
+/** How old (ms) a verdict that is not settled may be for a disagreement to be told from it without asking again. */
+const FRESH_MS = MIN_CHECK_MS;
+
+/**
+ * A leg's verdict for this pass: asked of the chain only when the leg is due, else the last one. When that last one is
+ * not settled, older than {@link FRESH_MS}, and would tell something not told yet, the chain is asked again first: a
+ * disagreement is told from what the chain says now, not from an answer up to a minute old. `fresh`: whether a
+ * disagreement may be told from `current`.
+ */
+async function verdictOn(
+  deps: ChainVerificationDeps,
+  receipt: IntentReceipt,
+  ref: LegRef,
+  previous: LegCheck | undefined,
+): Promise<{ current?: LegVerification; fresh: boolean }> {
+  const of = (r: Awaited<ReturnType<LegVerifier['verify']>>) => ('check' in r ? r : r.last);
+  const isFresh = (v: LegVerification) => isSettled(v.check) || (deps.verifier.ageMs(ref) ?? 0) <= FRESH_MS;
+  let current = of(await deps.verifier.verify(ref, { whenDue: true }));
+  if (!current || isFresh(current)) return { ...(current ? { current } : {}), fresh: true };
+  const d = disagreementOf(receipt.status, ref.leg, current.check, previous);
+  if (!d || (await deps.told.has(disagreementKey(receipt.intentId, d)).catch(() => false))) return { current, fresh: false };
+  current = of(await deps.verifier.verify(ref)) ?? current;
+  return { current, fresh: isFresh(current) };
 }
 
 async function tellOnce(deps: ChainVerificationDeps, intentId: string, chainId: number, disagreement: Disagreement): Promise<void> {

@@ -11,24 +11,23 @@
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { RpcBudget } from '../chain/budget';
 import type { Disagreement } from '../chain/disagreement';
-import { chainSetting, parseRpcUrl } from '../chain/settings';
-import { type ChainSetting, LegVerifier } from '../chain/verifier';
+import { LegVerifier } from '../chain/verifier';
 import type { Platform } from '../platform';
-import type { ChainVerdict, TrackedIntent } from '../store';
+import type { TrackedIntent } from '../store';
+import { chainVerdictKey } from '../store/chain';
+import { createRetries, needsCheck } from './chain-resume';
 import {
-  CHAIN_PREFERENCES_KEY,
-  CHAIN_TOLD_KEY,
-  CHAIN_VERDICT_PREFIX,
-  chainVerdictKey,
-  loadChainPreferences,
-  readChainVerdict,
-} from '../store/chain';
-import { type ChainVerification, createChainVerification, type ReceiptVerification, type ToldStore } from './chain-verify';
+  type GrantedChains,
+  grantedChains,
+  type LocalArea,
+  onPreferencesOrGrant,
+  storedVerdicts,
+  toldStoreOn,
+  verdictOf,
+} from './chain-stores';
+import { type ChainVerification, createChainVerification, type ReceiptVerification } from './chain-verify';
 
 export { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY } from '../store/chain';
-
-/** The told-set keeps the newest this many disagreement keys. */
-const MAX_TOLD = 2_000;
 
 /** The verifier on the platform. */
 export interface ChainVerifierOnPlatform {
@@ -37,9 +36,11 @@ export interface ChainVerifierOnPlatform {
   /** The tracker changed `intentId`: verifies its receipt, or forgets it when it is no longer tracked. Never rejects. */
   changed(intentId: string): Promise<void>;
   /**
-   * Checks again the tracked receipts whose stored verdict is not settled and that have no check pending (a worker
-   * life starts: the timers of the last one died with it); with `all`, also those never verified (a chain was just
-   * turned on). Reads the tracked intents only when there is such a verdict or `all`. Never rejects.
+   * Checks again the tracked receipts that have no check pending and whose stored verdict does not cover them
+   * (lib/worker/chain-resume.ts `needsCheck`: none, not settled, made for another status, or lacking a leg) — a worker
+   * life starts, and the timers of the last one died with it; with `all`, every tracked receipt (a chain was just
+   * turned on). Reads the tracked intents only while a chain is on and granted. A failed read is tried again (5 s,
+   * doubling up to 60 s). Never rejects.
    */
   resume(all?: boolean): Promise<void>;
   /** The last verification of an intent in this worker life. */
@@ -59,87 +60,13 @@ export interface ChainWiringOptions {
   budget?: RpcBudget;
 }
 
-/** The verdict as the popup reads it (plain data: no bigint). */
-function verdictOf(v: ReceiptVerification): ChainVerdict {
-  return {
-    intentId: v.intentId,
-    verified: v.verified,
-    settled: v.settled,
-    legs: v.legs.map((l) => ({
-      leg: l.leg,
-      chainId: l.chainId,
-      kind: l.check.kind,
-      text: l.text,
-      ...(l.transfer ? { transfer: l.transfer } : {}),
-    })),
-  };
-}
-
-type LocalArea = Platform['browser']['storage']['local'];
-
-/**
- * The settings of the chains that are on and whose RPC origin the user granted: `refresh()` reads them again (before
- * each check), `setting(chainId)` answers from the last read.
- */
-function grantedChains(storage: LocalArea, hasPermission: (pattern: string) => Promise<boolean>) {
-  let settings = new Map<number, ChainSetting>();
-  return {
-    setting: (chainId: number) => settings.get(chainId),
-    async refresh() {
-      const preferences = await loadChainPreferences(storage);
-      const next = new Map<number, ChainSetting>();
-      for (const id of Object.keys(preferences).map(Number)) {
-        const setting = chainSetting(id, preferences);
-        const parsed = setting && parseRpcUrl(setting.rpcUrl);
-        if (setting && parsed?.ok && (await hasPermission(parsed.permissionPattern))) next.set(id, setting);
-      }
-      settings = next;
-    },
-  };
-}
-
-/** The told-set in storage.local (`chainTold`, the newest {@link MAX_TOLD}); `forgetIntent` drops an intent's keys. */
-function toldStoreOn(storage: LocalArea): ToldStore & { forgetIntent(intentId: string): Promise<void> } {
-  const list = async () => ((await storage.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY] as string[] | undefined) ?? [];
-  return {
-    has: async (key) => (await list()).includes(key),
-    add: async (key) => void (await storage.set({ [CHAIN_TOLD_KEY]: [...(await list()), key].slice(-MAX_TOLD) })),
-    async forgetIntent(intentId) {
-      const all = await list();
-      const kept = all.filter((k) => !k.startsWith(`chain:${intentId}:`));
-      if (kept.length !== all.length) await storage.set({ [CHAIN_TOLD_KEY]: kept });
-    },
-  };
-}
-
-/** The intentIds whose stored verdict is not settled (a check was still due when the last worker life ended). */
-async function unsettledIntentIds(storage: LocalArea): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for (const [key, value] of Object.entries(await storage.get(null)))
-    if (key.startsWith(CHAIN_VERDICT_PREFIX) && !readChainVerdict(value)?.settled) ids.add(key.slice(CHAIN_VERDICT_PREFIX.length));
-  return ids;
-}
-
-/**
- * Calls `fn` when the user's chain preferences change or a host permission is granted (the prompt may be answered
- * after the save). A platform without these events (a test double) calls it never.
- */
-function onPreferencesOrGrant(browser: Platform['browser'], fn: () => void): void {
-  try {
-    browser.storage.onChanged?.addListener((changes, area) => {
-      if (area === 'local' && CHAIN_PREFERENCES_KEY in changes) fn();
-    });
-    browser.permissions.onAdded?.addListener(fn);
-  } catch {}
-}
-
 /** What the checks of each intent's receipt use. */
 interface ReceiptChecksDeps {
   timers: Platform['timers'];
   /** storage.local: each intent's verdict (`chainVerdict:<intentId>`) for the popup. */
   storage: LocalArea;
   /** The chains turned on and granted, read again before each check. */
-  chains: Pick<ReturnType<typeof grantedChains>, 'refresh'>;
+  chains: Pick<GrantedChains, 'refresh'>;
   service: ChainVerification;
   told: Pick<ReturnType<typeof toldStoreOn>, 'forgetIntent'>;
   /** The receipt last checked per intent (shared with the disagreement notice, which names its legs). */
@@ -154,6 +81,8 @@ interface ReceiptChecksDeps {
 function createReceiptChecks(deps: ReceiptChecksDeps) {
   const { storage, chains, service, told, receipts } = deps;
   const latest = new Map<string, ReceiptVerification>();
+  /** The verdict last stored per intent (JSON): a write the area refused is tried again at the next check. */
+  const stored = new Map<string, string>();
   const timers = new Map<string, unknown>();
   /** Bumped when an intent is forgotten: a check still running for it then stores nothing. */
   const generation = new Map<string, number>();
@@ -168,7 +97,6 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
       await chains.refresh();
       const result = await service.verifyReceipt(receipt);
       if ((generation.get(id) ?? 0) !== gen) return undefined;
-      const before = latest.get(id);
       latest.set(id, result);
       if (result.nextCheckMs !== undefined)
         timers.set(
@@ -176,9 +104,12 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
           deps.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
         );
       // Written when it changed: the popup listens to storage changes.
-      const verdict = verdictOf(result);
-      if (!before || JSON.stringify(verdictOf(before)) !== JSON.stringify(verdict))
-        await storage.set({ [chainVerdictKey(id)]: verdict }).catch(() => {});
+      const verdict = JSON.stringify(verdictOf(result));
+      if (stored.get(id) !== verdict)
+        await storage.set({ [chainVerdictKey(id)]: verdictOf(result) }).then(
+          () => void stored.set(id, verdict),
+          () => void stored.delete(id),
+        );
       return result;
     } catch {
       return latest.get(id);
@@ -190,6 +121,7 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
     deps.timers.clearTimeout(timers.get(intentId));
     timers.delete(intentId);
     latest.delete(intentId);
+    stored.delete(intentId);
     receipts.delete(intentId);
     service.forget(intentId);
     await storage.remove(chainVerdictKey(intentId)).catch(() => {});
@@ -215,7 +147,7 @@ export function createChainVerifierOnPlatform(
     storage,
     options.hasPermission ?? ((pattern: string) => platform.browser.permissions.contains({ origins: [pattern] }).catch(() => false)),
   );
-  const { setting } = chains;
+  const setting = chains.setting;
   const verifier = new LegVerifier({
     fetch: platform.fetch,
     monotonic: () => platform.clock.monotonic(),
@@ -232,35 +164,44 @@ export function createChainVerifierOnPlatform(
   });
   const checks = createReceiptChecks({ timers: platform.timers, storage, chains, service, told, receipts });
   const { check, forget } = checks;
+  const retries = createRetries(platform.timers);
 
-  const resume = async (all = false) => {
+  const resume = async (all = false): Promise<void> => {
+    const key = all ? 'resume-all' : 'resume';
     try {
-      const unsettled = all ? new Set<string>() : await unsettledIntentIds(storage);
-      if (!all && unsettled.size === 0) return;
+      await chains.refresh();
+      if (!chains.any()) return retries.done(key);
+      const verdicts = await storedVerdicts(storage);
+      const enabled = (chainId: number) => setting(chainId) !== undefined;
       for (const intent of await intents())
-        if (intent.receipt && !checks.pending(intent.intentId) && (all || unsettled.has(intent.intentId))) await check(intent.receipt);
+        if (
+          intent.receipt &&
+          !checks.pending(intent.intentId) &&
+          (all || needsCheck(intent.receipt, verdicts.get(intent.intentId), enabled))
+        )
+          await check(intent.receipt);
+      retries.done(key);
     } catch {
-      // The next change or worker life tries again.
+      // A read refused (storage, IndexedDB): tried again in this life, or the receipt would wait for a change.
+      retries.later(key, () => void resume(all));
     }
   };
 
   // Turning a chain on, changing its RPC URL or granting its origin starts the checks it allows.
   onPreferencesOrGrant(platform.browser, () => void resume(true));
 
-  return {
-    onReceipt: check,
-    async changed(intentId) {
-      const intent = await intents()
-        .then((l) => l.find((i) => i.intentId === intentId))
-        .catch(() => null);
-      if (intent === null) return;
-      if (!intent) await forget(intentId);
-      // A record written with the same receipt (its check time) waits for the check already set on the cadence.
-      else if (intent.receipt && !(checks.pending(intentId) && JSON.stringify(receipts.get(intentId)) === JSON.stringify(intent.receipt)))
-        await check(intent.receipt);
-    },
-    resume,
-    last: checks.last,
-    forget,
+  const changed = async (intentId: string): Promise<void> => {
+    const intent = await intents()
+      .then((l) => l.find((i) => i.intentId === intentId))
+      .catch(() => null);
+    // The tracked intents could not be read: asked again, else a receipt that changes no more is never checked.
+    if (intent === null) return retries.later(`changed:${intentId}`, () => void changed(intentId));
+    retries.done(`changed:${intentId}`);
+    if (!intent) await forget(intentId);
+    // A record written with the same receipt (its check time) waits for the check already set on the cadence.
+    else if (intent.receipt && !(checks.pending(intentId) && JSON.stringify(receipts.get(intentId)) === JSON.stringify(intent.receipt)))
+      await check(intent.receipt);
   };
+
+  return { onReceipt: check, changed, resume, last: checks.last, forget };
 }

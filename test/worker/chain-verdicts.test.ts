@@ -21,8 +21,9 @@ beforeAll(async () => {
 afterAll(() => anvil?.stop());
 beforeEach(() => fakeBrowser.reset());
 
-/** A platform on the real fetch (counted), a monotonic clock at 0 and timers that only count what is pending. */
+/** A platform on the real fetch (counted), a monotonic clock moved by `later` and timers that only count what is pending. */
 function platform() {
+  let now = 0;
   const requests: string[] = [];
   const pending = new Set<number>();
   let n = 0;
@@ -31,7 +32,7 @@ function platform() {
       requests.push(String(input));
       return fetch(input, init);
     },
-    clock: { now: () => 0, monotonic: () => 0, sleep: async () => {} },
+    clock: { now: () => now, monotonic: () => now, sleep: async () => {} },
     timers: {
       setTimeout: () => {
         pending.add(++n);
@@ -41,7 +42,7 @@ function platform() {
     },
     browser: fakeBrowser as unknown as Platform['browser'],
   };
-  return { p, requests, pending };
+  return { p, requests, pending, later: (ms: number) => (now += ms) };
 }
 
 const ID = `0x${'1'.repeat(64)}`;
@@ -64,7 +65,7 @@ describe('the verdicts the worker keeps', () => {
     await mined(anvil, hash);
     await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: anvil.url, finalityDepth: 3 } } });
     let intents = [tracked(receiptFor(hash, 'SUCCEEDED'))];
-    const { p } = platform();
+    const { p, later } = platform();
     const verifier = createChainVerifierOnPlatform(p, {
       notify: async () => {},
       intents: async () => intents,
@@ -76,7 +77,8 @@ describe('the verdicts the worker keeps', () => {
     expect(first?.legs[0]?.text).toMatch(/^Confirmed on Base · block \d+ · 1 confirmation$/);
     expect(first?.legs[0]?.transfer).toBe('Received 249.10 USDC at 0x7099…79C8');
     await mine(anvil, 2);
-    // The tracker writes the record again (a changed receipt): checked at once.
+    // The leg is due again (its cadence: at most a minute); the record written again is checked then.
+    later(60_000);
     intents = [tracked(receiptFor(hash, 'SUCCEEDED'))];
     await verifier.onReceipt(intents[0]!.receipt!);
     const second = (await loadChainVerdicts(fakeBrowser.storage.local, [ID])).get(ID);

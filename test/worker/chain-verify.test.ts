@@ -42,13 +42,14 @@ const received = (head: bigint): LegObservation => ({
 });
 
 function setup(answers: LegObservation[], refuse = 0) {
+  let now = 0;
   const reader: ChainReader = { observe: async () => answers.shift() ?? Promise.reject(new Error('no more answers')) };
   const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
   const verifier = new LegVerifier({
     fetch: () => Promise.reject(new Error('scripted')),
-    monotonic: () => 0,
+    monotonic: () => now,
     setting,
-    budget: new RpcBudget({ monotonic: () => 0, burst: 100 }),
+    budget: new RpcBudget({ monotonic: () => now, burst: 100 }),
     reader: () => reader,
   });
   const told = new Set<string>();
@@ -63,12 +64,13 @@ function setup(answers: LegObservation[], refuse = 0) {
       notified.push({ kind: d.kind, text });
     },
   });
-  return { service, notified };
+  // Each leg is asked again only when due: a minute later it is, whatever its cadence.
+  return { service, notified, later: (ms = 60_000) => (now += ms) };
 }
 
 describe('the worker’s chain verification', () => {
   it('tells "arrived" once while the service says EXECUTING, then "verified on-chain" once final, and stops checking', async () => {
-    const { service, notified } = setup([received(100n), received(101n), received(109n)]);
+    const { service, notified, later } = setup([received(100n), received(101n), received(109n)]);
     const first = await service.verifyReceipt(receipt('EXECUTING'));
     expect(first.legs).toEqual([
       expect.objectContaining({
@@ -79,16 +81,19 @@ describe('the worker’s chain verification', () => {
     ]);
     expect(first.verified).toBe(false);
     expect(first.nextCheckMs).toBeGreaterThan(0);
+    later();
     await service.verifyReceipt(receipt('EXECUTING'));
     expect(notified).toEqual([{ kind: 'arrived-early', text: 'Arrived on Base — the service has not caught up yet' }]);
+    later();
     const last = await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(last).toMatchObject({ verified: true, legs: [{ text: 'Final on Base · block 100 · 10 confirmations' }] });
     expect(last.nextCheckMs).toBeUndefined();
     expect(notified).toHaveLength(1);
   });
   it('tells a re-org of a destination confirmed earlier', async () => {
-    const { service, notified } = setup([received(102n), { receipt: null, head: 103n }]);
+    const { service, notified, later } = setup([received(102n), { receipt: null, head: 103n }]);
     await service.verifyReceipt(receipt('SUCCEEDED'));
+    later();
     await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(notified.map((n) => n.kind)).toEqual(['reorged']);
   });
@@ -107,10 +112,13 @@ describe('a disagreement the pipeline refused to queue', () => {
     expect(second.nextCheckMs).toBeUndefined();
   });
   it('tells a re-org whose first telling was refused', async () => {
-    const { service, notified } = setup([received(102n), { receipt: null, head: 103n }, { receipt: null, head: 104n }], 1);
+    const { service, notified, later } = setup([received(102n), { receipt: null, head: 103n }, { receipt: null, head: 104n }], 1);
     await service.verifyReceipt(receipt('SUCCEEDED'));
+    later(4_000);
     const refused = await service.verifyReceipt(receipt('SUCCEEDED'));
-    expect(refused.nextCheckMs).toBeGreaterThan(0);
+    expect(refused.nextCheckMs).toBe(4_000);
+    // Told at that check, from the re-org's verdict (not due again for 30 s), not from a new answer.
+    later(4_000);
     await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(notified.map((n) => n.kind)).toEqual(['reorged']);
   });

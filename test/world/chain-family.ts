@@ -24,6 +24,7 @@
  */
 import fc from 'fast-check';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import { MAX_CHECK_MS } from '@/lib/chain/cadence';
 import type { DisagreementKind } from '@/lib/chain/disagreement';
 import { verifiableLegs } from '@/lib/chain/legs';
 import { disagreementText } from '@/lib/format/verification';
@@ -111,6 +112,10 @@ export interface ChainObs {
   verifiedWrites: number;
   /** The truth now (the end's checks). */
   now(id: string): Truth;
+  /** World times at which the worker asked for each transaction's receipt (by hash, lower case). */
+  asks: Map<string, number[]>;
+  /** World times at which a request met an RPC fault or a wrong-chain answer, per chain id. */
+  faultsAt: Map<number, Set<number>>;
 }
 
 const hashOf = (n: number, leg: number) => `0x${(n * 16 + leg + 1).toString(16).padStart(64, 'c')}`;
@@ -140,7 +145,16 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       fn();
     });
 
-  const obs: ChainObs = { ids: [], story: new Map(), truth: new Map(), violations: [], verifiedWrites: 0, now: () => undefined as never };
+  const obs: ChainObs = {
+    ids: [],
+    story: new Map(),
+    truth: new Map(),
+    violations: [],
+    verifiedWrites: 0,
+    now: () => undefined as never,
+    asks: new Map(),
+    faultsAt: new Map(),
+  };
   const recorded = new Map<string, string>();
   const plan = new Map<string, { executingAt: number; succeededAt: number; destAt: number; n: number }>();
   let dropped = false;
@@ -267,20 +281,52 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     [ARB, arb],
     [BASE, base],
   ]);
-  const inner = rpcFetch(origins, () =>
-    ctx.random() < spec.faultRate ? spec.faults[Math.floor(ctx.random() * spec.faults.length)] : undefined,
-  );
+  // Each request's fault is drawn as it is sent (synchronously): the oracle keeps when each receipt was asked for and
+  // when a request failed, to tell a leg the worker kept asking about through faults from one it forgot.
+  let faulted = false;
+  const inner = rpcFetch(origins, () => {
+    const f = ctx.random() < spec.faultRate ? spec.faults[Math.floor(ctx.random() * spec.faults.length)] : undefined;
+    faulted = f !== undefined;
+    return f;
+  });
   const wrong = rpcFetch(new Map([[BASE, base]]), () => 'wrongChain');
-  for (const origin of [ARB, BASE])
+  for (const [origin, chain] of origins)
     world.net.routes.set(origin, async (url, init) => {
       sync();
       const t = world.time.t;
       const wrongNow = origin === BASE && spec.wrongChain.some((w) => t >= w.fromMs && t < w.fromMs + w.forMs);
-      const answer = await (wrongNow ? wrong : inner)(url, init);
+      faulted = wrongNow;
+      const pending = (wrongNow ? wrong : inner)(url, init);
+      const body = JSON.parse(String(init.body)) as { method: string; params?: unknown[] };
+      if (faulted) obs.faultsAt.set(chain.chainId, (obs.faultsAt.get(chain.chainId) ?? new Set()).add(t));
+      const hash = String(body.params?.[0] ?? '').toLowerCase();
+      if (body.method === 'eth_getTransactionReceipt') obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
+      const answer = await pending;
       sample();
       return answer;
     });
   return obs;
+}
+
+/** How long before the end the worker must still have asked about a leg it has no verdict of: the cadence's longest delay and a margin. */
+const STILL_ASKING_MS = MAX_CHECK_MS + 15_000;
+
+/**
+ * Whether the worker kept asking about a leg through faults until the end (docs/chain.md, "World runs"): it asked for
+ * the leg's receipt within {@link STILL_ASKING_MS} of the end, and every ask of the last worker life (from `from` on,
+ * for "verified": from when the truth first was) met an RPC fault or a wrong-chain answer on that chain at that
+ * moment. A leg the worker stopped asking about is never excused.
+ */
+function stillFaulted(ctx: CheckContext, obs: ChainObs) {
+  const end = ctx.end - ctx.T0;
+  const lastLife = Math.max(0, ...ctx.deaths.map((d) => (d.restartAt ?? 0) - ctx.T0).filter((t) => t <= end));
+  /** `from` (ms): only the asks from then on count (default: the last life's start). */
+  return (leg: { chainId: number; txnHash: string }, from = 0) => {
+    const asks = obs.asks.get(leg.txnHash.toLowerCase()) ?? [];
+    const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
+    const since = Math.max(lastLife, from);
+    return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= since).every((t) => faults.has(t));
+  };
 }
 
 /** The destination is final with the exact amount and the service says SUCCEEDED. */
@@ -347,17 +393,25 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
         `V1 ${what} shown at ${tc} ms, but no RPC answer from ${from} ms bears it out (last: ${show(samples.filter((x) => x.t <= tc).at(-1) ?? ({} as Truth))})`,
       );
   }
+  const faultedTo = stillFaulted(ctx, obs);
   for (const id of obs.ids) {
     const record = ctx.finalList.find((r) => r.intentId === id);
     if (!record?.receipt || ctx.removeAsked.has(id)) continue;
     const verdict = readChainVerdict(ctx.world.profile.local.get(`${CHAIN_VERDICT_PREFIX}${id}`));
-    const want = verifiableLegs(record.receipt as IntentReceipt).map((l) => l.leg);
+    const legs = verifiableLegs(record.receipt as IntentReceipt);
+    const want = legs.map((l) => l.leg);
     const have = verdict?.legs.map((l) => l.leg) ?? [];
-    if (want.some((l) => !have.includes(l)))
-      v.push(`V1 ${id.slice(0, 8)}…: legs without a verdict at the end: ${JSON.stringify({ want, have })}`);
+    const missing = legs.filter((l) => !have.includes(l.leg));
+    if (missing.length > 0 && missing.every((l) => faultedTo(l))) count.excused('V1', 'RPC faults at every ask of the last worker life');
+    else if (missing.length > 0) v.push(`V1 ${id.slice(0, 8)}…: legs without a verdict at the end: ${JSON.stringify({ want, have })}`);
     else count.ok('V1');
     const truth = obs.now(id);
-    if (obs.story.get(id) === 'exact' && record.receipt.status === 'SUCCEEDED' && verifiedTrue(truth) && !verdict?.verified)
+    const destination = legs.find((l) => l.leg === 'destination');
+    const good = obs.story.get(id) === 'exact' && record.receipt.status === 'SUCCEEDED' && verifiedTrue(truth);
+    const finalAt = obs.truth.get(id)?.find(verifiedTrue)?.t;
+    if (good && !verdict?.verified && destination && faultedTo(destination, finalAt))
+      count.excused('V1', 'RPC faults at every ask of the last worker life');
+    else if (good && !verdict?.verified)
       v.push(
         `V1 ${id.slice(0, 8)}… never "verified on-chain" though its story ended well (${show(truth)}; ${JSON.stringify(verdict?.legs.map((l) => l.text))})`,
       );

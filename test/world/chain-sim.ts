@@ -4,7 +4,7 @@
  * (`eth_getTransactionReceipt`, `eth_blockNumber`, `eth_getBlockByNumber`, `eth_getTransaction`, `eth_chainId`) in
  * the node's wire format, and can re-org: blocks from a height are replaced by new ones, the transactions in them are
  * dropped, and any may be included again later. {@link rpcFetch} is the platform's `fetch` to the chains' RPC
- * origins, with a fault drawn per request by the caller: an HTTP 500, a JSON-RPC error, a time-out, or the answer of
+ * origins, with a fault drawn per request (its method and params) by the caller: an HTTP 500, a JSON-RPC error, a time-out, or the answer of
  * another chain (a wrong-chain endpoint). Pure data, no timers: the run advances heads itself.
  */
 import fc from 'fast-check';
@@ -160,13 +160,16 @@ export class SimChain {
  * The platform's `fetch` for the chains' RPC origins (`origins`: origin → chain): a JSON-RPC body answered by its
  * chain, or by `fault(body)`'s fault. A time-out rejects as a fetch aborted by its time-out does.
  */
-export function rpcFetch(origins: ReadonlyMap<string, SimChain>, fault: (method: string) => RpcFault | undefined): typeof fetch {
+export function rpcFetch(
+  origins: ReadonlyMap<string, SimChain>,
+  fault: (method: string, params: readonly unknown[]) => RpcFault | undefined,
+): typeof fetch {
   return async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const chain = origins.get(url.origin);
     if (!chain) throw new TypeError(`fetch failed: no route to ${url.origin}`);
     const body = JSON.parse(String(init?.body)) as { id: number; method: string; params?: unknown[] };
-    const f = fault(body.method);
+    const f = fault(body.method, body.params ?? []);
     if (f === 'timeout') throw new DOMException('The operation timed out.', 'TimeoutError');
     if (f === 'http500') return new Response('upstream unavailable', { status: 500 });
     if (f === 'rpcError') return Response.json({ jsonrpc: '2.0', id: body.id, error: { code: -32000, message: 'header not found' } });

@@ -1,0 +1,55 @@
+/**
+ * What a new worker life (or a failed read) owes the on-chain verification (docs/chain.md, "In the worker"): which
+ * tracked receipts must be checked again because their stored verdict does not cover them, and a retry with backoff
+ * on the platform's timers for a read that failed. Pure but for the timers.
+ */
+
+import type { IntentReceipt } from '../api/schemas/receipt';
+import { verifiableLegs } from '../chain/legs';
+import type { Timers } from '../platform';
+import type { ChainVerdict } from '../store';
+
+/**
+ * Whether `receipt` must be checked again in this worker life, given its stored `verdict` (undefined: none) and the
+ * chains turned on and granted (`enabled`): yes when it has a verifiable leg on such a chain and the verdict is absent,
+ * not settled, made for another service status (the status decides "verified" and the disagreements), or lacks one of
+ * those legs. A settled verdict of the same status and legs costs nothing again (a new life would ask the chains anew).
+ */
+export function needsCheck(receipt: IntentReceipt, verdict: ChainVerdict | undefined, enabled: (chainId: number) => boolean): boolean {
+  const legs = verifiableLegs(receipt).filter((l) => enabled(l.chainId));
+  if (legs.length === 0) return false;
+  if (!verdict?.settled || verdict.serviceStatus !== receipt.status) return true;
+  return legs.some((l) => !verdict.legs.some((v) => v.leg === l.leg));
+}
+
+/** First delay (ms) before a failed read is tried again; doubled at each failure up to {@link RETRY_MAX_MS}. */
+export const RETRY_FIRST_MS = 5_000;
+/** Longest delay (ms) between two tries of a failed read. */
+export const RETRY_MAX_MS = 60_000;
+
+/** Retries of failed work, one pending timer per key, with backoff (5 s, 10 s, 20 s, 40 s, then 60 s). */
+export interface Retries {
+  /** `key` failed: runs `fn` after the key's next delay (replacing a retry already pending for it). */
+  later(key: string, fn: () => void): void;
+  /** `key` succeeded: its backoff starts again from {@link RETRY_FIRST_MS}; a pending retry is cancelled. */
+  done(key: string): void;
+}
+
+/** {@link Retries} on `timers` (they die with the worker: a new life resumes by itself). */
+export function createRetries(timers: Timers): Retries {
+  const pending = new Map<string, { timer: unknown; failures: number }>();
+  return {
+    later(key, fn) {
+      const was = pending.get(key);
+      if (was) timers.clearTimeout(was.timer);
+      const failures = (was?.failures ?? 0) + 1;
+      const ms = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1));
+      pending.set(key, { failures, timer: timers.setTimeout(fn, ms) });
+    },
+    done(key) {
+      const was = pending.get(key);
+      if (was) timers.clearTimeout(was.timer);
+      pending.delete(key);
+    },
+  };
+}

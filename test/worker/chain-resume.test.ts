@@ -1,0 +1,169 @@
+/**
+ * A new worker life resumes the on-chain checks its predecessor owed (lib/worker/chain-resume.ts, chain-wiring.ts):
+ * receipts never verified, or verified for another service status, and reads refused by storage or IndexedDB tried
+ * again. The platform: WXT's fakeBrowser, a simulated chain behind the platform's fetch (test/world/chain-sim.ts), a
+ * monotonic clock and timers advanced by hand.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { IntentReceipt } from '@/lib/api/schemas/receipt';
+import type { Platform } from '@/lib/platform';
+import type { ChainVerdict } from '@/lib/store';
+import { CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
+import { needsCheck } from '@/lib/worker/chain-resume';
+import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
+import { rpcFetch, SimChain } from '../world/chain-sim';
+
+const BASE = 'https://base.rpc.example';
+const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const HASH = `0x${'d'.repeat(64)}`;
+const ID = `0x${'1'.repeat(64)}`;
+
+const receipt = (status: string) =>
+  IntentReceipt.parse({
+    intentId: ID,
+    status,
+    destinationTransaction: {
+      chainId: 8453,
+      txnHash: HASH,
+      status: 'SUCCEEDED',
+      tokenAmount: '249100000',
+      txnMinedAt: '2026-11-26T00:00:00Z',
+    },
+    summary: { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } },
+  });
+
+/** The world: Base with the destination final, the platform on virtual time, the tracked intents (reads may be refused). */
+function world(status = 'SUCCEEDED') {
+  const base = new SimChain(8453);
+  base.include({ hash: HASH, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
+  base.mine(20);
+  let now = 0;
+  let timers: Array<{ at: number; fn: () => void; id: number }> = [];
+  let ids = 0;
+  const requests: string[] = [];
+  const chainFetch = rpcFetch(new Map([[BASE, base]]), () => undefined);
+  const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
+    fetch: (input, init) => {
+      requests.push(JSON.parse(String(init?.body)).method);
+      return chainFetch(input, init);
+    },
+    clock: { now: () => now, monotonic: () => now, sleep: async () => {} },
+    timers: {
+      setTimeout: (fn, ms) => {
+        timers.push({ at: now + ms, fn, id: ++ids });
+        return ids;
+      },
+      clearTimeout: (id) => {
+        timers = timers.filter((t) => t.id !== id);
+      },
+    },
+    browser: fakeBrowser as unknown as Platform['browser'],
+  };
+  let refuse = 0;
+  const tracked = { intentId: ID, receipt: receipt(status) };
+  const verifier = createChainVerifierOnPlatform(platform, {
+    notify: async () => {},
+    hasPermission: async () => true,
+    intents: async () => {
+      if (refuse-- > 0) throw new DOMException('svc-intents/intents: read refused', 'UnknownError');
+      return [tracked];
+    },
+  });
+  /** Runs the timers due within `ms`, in order, settling each one's work. */
+  const advance = async (ms: number) => {
+    const end = now + ms;
+    for (let next = timers.sort((a, b) => a.at - b.at)[0]; next && next.at <= end; next = timers.sort((a, b) => a.at - b.at)[0]) {
+      timers = timers.filter((t) => t !== next);
+      now = next.at;
+      next.fn();
+      for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+    }
+    now = end;
+  };
+  const verdict = async () =>
+    readChainVerdict((await fakeBrowser.storage.local.get(`${CHAIN_VERDICT_PREFIX}${ID}`))[`${CHAIN_VERDICT_PREFIX}${ID}`]);
+  return { verifier, requests, advance, verdict, tracked, refuseReads: (n: number) => (refuse = n) };
+}
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: BASE, finalityDepth: 10 } } });
+});
+
+const stored = (v: Partial<ChainVerdict>) =>
+  fakeBrowser.storage.local.set({ [`${CHAIN_VERDICT_PREFIX}${ID}`]: { intentId: ID, verified: false, settled: false, legs: [], ...v } });
+
+describe('a new worker life resumes the checks owed', () => {
+  it('checks a receipt the last life recorded but never verified (no stored verdict)', async () => {
+    const w = world();
+    await w.verifier.resume();
+    expect(await w.verdict()).toMatchObject({ verified: true, settled: true, legs: [{ leg: 'destination', kind: 'final' }] });
+  });
+
+  it('checks again a settled verdict made while the service said EXECUTING, now that it says SUCCEEDED', async () => {
+    const w = world();
+    await stored({
+      settled: true,
+      legs: [{ leg: 'destination', chainId: 8453, kind: 'final', text: 'Final on Base' }],
+      serviceStatus: 'EXECUTING',
+    });
+    await w.verifier.resume();
+    expect(await w.verdict()).toMatchObject({ verified: true, serviceStatus: 'SUCCEEDED' });
+  });
+
+  it('asks nothing again for a settled verdict of the same status and legs', async () => {
+    const w = world();
+    await w.verifier.resume();
+    const again = world();
+    await again.verifier.resume();
+    expect(again.requests).toEqual([]);
+  });
+
+  it('tries again, in this life, a resume whose read of the tracked intents was refused', async () => {
+    const w = world();
+    await stored({ settled: false });
+    w.refuseReads(2);
+    await w.verifier.resume();
+    expect(await w.verdict()).toMatchObject({ verified: false });
+    await w.advance(5_000);
+    expect(await w.verdict()).toMatchObject({ verified: false });
+    await w.advance(10_000);
+    expect(await w.verdict()).toMatchObject({ verified: true, settled: true });
+  });
+
+  it('tries again a change whose read of the tracked intents was refused', async () => {
+    const w = world();
+    w.refuseReads(1);
+    await w.verifier.changed(ID);
+    expect(await w.verdict()).toBeUndefined();
+    await w.advance(5_000);
+    expect(await w.verdict()).toMatchObject({ verified: true });
+  });
+
+  it('writes again a verdict whose write storage refused', async () => {
+    const w = world();
+    const set = vi.spyOn(fakeBrowser.storage.local, 'set').mockRejectedValueOnce(new Error('QUOTA_BYTES quota exceeded'));
+    await w.verifier.changed(ID);
+    expect(await w.verdict()).toBeUndefined();
+    set.mockRestore();
+    await w.verifier.onReceipt(w.tracked.receipt);
+    expect(await w.verdict()).toMatchObject({ settled: true, verified: true });
+  });
+});
+
+describe('needsCheck', () => {
+  const on = () => true;
+  const leg = { leg: 'destination', chainId: 8453, kind: 'final', text: '' };
+  it('wants a check without a verdict, with an unsettled one, another status or a missing leg; not otherwise', () => {
+    const r = receipt('SUCCEEDED');
+    const v: ChainVerdict = { intentId: ID, verified: true, settled: true, serviceStatus: 'SUCCEEDED', legs: [leg] };
+    expect(needsCheck(r, undefined, on)).toBe(true);
+    expect(needsCheck(r, { ...v, settled: false }, on)).toBe(true);
+    expect(needsCheck(r, { ...v, serviceStatus: 'EXECUTING' }, on)).toBe(true);
+    expect(needsCheck(r, { ...v, legs: [] }, on)).toBe(true);
+    expect(needsCheck(r, v, on)).toBe(false);
+    expect(needsCheck(r, undefined, () => false)).toBe(false);
+  });
+});
