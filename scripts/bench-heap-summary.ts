@@ -135,3 +135,25 @@ console.log('\nlargest retained sizes (KB), below the synthetic roots:');
 const candidates = post.filter((v) => v !== 0 && !['synthetic', 'hidden'].includes(typeOf(v)));
 for (const v of candidates.sort((a, b) => retained[b]! - retained[a]!).slice(0, top))
   console.log(`${String(kb(retained[v]!)).padStart(8)}  ${label(v).slice(0, 60).padEnd(60)}  ${pathOf(v).slice(0, 160)}`);
+
+// Self size by what holds it: each node's first strong retainer as `constructor.edge` (element indices as []).
+const firstRetainer = new Map<number, string>();
+for (let v = 0; v < n; v++)
+  for (let e = firstEdge[v]!; e < firstEdge[v + 1]!; e += EF) {
+    const to = snap.edges[e + eTo]! / NF;
+    if (!strong(e) || firstRetainer.has(to)) continue;
+    const t = edgeTypes[snap.edges[e + eType]!];
+    const name = t === 'element' ? '[]' : t === 'hidden' ? '(hidden)' : edgeName(e);
+    firstRetainer.set(to, `${label(v).slice(0, 40)}.${name}`);
+  }
+const byHolder = new Map<string, { count: number; bytes: number }>();
+for (let v = 0; v < n; v++) {
+  const key = `${firstRetainer.get(v) ?? '(none)'} → ${typeOf(v) === 'object' ? nameOf(v) : `(${typeOf(v)})`}`;
+  const k = byHolder.get(key) ?? { count: 0, bytes: 0 };
+  k.count++;
+  k.bytes += selfOf(v);
+  byHolder.set(key, k);
+}
+console.log('\nself size by first holder (holder.edge → kind; KB, count):');
+for (const [k, v] of [...byHolder].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top))
+  console.log(`${String(kb(v.bytes)).padStart(8)}  ${String(v.count).padStart(7)}  ${k.slice(0, 120)}`);

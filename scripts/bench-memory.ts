@@ -29,6 +29,8 @@ export interface MemoryFigures {
   runMs: number;
   processMB: WorkerMemory;
   heap: WorkerHeap;
+  /** The process's private memory (MB) at each step: launched, configured, tracked, settled (then `processMB`). */
+  stagesMB: Record<string, number | null>;
 }
 
 /** How a memory row runs (ms). */
@@ -94,7 +96,13 @@ async function finalCount(ext: ExtensionBrowser): Promise<number> {
 }
 
 /** One memory row on a configured `ext` (the build itself) against `sim`. */
-export async function memoryRow(ext: ExtensionBrowser, sim: MemorySim, n: number, samples: MemorySamples): Promise<MemoryFigures> {
+export async function memoryRow(
+  ext: ExtensionBrowser,
+  sim: MemorySim,
+  n: number,
+  samples: MemorySamples,
+  stagesMB: Record<string, number | null> = {},
+): Promise<MemoryFigures> {
   const ids = await createIntents(sim, n, samples.spreadMs);
   const finishing = ids.filter((_, i) => i % 10 !== 0).length;
   const page = await ext.openPage('popup.html', POPUP_VIEWPORT);
@@ -105,14 +113,16 @@ export async function memoryRow(ext: ExtensionBrowser, sim: MemorySim, n: number
     if (!reply?.ok) throw new Error(`track-many failed: ${JSON.stringify(reply)}`);
   }, ids);
   await page.close();
+  stagesMB.tracked = (await extensionMemory(ext)).privateMB;
   let finalHeld = 0;
   while (Date.now() - from < samples.settleMs) {
     await new Promise((r) => setTimeout(r, 5_000));
     finalHeld = await finalCount(ext);
     if (finalHeld >= finishing) break;
   }
+  stagesMB.settled = (await extensionMemory(ext)).privateMB;
   await new Promise((r) => setTimeout(r, samples.idleMs));
   const processMB = await extensionMemory(ext);
   const heap = await workerHeap(ext, samples.snapshotPath);
-  return { finishing, finalHeld, runMs: Date.now() - from, processMB, heap };
+  return { finishing, finalHeld, runMs: Date.now() - from, processMB, heap, stagesMB };
 }

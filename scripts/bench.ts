@@ -39,7 +39,7 @@ import { createWatchedCheck } from '../lib/worker/watched';
 import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../simulator/server';
 import { type ChainFigures, chainRow } from './bench-chain';
-import { type DeskFigures, deskBrowser, deskNode } from './bench-desk';
+import { type DeskFigures, deskBrowser, deskNode, extensionMemory } from './bench-desk';
 import { type MemoryFigures, memoryRow } from './bench-memory';
 import { earlierRows, mergeResults, type ResultsFile } from './bench-results';
 
@@ -783,9 +783,11 @@ async function runMemory(n: number): Promise<Figures> {
   const sim = await startSim();
   const ext = await launchExtension(undefined, true, undefined, { record: false });
   try {
+    const stages: Record<string, number | null> = { launched: (await extensionMemory(ext)).privateMB };
     await configure(ext, sim.url, sim.accessKey);
+    stages.configured = (await extensionMemory(ext)).privateMB;
     const snapshotPath = process.env.BENCH_HEAP_SNAPSHOT === '1' ? `bench/heap-${n}.heapsnapshot` : undefined;
-    const m = await memoryRow(ext, sim, n, { ...MEMORY_SAMPLES, ...(snapshotPath ? { snapshotPath } : {}) });
+    const m = await memoryRow(ext, sim, n, { ...MEMORY_SAMPLES, ...(snapshotPath ? { snapshotPath } : {}) }, stages);
     return {
       row: `memory browser ${n}`,
       kind: 'tracker (browser)',
@@ -902,12 +904,18 @@ if (desk.length > 0) {
 const memory = all.filter((r) => r.memory);
 if (memory.length > 0) {
   console.log('');
-  console.log('| memory row | intents | final held / finishing | process private / RSS MB | worker JS heap used / total MB | run s |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| memory row | intents | final held / finishing | process private / RSS MB | worker JS heap used / total MB | private MB by step | run s |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
   for (const r of memory) {
     const m = r.memory!;
     console.log(
-      `| ${r.row} | ${r.intents} | ${m.finalHeld} / ${m.finishing} | ${f(m.processMB.privateMB)} / ${f(m.processMB.rssMB)} | ${m.heap.usedMB} / ${m.heap.totalMB} | ${Math.round(m.runMs / 1000)} |`,
+      `| ${r.row} | ${r.intents} | ${m.finalHeld} / ${m.finishing} | ${f(m.processMB.privateMB)} / ${f(m.processMB.rssMB)} | ${m.heap.usedMB} / ${m.heap.totalMB} | ${Object.entries(
+        m.stagesMB ?? {},
+      )
+        .map(([k, v]) => `${k} ${f(v)}`)
+        .join(', ')} | ${Math.round(m.runMs / 1000)} |`,
     );
   }
 }
