@@ -29,7 +29,10 @@ export interface MemoryFigures {
   runMs: number;
   processMB: WorkerMemory;
   heap: WorkerHeap;
-  /** The process's private memory (MB) at each step: launched, configured, tracked, settled (then `processMB`). */
+  /**
+   * The process's private memory (MB) at each step: launched, configured, tracked, settled (then `processMB`), and
+   * `afterGc`: after the full garbage collections of `heap` (the worker's garbage is the difference).
+   */
   stagesMB: Record<string, number | null>;
 }
 
@@ -124,5 +127,7 @@ export async function memoryRow(
   await new Promise((r) => setTimeout(r, samples.idleMs));
   const processMB = await extensionMemory(ext);
   const heap = await workerHeap(ext, samples.snapshotPath);
+  // Again once the worker's garbage is collected: what of the process was the worker's garbage.
+  stagesMB.afterGc = (await extensionMemory(ext)).privateMB;
   return { finishing, finalHeld, runMs: Date.now() - from, processMB, heap, stagesMB };
 }
