@@ -54,6 +54,8 @@ export interface ChainWiringOptions {
   notify: (intentId: string, disagreement: Disagreement, text: string, receipt: IntentReceipt) => Promise<void>;
   /** The tracked intents as the tracker holds them (default: none; then {@link ChainVerifierOnPlatform.changed} forgets). */
   intents?: () => Promise<ReadonlyArray<Pick<TrackedIntent, 'intentId' | 'receipt'>>>;
+  /** One tracked intent (default: found in `intents()`); each receipt change asks for one, so it must not copy the list. */
+  intent?: (intentId: string) => Promise<Pick<TrackedIntent, 'intentId' | 'receipt'> | undefined>;
   /** Whether the extension holds the host permission `pattern` (default: browser.permissions.contains). */
   hasPermission?: (pattern: string) => Promise<boolean>;
   budget?: RpcBudget;
@@ -211,6 +213,7 @@ export function createChainVerifierOnPlatform(
 ): ChainVerifierOnPlatform {
   const storage = platform.browser.storage.local;
   const intents = options.intents ?? (async () => []);
+  const intentOf = options.intent ?? (async (id: string) => (await intents()).find((i) => i.intentId === id));
   const chains = grantedChains(
     storage,
     options.hasPermission ?? ((pattern: string) => platform.browser.permissions.contains({ origins: [pattern] }).catch(() => false)),
@@ -250,9 +253,7 @@ export function createChainVerifierOnPlatform(
   return {
     onReceipt: check,
     async changed(intentId) {
-      const intent = await intents()
-        .then((l) => l.find((i) => i.intentId === intentId))
-        .catch(() => null);
+      const intent = await intentOf(intentId).catch(() => null);
       if (intent === null) return;
       if (!intent) await forget(intentId);
       // A record written with the same receipt (its check time) waits for the check already set on the cadence.
