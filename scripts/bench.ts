@@ -14,10 +14,12 @@
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
  * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget), `desk` (a desk
  * tracking 1,000 and 5,000: time to track them all, popup open to list shown and search p50/p99, `./bench-desk.ts`);
+ * `memory` (the worker with 1,000 and 5,000 tracked in Chromium: the extension process's private memory and the
+ * worker's own JS heap over the DevTools protocol, `./bench-memory.ts`, docs/memory.md; not in the default set);
  * `chain` (the on-chain verifier in Node against two anvils with 1, 100 and 500 tracked intents: destination block to
  * "verified" and to "arrived", RPC requests a minute per chain, `./bench-chain.ts`; not in the default set);
- * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` / `BENCH_CHAIN_SIZES` (e.g. `500`) narrow the node,
- * browser, desk and chain rows.
+ * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` / `BENCH_MEMORY_SIZES` / `BENCH_CHAIN_SIZES` (e.g.
+ * `500`) narrow the node, browser, desk, memory and chain rows.
  */
 import './bench-i18n';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
