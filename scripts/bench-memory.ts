@@ -27,6 +27,8 @@ export interface MemoryFigures {
   finalHeld: number;
   /** From `track-many` to the read (ms). */
   runMs: number;
+  /** Requests the simulator received from `track-many` to the read, by operation. */
+  requests: Record<string, number>;
   processMB: WorkerMemory;
   heap: WorkerHeap;
   /**
@@ -50,6 +52,8 @@ export interface MemorySamples {
 /** The simulator as the memory rows use it. */
 export interface MemorySim {
   control<T>(path: string, body?: unknown): Promise<T>;
+  /** The simulator's request log entries that started in [from, to) (wall-clock ms). */
+  requestsBetween(from: number, to: number): Promise<Array<{ operation: string }>>;
 }
 
 /** `n` intents: every tenth stuck in flight, every fifth of the others failing, the rest succeeding over `spreadMs`. */
@@ -129,5 +133,7 @@ export async function memoryRow(
   const heap = await workerHeap(ext, samples.snapshotPath);
   // Again once the worker's garbage is collected: what of the process was the worker's garbage.
   stagesMB.afterGc = (await extensionMemory(ext)).privateMB;
-  return { finishing, finalHeld, runMs: Date.now() - from, processMB, heap, stagesMB };
+  const requests: Record<string, number> = {};
+  for (const e of await sim.requestsBetween(from, Date.now())) requests[e.operation] = (requests[e.operation] ?? 0) + 1;
+  return { finishing, finalHeld, runMs: Date.now() - from, requests, processMB, heap, stagesMB };
 }
