@@ -7,19 +7,12 @@
  * fields that are unique to one intent or one moment, which would only churn it.
  */
 
-/** Fields whose values are unique to an intent, a transaction or a moment: never worth a place in the table. */
-const UNIQUE_FIELDS = new Set([
-  'intentId',
-  'txnHash',
-  'addedAt',
-  'createdAt',
-  'updatedAt',
-  'statusUpdatedAt',
-  'txnMinedAt',
-  'expiresAt',
-  'startedAt',
-  'finishedAt',
-]);
+/**
+ * Fields whose values are unique to an intent, a transaction or a moment (the intentId, a transaction hash, every
+ * `…At` time: createdAt, updatedAt, statusUpdatedAt, txnMinedAt, expiresAt, startedAt, finishedAt): never worth a
+ * place in the table.
+ */
+const unique = (field: string) => field === 'intentId' || field === 'txnHash' || field.endsWith('At');
 
 /** Nesting followed into a record (a receipt's summary → transaction → token metadata is 4 deep). */
 const MAX_DEPTH = 8;
@@ -55,25 +48,17 @@ export class StringInterner {
 
   /**
    * Replaces, in place, each string value of `value`'s plain objects and arrays (to {@link MAX_DEPTH} levels) by the
-   * table's equal instance; values of {@link UNIQUE_FIELDS} are left as they are. Nothing observable changes: every
-   * value stays equal to what it was. Returns `value`.
+   * table's equal instance; values of the fields {@link unique} to an intent or a moment are left as they are.
+   * Nothing observable changes: every value stays equal to what it was. Returns `value`.
    */
   deep<T>(value: T, depth = 0): T {
     if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const v: unknown = value[i];
-        if (typeof v === 'string') value[i] = this.string(v);
-        else this.deep(v, depth + 1);
-      }
-      return value;
-    }
+    // An array's keys are its indexes: its elements are walked as an object's values.
     const o = value as Record<string, unknown>;
     for (const key of Object.keys(o)) {
       const v = o[key];
-      if (typeof v === 'string') {
-        if (!UNIQUE_FIELDS.has(key)) o[key] = this.string(v);
-      } else this.deep(v, depth + 1);
+      if (typeof v !== 'string') this.deep(v, depth + 1);
+      else if (!unique(key)) o[key] = this.string(v);
     }
     return value;
   }
