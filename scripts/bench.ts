@@ -14,10 +14,12 @@
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
  * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget), `desk` (a desk
  * tracking 1,000 and 5,000: time to track them all, popup open to list shown and search p50/p99, `./bench-desk.ts`);
+ * `memory` (the worker with 1,000 and 5,000 tracked in Chromium: the extension process's private memory and the
+ * worker's own JS heap over the DevTools protocol, `./bench-memory.ts`, docs/memory.md; not in the default set);
  * `chain` (the on-chain verifier in Node against two anvils with 1, 100 and 500 tracked intents: destination block to
  * "verified" and to "arrived", RPC requests a minute per chain, `./bench-chain.ts`; not in the default set);
- * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` / `BENCH_CHAIN_SIZES` (e.g. `500`) narrow the node,
- * browser, desk and chain rows.
+ * `BENCH_NODE_SIZES` / `BENCH_BROWSER_SIZES` / `BENCH_DESK_SIZES` / `BENCH_MEMORY_SIZES` / `BENCH_CHAIN_SIZES` (e.g.
+ * `500`) narrow the node, browser, desk, memory and chain rows.
  */
 import './bench-i18n';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -39,11 +41,13 @@ import { createWatchedCheck } from '../lib/worker/watched';
 import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../simulator/server';
 import { type ChainFigures, chainRow } from './bench-chain';
-import { type DeskFigures, deskBrowser, deskNode } from './bench-desk';
+import { type DeskFigures, deskBrowser, deskNode, extensionMemory } from './bench-desk';
+import { type MemoryFigures, memoryRow } from './bench-memory';
+import { earlierRows, mergeResults, type ResultsFile } from './bench-results';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SCALE_PARTS = ['busy', 'not-in-history', 'idle', 'not-found', 'watched'];
-const KNOWN_PARTS = ['node', 'browser', 'scale', 'desk', 'chain', ...SCALE_PARTS];
+const KNOWN_PARTS = ['node', 'browser', 'scale', 'desk', 'memory', 'chain', ...SCALE_PARTS];
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'node,browser,scale,desk').split(',').map((p) => p.trim()));
 for (const p of PARTS) {
   if (!KNOWN_PARTS.includes(p)) {
@@ -61,6 +65,11 @@ const SIZES = PARTS.has('node') ? sizes(process.env.BENCH_NODE_SIZES, QUICK ? [1
 const BROWSER_SIZES = PARTS.has('browser') ? sizes(process.env.BENCH_BROWSER_SIZES, QUICK ? [1] : [1, 100, 500]) : [];
 /** Desk rows: tracked intents, and how many popup openings and searches each Chromium row times. */
 const DESK_SIZES = PARTS.has('desk') ? sizes(process.env.BENCH_DESK_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
+/** Memory rows (`./bench-memory.ts`): tracked intents; `BENCH_HEAP_SNAPSHOT=1` also writes the worker's heap snapshot. */
+const MEMORY_SIZES = PARTS.has('memory') ? sizes(process.env.BENCH_MEMORY_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
+const MEMORY_SAMPLES = QUICK
+  ? { spreadMs: 20_000, settleMs: 90_000, idleMs: 10_000 }
+  : { spreadMs: 60_000, settleMs: 300_000, idleMs: 30_000 };
 /** Chain rows: tracked intents verified on the local chains. */
 const CHAIN_SIZES = PARTS.has('chain') ? sizes(process.env.BENCH_CHAIN_SIZES, QUICK ? [1, 20] : [1, 100, 500]) : [];
 const DESK_SAMPLES = QUICK
@@ -83,7 +92,7 @@ const SCALE = {
 };
 const OUT = QUICK ? 'bench/results.quick.json' : 'bench/results.json';
 
-if (BROWSER_SIZES.length > 0 || DESK_SIZES.length > 0) {
+if (BROWSER_SIZES.length > 0 || DESK_SIZES.length > 0 || MEMORY_SIZES.length > 0) {
   // The browser runs use a copy of the build, so that rebuilding while the benchmark runs changes nothing.
   rmSync('.output/bench-chrome-mv3', { recursive: true, force: true });
   cpSync('.output/chrome-mv3', '.output/bench-chrome-mv3', { recursive: true });
@@ -97,6 +106,8 @@ interface Figures {
   row: string;
   /** When the row was measured (ISO 8601). */
   measuredAt?: string;
+  /** The machine it was measured on (the file's `machine` is the last run's). */
+  machine?: Record<string, unknown>;
   kind: Kind | 'tracker (browser)';
   intents: number;
   notified: number;
@@ -132,6 +143,8 @@ interface Figures {
   };
   /** Desk rows only (`./bench-desk.ts`): tracking them all, popup open, search (ms). */
   desk?: DeskFigures;
+  /** Memory rows only (`./bench-memory.ts`): the worker's process and JS heap with `intents` tracked (MB). */
+  memory?: MemoryFigures;
   /** Chain rows only (`./bench-chain.ts`): destination block to verified / arrived (ms), RPC requests per chain. */
   chain?: ChainFigures;
 }
@@ -767,25 +780,42 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
   return rows;
 }
 
-// Results are written after every row. When only some rows run (BENCH_PARTS or a size list given), the other rows
-// keep their earlier figures, each with the date it was measured.
-const SUBSET = ['BENCH_PARTS', 'BENCH_NODE_SIZES', 'BENCH_BROWSER_SIZES', 'BENCH_DESK_SIZES', 'BENCH_CHAIN_SIZES'].some(
-  (v) => process.env[v] !== undefined,
-);
-const rowOf = (f: Partial<Figures> & Pick<Figures, 'kind' | 'intents'>) => f.row ?? `${f.kind} ${f.intents}`;
-const earlier: Figures[] =
-  SUBSET && existsSync(OUT)
-    ? (() => {
-        const old = JSON.parse(readFileSync(OUT, 'utf8')) as { machine: { date: string }; results: Figures[] };
-        return old.results.map((e) => ({ ...e, row: rowOf(e), measuredAt: e.measuredAt ?? old.machine.date }));
-      })()
-    : [];
+/** A memory row: a fresh simulator and profile, the build itself (no recorder). */
+async function runMemory(n: number): Promise<Figures> {
+  const sim = await startSim();
+  const ext = await launchExtension(undefined, true, undefined, { record: false });
+  try {
+    const stages: Record<string, number | null> = { launched: (await extensionMemory(ext)).privateMB };
+    await configure(ext, sim.url, sim.accessKey);
+    stages.configured = (await extensionMemory(ext)).privateMB;
+    const snapshotPath = process.env.BENCH_HEAP_SNAPSHOT === '1' ? `bench/heap-${n}.heapsnapshot` : undefined;
+    const m = await memoryRow(ext, sim, n, { ...MEMORY_SAMPLES, ...(snapshotPath ? { snapshotPath } : {}) }, stages);
+    return {
+      row: `memory browser ${n}`,
+      kind: 'tracker (browser)',
+      intents: n,
+      notified: 0,
+      latencyMs: null,
+      requestsPerMinute: 0,
+      idleRequestsPerMinute: null,
+      idleRequestsPerMinutePerIntent: null,
+      peakConcurrentRequests: 0,
+      cpuMs: null,
+      memory: m,
+    };
+  } finally {
+    await ext.close();
+    removeProfile(ext.userDataDir);
+    sim.stop();
+  }
+}
+
+// Results are written after every row: the rows this run measured, each with its date and machine, beside every
+// earlier row of the file that it did not measure (`./bench-results.ts`).
+const earlier = existsSync(OUT) ? earlierRows<Figures>(JSON.parse(readFileSync(OUT, 'utf8')) as ResultsFile<Figures>) : [];
 const results: Figures[] = [];
-const order = (f: Figures) => (f.chain ? 4 : f.desk ? 3 : f.scale ? 2 : f.kind.includes('browser') ? 1 : 0);
 const save = () => {
-  const merged = [...earlier.filter((e) => !results.some((r) => r.row === e.row)), ...results].sort(
-    (a, b) => order(a) - order(b) || (a.scale ? 0 : a.intents - b.intents || a.kind.localeCompare(b.kind)),
-  );
+  const merged = mergeResults(earlier, results);
   mkdirSync('bench', { recursive: true });
   writeFileSync(OUT, `${JSON.stringify({ machine, results: merged }, null, 2)}\n`);
   return merged;
@@ -793,7 +823,8 @@ const save = () => {
 const record = async (label: string, run: () => Promise<Figures>) => {
   const started = Date.now();
   console.error(`bench: ${label}…`);
-  results.push({ ...(await run()), measuredAt: new Date().toISOString() });
+  const { date: _date, settings: _settings, ...on } = machine;
+  results.push({ ...(await run()), measuredAt: new Date().toISOString(), machine: on });
   console.error(`${JSON.stringify(results[results.length - 1])} (${Math.round((Date.now() - started) / 1000)} s)`);
   save();
 };
@@ -809,6 +840,7 @@ try {
   }
   for (const { label, run } of scaleRows()) await record(label, run);
   for (const { label, run } of deskRows()) await record(label, run);
+  for (const n of MEMORY_SIZES) await record(`worker memory, ${n} intents`, () => runMemory(n));
   for (const n of CHAIN_SIZES)
     await record(`on-chain verifier, ${n} intents`, async () => ({
       row: `chain ${n}`,
@@ -835,7 +867,7 @@ console.log(
   '| tracker | intents | notified | p50 ms | p95 ms | p99 ms | max ms | req/min running | req/min idle | idle req/min per intent | peak concurrent | CPU ms | History look-up p50/p99/max ms (n) | ended before tracked |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of all.filter((r) => !r.scale && !r.desk && !r.chain)) {
+for (const r of all.filter((r) => !r.scale && !r.desk && !r.memory && !r.chain)) {
   console.log(
     `| ${r.kind} | ${r.intents} | ${r.notified} | ${f(r.latencyMs?.p50)} | ${f(r.latencyMs?.p95)} | ${f(r.latencyMs?.p99)} | ${f(r.latencyMs?.max)} | ${r.requestsPerMinute} | ${f(r.idleRequestsPerMinute)} | ${f(r.idleRequestsPerMinutePerIntent)} | ${r.peakConcurrentRequests} | ${f(r.cpuMs)} | ${r.historyLookupMs ? `${r.historyLookupMs.p50}/${r.historyLookupMs.p99}/${r.historyLookupMs.max} (${r.historyLookupMs.count})` : '—'} | ${f(r.finishedBeforeTracked)} |`,
   );
@@ -868,6 +900,24 @@ if (desk.length > 0) {
     const d = r.desk!;
     console.log(
       `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.fullListMs)} | ${p(d.searchMs)} | ${p(d.latencyMs)} | ${f(d.endedBeforeTracked)} | ${f(d.idleRequestsPerMinute)} | ${f(d.peakInFlight)} | ${d.memory ? `${f(d.memory.privateMB)}/${f(d.memory.rssMB)}/${f(d.memory.jsHeapMB)}` : '—'} |`,
+    );
+  }
+}
+const memory = all.filter((r) => r.memory);
+if (memory.length > 0) {
+  console.log('');
+  console.log(
+    '| memory row | intents | final held / finishing | process private / RSS MB | worker JS heap used / total MB | private MB by step | run s |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of memory) {
+    const m = r.memory!;
+    console.log(
+      `| ${r.row} | ${r.intents} | ${m.finalHeld} / ${m.finishing} | ${f(m.processMB.privateMB)} / ${f(m.processMB.rssMB)} | ${m.heap.usedMB} / ${m.heap.totalMB} | ${Object.entries(
+        m.stagesMB ?? {},
+      )
+        .map(([k, v]) => `${k} ${f(v)}`)
+        .join(', ')} | ${Math.round(m.runMs / 1000)} |`,
     );
   }
 }

@@ -152,6 +152,12 @@ export class Tracker {
     return this.#c.mirror.values().sort((a, b) => b.addedAt - a.addedAt);
   }
 
+  /** One tracked intent as the tracker holds it, without copying or sorting the list; undefined when not tracked. */
+  async get(intentId: string): Promise<TrackedIntent | undefined> {
+    await this.#load();
+    return this.#c.mirror.get(intentId);
+  }
+
   /**
    * Marks every finished intent as seen by the user (the popup was opened), without telling listeners: only the
    * badge depends on it. Resolves with how many were marked.

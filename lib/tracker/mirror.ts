@@ -1,14 +1,19 @@
 /**
  * The tracker's in-memory mirror of the intent store. The worker is the only writer of tracked intents: the mirror
  * is loaded once per engine and kept current by its own writes, each written to the store first. A removed intent
- * is tombstoned, so that a write still in flight when it was removed cannot bring it back into the mirror.
+ * is tombstoned, so that a write still in flight when it was removed cannot bring it back into the mirror. Each record
+ * held shares its repeated strings with the others (`compactRecord`, lib/store/intern.ts): a desk's thousands of
+ * receipts would otherwise each keep their own copies.
  */
 import type { IntentStore, TrackedIntent } from '../store';
+import { compactRecord, StringInterner } from '../store/intern';
 
 /** Loads once, writes through, forgets on remove. */
 export class IntentMirror {
   readonly #map = new Map<string, TrackedIntent>();
   readonly #removed = new Set<string>();
+  /** The strings the records held share (bounded). */
+  readonly #strings = new StringInterner();
   #loaded: Promise<void> | undefined;
 
   constructor(
@@ -23,7 +28,8 @@ export class IntentMirror {
   load(): Promise<void> {
     this.#loaded ??= this.store.list().then(
       (all) => {
-        for (const t of all) if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#map.set(t.intentId, t);
+        for (const t of all)
+          if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#map.set(t.intentId, compactRecord(t, this.#strings));
       },
       (err: unknown) => {
         this.#loaded = undefined;
@@ -58,7 +64,7 @@ export class IntentMirror {
       return next;
     });
     if (this.#removed.has(intentId)) return undefined;
-    if (written && changed) this.#map.set(intentId, written);
+    if (written && changed) this.#map.set(intentId, compactRecord(written, this.#strings));
     if (changed && !options.quiet) this.onChange?.(intentId);
     return written;
   }
@@ -82,7 +88,7 @@ export class IntentMirror {
       if (this.#removed.has(id)) return undefined;
       const record = written[i];
       if (record && changed.has(id)) {
-        this.#map.set(id, record);
+        this.#map.set(id, compactRecord(record, this.#strings));
         this.onChange?.(id);
       }
       return record;
@@ -104,7 +110,7 @@ export class IntentMirror {
     } catch (err) {
       if (!wasRemoved) this.#removed.delete(intentId);
       const kept = await this.store.get(intentId).catch(() => before);
-      if (kept && !this.#removed.has(intentId)) this.#map.set(intentId, kept);
+      if (kept && !this.#removed.has(intentId)) this.#map.set(intentId, compactRecord(kept, this.#strings));
       throw err;
     }
     this.onChange?.(intentId);

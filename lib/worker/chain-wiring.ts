@@ -55,6 +55,8 @@ export interface ChainWiringOptions {
   notify: (intentId: string, disagreement: Disagreement, text: string, receipt: IntentReceipt) => Promise<void>;
   /** The tracked intents as the tracker holds them (default: none; then {@link ChainVerifierOnPlatform.changed} forgets). */
   intents?: () => Promise<ReadonlyArray<Pick<TrackedIntent, 'intentId' | 'receipt'>>>;
+  /** One tracked intent (default: found in `intents()`); each receipt change asks for one, so it must not copy the list. */
+  intent?: (intentId: string) => Promise<Pick<TrackedIntent, 'intentId' | 'receipt'> | undefined>;
   /** Whether the extension holds the host permission `pattern` (default: browser.permissions.contains). */
   hasPermission?: (pattern: string) => Promise<boolean>;
   budget?: RpcBudget;
@@ -143,6 +145,7 @@ export function createChainVerifierOnPlatform(
 ): ChainVerifierOnPlatform {
   const storage = platform.browser.storage.local;
   const intents = options.intents ?? (async () => []);
+  const intentOf = options.intent ?? (async (id: string) => (await intents()).find((i) => i.intentId === id));
   const chains = grantedChains(
     storage,
     options.hasPermission ?? ((pattern: string) => platform.browser.permissions.contains({ origins: [pattern] }).catch(() => false)),
@@ -191,9 +194,7 @@ export function createChainVerifierOnPlatform(
   onPreferencesOrGrant(platform.browser, () => void resume(true));
 
   const changed = async (intentId: string): Promise<void> => {
-    const intent = await intents()
-      .then((l) => l.find((i) => i.intentId === intentId))
-      .catch(() => null);
+    const intent = await intentOf(intentId).catch(() => null);
     // The tracked intents could not be read: asked again, else a receipt that changes no more is never checked.
     if (intent === null) return retries.later(`changed:${intentId}`, () => void changed(intentId));
     retries.done(`changed:${intentId}`);

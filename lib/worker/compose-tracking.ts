@@ -35,7 +35,7 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   const { clients, serviceClock } = service;
   // Every notification about an intent: one decision, one outbox in IndexedDB, one adapter over browser.notifications.
   const calm = createWorkerCalm(platform, stores, firefox, {
-    intent: async (intentId) => (await tracker.list()).find((t) => t.intentId === intentId),
+    intent: (intentId) => tracker.get(intentId),
     changed: () => changed(''),
   });
   // What a user's action did (the context menu, the shortcut): an outbox job like every notification (never lost).
@@ -93,6 +93,7 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   // (`changed` above also forgets a removed intent); a disagreement is a notification of its own, told once.
   const chain = createChainVerifierOnPlatform(platform, {
     intents: () => tracker.list(),
+    intent: (intentId) => tracker.get(intentId),
     notify: (intentId, disagreement, text, receipt) => calm.showChain(chainNotice(intentId, disagreement, text, receipt)),
   });
   void chain.resume();

@@ -13,7 +13,8 @@ import type { Tracker } from '../tracker/engine';
 /** What the finder uses. */
 export interface BaselineFinderDeps {
   client(): Promise<Pick<SvcClient, 'getIntent' | 'getIntentHistory'> | undefined>;
-  tracker: Pick<Tracker, 'list' | 'setBaseline'>;
+  /** `get` reads one record (not a copy of the whole list: a desk's thousands are each looked up). */
+  tracker: Pick<Tracker, 'get' | 'setBaseline'>;
   /** Monotonic time (ms) the waits below are measured on (default the real one). */
   monotonic?: () => number;
 }
@@ -62,7 +63,7 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   let queue: Promise<void> = Promise.resolve();
   /** True while `intentId` is tracked, not final and without a baseline: asked again just before each request (I4). */
   const wanted = async (intentId: string) => {
-    const t = (await deps.tracker.list()).find((i) => i.intentId === intentId);
+    const t = await deps.tracker.get(intentId);
     return t && t.phase !== 'final' && t.estimatedDuration === undefined && t.routeDuration === undefined ? t : undefined;
   };
   const run = async (intentId: string) => {

@@ -56,7 +56,7 @@ describe('the ETA baseline and the details look-up take nothing from another int
     const record = { intentId: ID, addedAt: 0, lastStates: [], phase: 'tracking' as const, notification: 'none' as const };
     const ensure = createBaselineFinder({
       client: async () => client,
-      tracker: { list: async () => [record], setBaseline: async (_id, b) => void set.push(b) },
+      tracker: { get: async (id) => (id === ID ? record : undefined), setBaseline: async (_id, b) => void set.push(b) },
     });
     await ensure(ID);
     expect(set).toEqual([]);

@@ -1,0 +1,80 @@
+/**
+ * One copy of each repeated string in the records the worker holds in memory. Every receipt parsed from the network
+ * (JSON) or read from IndexedDB (structured clone) brings its own copy of each string value, and a desk's intents
+ * repeat most of them: statuses and leg kinds, owner and token addresses, token names, symbols and logo URLs, chain
+ * names, amounts of a usual size. At 5,000 tracked intents such copies were about 12 MB of the worker's 25 MB heap
+ * (docs/memory.md). The table is bounded ({@link StringInterner.cap} entries, cleared when full) and leaves out the
+ * fields that are unique to one intent or one moment, which would only churn it.
+ */
+
+/**
+ * Fields whose values are unique to an intent, a transaction or a moment (the intentId, a transaction hash, every
+ * `…At` time: createdAt, updatedAt, statusUpdatedAt, txnMinedAt, expiresAt, startedAt, finishedAt): never worth a
+ * place in the table.
+ */
+const unique = (field: string) => field === 'intentId' || field === 'txnHash' || field.endsWith('At');
+
+/** Nesting followed into a record (a receipt's summary → transaction → token metadata is 4 deep). */
+const MAX_DEPTH = 8;
+
+/** A bounded table of canonical string instances. */
+export class StringInterner {
+  readonly #table = new Map<string, string>();
+
+  /**
+   * @param cap most strings held at once; when full the table is cleared and starts again (strings already shared
+   *   stay shared), so it never holds more than `cap`
+   * @param maxLength strings longer than this (characters) are left as they are: long texts rarely repeat
+   */
+  constructor(
+    readonly cap = 4_096,
+    readonly maxLength = 200,
+  ) {}
+
+  /** How many strings the table holds (≤ {@link cap}). */
+  get size(): number {
+    return this.#table.size;
+  }
+
+  /** The table's instance of `s` (equal to it), added when missing. */
+  string(s: string): string {
+    if (s.length > this.maxLength) return s;
+    const known = this.#table.get(s);
+    if (known !== undefined) return known;
+    if (this.#table.size >= this.cap) this.#table.clear();
+    this.#table.set(s, s);
+    return s;
+  }
+
+  /**
+   * Replaces, in place, each string value of `value`'s plain objects and arrays (to {@link MAX_DEPTH} levels) by the
+   * table's equal instance; values of the fields {@link unique} to an intent or a moment are left as they are.
+   * Nothing observable changes: every value stays equal to what it was. Returns `value`.
+   */
+  deep<T>(value: T, depth = 0): T {
+    if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+    // An array's keys are its indexes: its elements are walked as an object's values.
+    const o = value as Record<string, unknown>;
+    for (const key of Object.keys(o)) {
+      const v = o[key];
+      if (typeof v !== 'string') this.deep(v, depth + 1);
+      else if (!unique(key)) o[key] = this.string(v);
+    }
+    return value;
+  }
+}
+
+/** What {@link compactRecord} reads and rewrites of a tracked record. */
+interface RecordStrings {
+  intentId: string;
+  receipt?: { intentId?: string } | undefined;
+}
+
+/**
+ * Shares the strings of a tracked record held in memory (`lib/tracker/mirror.ts`): its receipt's `intentId` becomes
+ * the record's own instance, and every other repeated string the table's. In place; returns `record`.
+ */
+export function compactRecord<T extends RecordStrings>(record: T, strings: StringInterner): T {
+  if (record.receipt && record.receipt.intentId === record.intentId) record.receipt.intentId = record.intentId;
+  return strings.deep(record);
+}
