@@ -144,6 +144,12 @@ export interface TrackedIntent {
   lastChangeAt?: number;
   /** When the tracker gave up on an intent the service never knew (ms). */
   gaveUpAt?: number;
+  /**
+   * The NotFound grace served so far, for an intent the service has not known yet (lib/tracker/not-found-grace.ts):
+   * `servedMs`, ms of running workers' monotonic time since it was added, counted up to `at` (ms, the writing worker's
+   * steady clock). Absent: none counted yet (a record of an earlier version counts from `addedAt`).
+   */
+  notFoundGrace?: { servedMs: number; at: number };
   /** The user has seen the final status in the popup (clears the badge). */
   seen?: boolean;
   /** When the "taking longer than expected" notification was shown (ms); it is shown once. */
