@@ -15,17 +15,26 @@ import type { TrackedIntent } from '../store';
 
 /**
  * How much of the grace (ms) `t` has served at `now`: what earlier answers recorded (`notFoundGrace.servedMs`) plus
- * the time since the last of them (`notFoundGrace.at`; none yet: since `addedAt`) — but only the part inside this
- * worker's life (`lifeStartedAt`, when the engine started): `now`, `lifeStartedAt` and any time this worker wrote are
- * on its steady clock (lib/tracker/tracker-time.ts), while an earlier worker's times are on another clock; at load
- * they were clamped to at most the load's time, so they count from `lifeStartedAt`.
+ * the time since the last of them — but only the part inside this worker's life. `now` and `lifeStartedAt` (when
+ * the engine started) are on this worker's steady clock (lib/tracker/tracker-time.ts), and so is `notFoundGrace.at`
+ * when this worker wrote it (`life` is its `lifeStartedAt`: counted from there). An earlier worker's time is on
+ * another clock: counted from `lifeStartedAt` — never earlier, and never from a time of an earlier life that happens
+ * to read later than this one's start (its times were moved back at load, but a refused write keeps them as they
+ * were). Without a life (an import, a record of an earlier version): from `notFoundGrace.at` or `addedAt`, at the
+ * earliest `lifeStartedAt`.
  */
 export function graceServed(t: Pick<TrackedIntent, 'addedAt' | 'notFoundGrace'>, now: number, lifeStartedAt: number): number {
-  const since = Math.max(t.notFoundGrace?.at ?? t.addedAt, lifeStartedAt);
-  return (t.notFoundGrace?.servedMs ?? 0) + Math.max(0, now - since);
+  const g = t.notFoundGrace;
+  const since =
+    g?.life === undefined
+      ? Math.max(g?.at ?? t.addedAt, lifeStartedAt)
+      : g.life === lifeStartedAt && g.at >= lifeStartedAt && g.at <= now
+        ? g.at
+        : lifeStartedAt;
+  return (g?.servedMs ?? 0) + Math.max(0, now - since);
 }
 
-/** The record's grace counted up to `now` (ms, steady): `servedMs` as {@link graceServed} gives it. */
-export function graceAt(servedMs: number, now: number): NonNullable<TrackedIntent['notFoundGrace']> {
-  return { servedMs, at: now };
+/** The record's grace counted up to `now` (ms, steady) by the worker whose engine started at `lifeStartedAt`. */
+export function graceAt(servedMs: number, now: number, lifeStartedAt: number): NonNullable<TrackedIntent['notFoundGrace']> {
+  return { servedMs, at: now, life: lifeStartedAt };
 }

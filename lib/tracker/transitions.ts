@@ -183,7 +183,7 @@ export function failed(
   const attempt = (t.retry?.attempt ?? 0) + 1;
   if (failure.notFound && !t.receipt) {
     const served = graceServed(t, now, lifeStartedAt);
-    const notFoundGrace = graceAt(served, now);
+    const notFoundGrace = graceAt(served, now, lifeStartedAt);
     if (served >= tuning.notFoundGraceMs) {
       const lastError = trackingError('not-found', now);
       return guarded(t, { ...t, phase: 'not-found', retry: undefined, gaveUpAt: now, lastError, notFoundGrace });
@@ -207,7 +207,7 @@ export function failed(
  */
 export function graceKept(t: TrackedIntent | undefined, now: number, lifeStartedAt: number): TrackedIntent | undefined {
   if (t?.phase !== 'tracking' || t.receipt) return undefined;
-  return guarded(t, { ...t, notFoundGrace: graceAt(graceServed(t, now, lifeStartedAt), now) });
+  return guarded(t, { ...t, notFoundGrace: graceAt(graceServed(t, now, lifeStartedAt), now, lifeStartedAt) });
 }
 
 /** The expiry watchdog: a COMMITTED intent past its window (on a fresh answer, I2) is `expired`. */

@@ -38,7 +38,7 @@ describe('the NotFound grace, served on the steady clock', () => {
     const { t, at } = tries(added, NOW - 1_000, NOW + 10, NOW + 20 * MIN);
     expect(t.phase).toBe('not-found');
     expect(at).toBe(NOW + GRACE);
-    expect(t.notFoundGrace).toEqual({ servedMs: GRACE, at: NOW + GRACE });
+    expect(t.notFoundGrace).toEqual({ servedMs: GRACE, at: NOW + GRACE, life: NOW - 1_000 });
   });
 
   it('a record from an earlier life whose addedAt reads 30 minutes ago (a clock jump, times moved back at load) is not marked on what it served', () => {
@@ -50,7 +50,7 @@ describe('the NotFound grace, served on the steady clock', () => {
     });
     const next = failed(t, notFound, NOW, DEFAULT_TUNING, NOW - 10_000);
     expect(next?.phase).toBe('tracking');
-    expect(next?.notFoundGrace).toEqual({ servedMs: 160_000, at: NOW });
+    expect(next?.notFoundGrace).toEqual({ servedMs: 160_000, at: NOW, life: NOW - 10_000 });
     // It is marked once this life has served the rest: 440 s more.
     const { t: end, at } = tries(next!, NOW - 10_000, next!.retry!.nextAt, NOW + 20 * MIN);
     expect(end.phase).toBe('not-found');
@@ -82,6 +82,12 @@ describe('the NotFound grace, served on the steady clock', () => {
     expect(graceServed(t, NOW, NOW - 10 * MIN)).toBe(60_000 + 4 * MIN);
     // An earlier life's time ahead of now (a refused clamp): nothing more, never less.
     expect(graceServed({ ...t, notFoundGrace: { servedMs: 60_000, at: NOW + MIN } }, NOW, NOW - 30_000)).toBe(60_000);
+    // Written by an earlier life whose clock read ahead (a jump back within it), kept as it was by a refused write at
+    // load: its time reads later than this life's start, yet this life has served all of its 30 s.
+    const ahead = { addedAt: NOW - 5 * MIN, notFoundGrace: { servedMs: 60_000, at: NOW - 5_000, life: NOW - 20 * MIN } };
+    expect(graceServed(ahead, NOW, NOW - 30_000)).toBe(90_000);
+    // Written in this life: counted from there.
+    expect(graceServed({ ...ahead, notFoundGrace: { ...ahead.notFoundGrace, life: NOW - 30_000 } }, NOW, NOW - 30_000)).toBe(65_000);
     // A record of an earlier version (no notFoundGrace): from addedAt, or this life's start.
     expect(graceServed({ addedAt: NOW - 5 * MIN }, NOW, NOW - 30_000)).toBe(30_000);
   });
@@ -113,7 +119,7 @@ describe('the NotFound grace, served on the steady clock', () => {
     const asked = failed(tracked(undefined, ID, NOW)!, notFound, NOW + 10, DEFAULT_TUNING, life1)!;
     // Paused for 8 minutes, checkpointed; the worker stops 5 s after the last checkpoint.
     const kept = graceKept(asked, NOW + 8 * MIN, life1)!;
-    expect(kept.notFoundGrace).toEqual({ servedMs: 8 * MIN, at: NOW + 8 * MIN });
+    expect(kept.notFoundGrace).toEqual({ servedMs: 8 * MIN, at: NOW + 8 * MIN, life: life1 });
     const life2 = NOW + 9 * MIN;
     const { t, at } = tries(kept, life2, life2 + 10, life2 + 10 * MIN);
     expect(t.phase).toBe('not-found');
