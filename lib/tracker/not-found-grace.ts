@@ -20,17 +20,15 @@ import type { TrackedIntent } from '../store';
  * when this worker wrote it (`life` is its `lifeStartedAt`: counted from there). An earlier worker's time is on
  * another clock: counted from `lifeStartedAt` — never earlier, and never from a time of an earlier life that happens
  * to read later than this one's start (its times were moved back at load, but a refused write keeps them as they
- * were). Without a life (an import, a record of an earlier version): from `notFoundGrace.at` or `addedAt`, at the
- * earliest `lifeStartedAt`.
+ * were). Without a life (an import, a record of an earlier version): from `notFoundGrace.at` or `addedAt` when it lies
+ * in this life (after its start, not after `now`), else from `lifeStartedAt`.
  */
 export function graceServed(t: Pick<TrackedIntent, 'addedAt' | 'notFoundGrace'>, now: number, lifeStartedAt: number): number {
   const g = t.notFoundGrace;
-  const since =
-    g?.life === undefined
-      ? Math.max(g?.at ?? t.addedAt, lifeStartedAt)
-      : g.life === lifeStartedAt && g.at >= lifeStartedAt && g.at <= now
-        ? g.at
-        : lifeStartedAt;
+  const from = g?.at ?? t.addedAt;
+  // A time of this life lies between its start and now; one after now was written by an earlier life.
+  const mine = g?.life === undefined || g.life === lifeStartedAt;
+  const since = mine && from >= lifeStartedAt && from <= now ? from : lifeStartedAt;
   return (g?.servedMs ?? 0) + Math.max(0, now - since);
 }
 

@@ -80,14 +80,17 @@ describe('the NotFound grace, served on the steady clock', () => {
     expect(graceServed(t, NOW, NOW - 30_000)).toBe(90_000);
     // Written earlier in this life: counted from there.
     expect(graceServed(t, NOW, NOW - 10 * MIN)).toBe(60_000 + 4 * MIN);
-    // An earlier life's time ahead of now (a refused clamp): nothing more, never less.
-    expect(graceServed({ ...t, notFoundGrace: { servedMs: 60_000, at: NOW + MIN } }, NOW, NOW - 30_000)).toBe(60_000);
+    // An earlier life's time ahead of now (a refused clamp): this life's 30 s, no more.
+    expect(graceServed({ ...t, notFoundGrace: { servedMs: 60_000, at: NOW + MIN } }, NOW, NOW - 30_000)).toBe(90_000);
     // Written by an earlier life whose clock read ahead (a jump back within it), kept as it was by a refused write at
     // load: its time reads later than this life's start, yet this life has served all of its 30 s.
     const ahead = { addedAt: NOW - 5 * MIN, notFoundGrace: { servedMs: 60_000, at: NOW - 5_000, life: NOW - 20 * MIN } };
     expect(graceServed(ahead, NOW, NOW - 30_000)).toBe(90_000);
     // Written in this life: counted from there.
     expect(graceServed({ ...ahead, notFoundGrace: { ...ahead.notFoundGrace, life: NOW - 30_000 } }, NOW, NOW - 30_000)).toBe(65_000);
+    // Never asked yet, added by an earlier life whose clock read ahead, its move back at load refused: from this
+    // life's start, not from an addedAt in this clock's future.
+    expect(graceServed({ addedAt: NOW + 10 * MIN }, NOW, NOW - 30_000)).toBe(30_000);
     // A record of an earlier version (no notFoundGrace): from addedAt, or this life's start.
     expect(graceServed({ addedAt: NOW - 5 * MIN }, NOW, NOW - 30_000)).toBe(30_000);
   });

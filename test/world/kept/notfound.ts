@@ -425,6 +425,116 @@ export const FIXED: Example[] = [
       },
     } as unknown as Schedule,
   },
+  {
+    // Seed 20261128, run 1355 (WORLD_FAULTS=all).
+    seed: 20262483,
+    found:
+      "every family: a browser restart right after 0x…02 was tracked, the clock 1.25 h behind after it and the load's move back refused (quota svc-intents): its addedAt, in this clock's future, held the count of the next life's first 151 s; marked not found 21 s past its limit. Now a time after now is an earlier life's",
+    schedule: {
+      kind: 'firefox',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 10,
+          committedFor: -1,
+          executing: [40024],
+          end: 'SUCCEEDED',
+          inHistory: true,
+          flapStates: 34,
+          flapEveryMs: 100,
+          flapForMs: 479987,
+        },
+        {
+          addAt: 0,
+          createdBefore: 331503,
+          committedFor: -1,
+          executing: [1],
+          end: 'REFUNDED',
+          inHistory: false,
+          flapStates: 5,
+          flapEveryMs: 100,
+          flapForMs: 220970,
+        },
+      ],
+      serverWaitMs: 20000,
+      history: true,
+      user: [
+        { at: 547182, kind: 'refresh', target: 2147483624 },
+        { at: 4, kind: 'refresh', target: 948263769 },
+      ],
+      kill: [],
+      idle: [630221],
+      restart: [
+        { at: 549110, closedMs: 23415 },
+        { at: 14, closedMs: 299995 },
+      ],
+      skewMs: 0,
+      jumps: [
+        { at: 266704, ms: -55097 },
+        { at: 88159, ms: -600000 },
+        { at: 276937, ms: -600000 },
+      ],
+      drift: { at: 270777, rate: 1.727428590374957e-286, correctAfter: 599992 },
+      idb: [
+        { db: 'svc-outbox', key: 'settings', mode: 'read', from: 382409, forMs: 3534 },
+        { db: 'svc-intents', key: 'tracker-state', mode: 'write', from: 143549, forMs: 848 },
+      ],
+      quota: [
+        { db: 'svc-settings', from: 9643, forMs: 40614 },
+        { db: 'svc-intents', from: 270921, forMs: 179997 },
+      ],
+      sync: [
+        { at: 8, what: 'huge' },
+        { at: 239808, what: 'huge' },
+      ],
+      rejectNotificationAt: [31],
+      closes: [{ at: 12, all: true, target: 4 }],
+      burst: ['reset'],
+      lyingDate: { rate: 0.02, offsetMs: 2270592000000 },
+      updatedAhead: { rate: 0.2, aheadMs: 300000 },
+      backwards: { rate: 0.05 },
+      flap40: true,
+      bigInt: { rate: 0.5 },
+      testConnection: [],
+      foreign: { rate: 0.05 },
+      extra: {
+        trackMany: {
+          at: 144528,
+          members: [false, false, false, false, false, true],
+          invalid: ['—', 'track 0xabc', '0x1234', 'track 0xabc'],
+          repeats: [
+            { of: 2000152793, padded: false },
+            { of: 2147483633, padded: false },
+          ],
+          import: { format: 'csv', ended: [true] },
+        },
+        clicks: [],
+        bigIntIntent: { rate: 1, inEstimate: 0.5 },
+        watched: {
+          tickAt: 179996,
+          tickVia: 'options',
+          untick: { after: 91773, via: 'sync', retickVia: 'options' },
+          intents: [{ at: -145841, runsFor: 239998 }],
+        },
+        chain: {
+          intents: [
+            { index: 25, story: 'missing', lagMs: 0 },
+            { index: 982691843, story: 'missing', lagMs: 120000 },
+          ],
+          reorgs: [
+            { afterMs: 8198, depth: 4, backAfterBlocks: 3 },
+            { afterMs: 10283, depth: 1, backAfterBlocks: 0 },
+          ],
+          faultRate: 0.05,
+          faults: ['http500', 'rpcError', 'timeout'],
+          wrongChain: [],
+        },
+        notFound: [404076, -1, -1, 0, 0, 513],
+        history: { others: 0, othersSpanMs: 3600000, ignoreOwner: false, repeatCursor: false, outOfOrder: false, staleRows: true, omit: 0 },
+        lookups: [19],
+      },
+    } as unknown as Schedule,
+  },
 ];
 
 /** Found failing and not fixed here (another area's): `WORLD_EXAMPLES=1` shows what each does today. */
