@@ -12,13 +12,14 @@
  * from the import, not from the `addedAt` its export carried — docs/tracking.md), and never told. The grace is served
  * time (lib/tracker/not-found-grace.ts): time while no worker ran is not counted, nor the back-off a death cut short,
  * so it is due 10 minutes after the track was answered plus, for each death after that, its span until the next
- * worker started and the longest back-off (30 s); it is then marked within 30 s + S(N) + 1 s (excusing only the
- * stated windows about it).
+ * worker started, the longest back-off (30 s) and the IndexedDB refusals within the life it ended (that life could
+ * neither load nor keep what it served); it is then marked within 30 s + S(N) + 1 s (excusing only the stated
+ * windows about it).
  */
 import fc from 'fast-check';
 import { stalenessBound } from '@/lib/tracker/policy';
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
-import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+import type { CheckContext, FamilyContext, FamilyCount, Window } from './family-types';
 
 const MIN = 60_000;
 /** The tracker's NotFound grace (docs/tracking.md): from the intent's adding. */
@@ -92,21 +93,41 @@ export function notFoundUntold(obs: NotFoundObs | undefined, id: string, markedA
 
 /**
  * When (true time) the grace of an intent tracked at `from` is served at the latest: `from` + the grace, later by each
- * death before then — its span until the next worker started (the run's `end` if none did) and the longest back-off,
- * which the death may have cut short unrecorded.
+ * death before then — its span until the next worker started (the run's `end` if none did), the longest back-off,
+ * which the death may have cut short unrecorded, and the refusals of IndexedDB (`refused`: windows of an `idb` or
+ * `quota` fault) within the life it ended, in which that life could neither load nor write what it served.
  */
-export function graceDue(deaths: CheckContext['deaths'], from: number, end: number): number {
+export function graceDue(
+  deaths: CheckContext['deaths'],
+  from: number,
+  end: number,
+  refused: (a: number, b: number) => Window[] = () => [],
+): number {
   const sorted = [...deaths].filter((d) => d.kind !== 'end').sort((a, b) => a.at - b.at);
   let due = from + NOT_FOUND_GRACE_MS;
   let counted = from;
   for (const [i, d] of sorted.entries()) {
     if (d.at >= due) break;
     const restart = d.restartAt ?? sorted.slice(i + 1).find((x) => x.restartAt !== undefined)?.restartAt ?? end;
+    if (d.at >= counted) due += covered(refused(counted, d.at), counted, d.at);
     if (restart <= counted) continue;
     due += Math.min(restart, end) - Math.max(d.at, counted) + (d.at >= from ? LONGEST_RETRY_MS : 0);
     counted = restart;
   }
   return due;
+}
+
+/** How long (ms) the union of `ws` covers of [a, b]. */
+function covered(ws: readonly Window[], a: number, b: number): number {
+  let total = 0;
+  let at = a;
+  for (const w of [...ws].sort((x, y) => x.from - y.from)) {
+    const lo = Math.max(w.from, at);
+    const hi = Math.min(w.to, b);
+    if (hi > lo) total += hi - lo;
+    at = Math.max(at, hi);
+  }
+  return total;
 }
 
 /** F1: see the module's docstring. */
@@ -135,7 +156,8 @@ export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, c
       v.push(`F1 ${id} marked not found ${markedAt - firstAskAt} ms after the user first asked to track it (grace ${NOT_FOUND_GRACE_MS})`);
     else {
       const until = markedAt ?? ctx.end;
-      const due = graceDue(ctx.deaths, t.from, ctx.end);
+      const refused = (a: number, b: number) => ctx.over(id, a, b).filter((w) => /^(idb|quota) /.test(w.why));
+      const due = graceDue(ctx.deaths, t.from, ctx.end, refused);
       if (until <= due + late) {
         if (markedAt !== undefined) count.ok('F1');
         else count.excused('F1', 'the grace had not surely ended by the end');
