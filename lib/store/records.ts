@@ -38,6 +38,7 @@ export const TrackedIntentShape = z.looseObject({
   nextCheckAt: num(),
   lastChangeAt: num(),
   gaveUpAt: num(),
+  notFoundGrace: z.optional(z.looseObject({ servedMs: z.number(), at: z.number(), life: num() })),
   seen: z.optional(z.boolean()),
   stuckNotifiedAt: num(),
   estimatedDuration: num(),

@@ -144,6 +144,13 @@ export interface TrackedIntent {
   lastChangeAt?: number;
   /** When the tracker gave up on an intent the service never knew (ms). */
   gaveUpAt?: number;
+  /**
+   * The NotFound grace served so far, for an intent the service has not known yet (lib/tracker/not-found-grace.ts):
+   * `servedMs`, ms of running workers' monotonic time since it was added, counted up to `at` (ms, the writing worker's
+   * steady clock), by the worker whose engine started at `life` (ms, the same clock; absent for an import's start).
+   * Absent: none counted yet (a record of an earlier version counts from `addedAt`).
+   */
+  notFoundGrace?: { servedMs: number; at: number; life?: number };
   /** The user has seen the final status in the popup (clears the badge). */
   seen?: boolean;
   /** When the "taking longer than expected" notification was shown (ms); it is shown once. */

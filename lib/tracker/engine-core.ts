@@ -24,6 +24,8 @@ export interface EngineCore {
   readonly deps: TrackerDeps;
   /** The tracker's time: wall time at start plus monotonic time since (never jumps; ./tracker-time). */
   readonly clock: Clock;
+  /** When this engine (this worker's life) started, on {@link EngineCore.clock} (ms): what it serves of a NotFound grace counts from here. */
+  readonly startedAt: number;
   readonly tuning: TrackerTuning;
   readonly mirror: IntentMirror;
   readonly delivery: Delivery;
@@ -77,6 +79,7 @@ export function createCore(deps: TrackerDeps): EngineCore {
   return {
     deps,
     clock,
+    startedAt: clock.now(),
     tuning,
     mirror,
     delivery: new Delivery(mirror, deps.notifier, clock),

@@ -7,7 +7,7 @@ import { type EngineCore, trackingOf } from './engine-core';
 import { PAUSE_CHECKPOINT_MS } from './pause';
 import { check, historyPage } from './requests';
 import { planChecks, type SweepJob } from './scheduler';
-import { notConfigured as notConfiguredRecord } from './transitions';
+import { graceKept, notConfigured as notConfiguredRecord } from './transitions';
 import type { ReceiptTransport } from './types';
 import { runWatchdogs } from './watchdog-actions';
 
@@ -79,6 +79,7 @@ export async function pump(c: EngineCore): Promise<void> {
   if (c.pause.kept.pausedUntil !== undefined && c.pause.left() === 0) await c.pause.ended();
   if (c.pause.left() > 0) {
     await c.pause.serve(now);
+    await keepGraces(c, now);
     c.wakeAt(now + Math.min(c.pause.left(), PAUSE_CHECKPOINT_MS));
     return c.refresh.settleAll();
   }
@@ -118,6 +119,17 @@ export async function pump(c: EngineCore): Promise<void> {
     sweep(c, transport, plan.sweep, hasCold, history);
   }
   c.wakeAt(Math.min(plan.wakeAt, wakeAt));
+}
+
+/**
+ * While the tracker is paused, the NotFound grace each intent not known yet has served is written down at each of the
+ * pause's checkpoints (./not-found-grace): no check writes it meanwhile. A refused write keeps the previous one.
+ */
+async function keepGraces(c: EngineCore, now: number): Promise<void> {
+  for (const t of trackingOf(c)) {
+    if (t.receipt) continue;
+    await c.mirror.write(t.intentId, (r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
+  }
 }
 
 /** Every tracked intent is marked not configured (once): there is no service to ask. */

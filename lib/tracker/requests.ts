@@ -207,7 +207,7 @@ async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void
     retryAfterMs: retryAfterOf(err),
     random: (c.deps.random ?? Math.random)(),
   };
-  await c.mirror.write(intentId, (t) => failed(t, failure, now, c.tuning));
+  await c.mirror.write(intentId, (t) => failed(t, failure, now, c.tuning, c.startedAt));
 }
 
 /** 429: no new request anywhere before Retry-After (at least one back-off step). */

@@ -19,7 +19,7 @@ export interface TrackEntry {
 /**
  * The record to write for `entry` (undefined: leave `current` as it is). An intent tracked already is treated as by
  * `track()` (left as it is, or a stopped one tracked again). A new imported intent starts in `tracking` with what its
- * export knew; one that had already ended (a final status) is marked notified (`notification: 'shown'`, seen), so
+ * export knew (its `addedAt` at most `now`; its NotFound grace served from the import); one that had already ended (a final status) is marked notified (`notification: 'shown'`, seen), so
  * the tracker confirms its status with one read and never tells the user again.
  */
 export function entryRecord(current: TrackedIntent | undefined, entry: TrackEntry, now: number): TrackedIntent | undefined {
@@ -30,7 +30,10 @@ export function entryRecord(current: TrackedIntent | undefined, entry: TrackEntr
   const ended = isFinalStatus(status);
   return guarded(undefined, {
     intentId,
-    addedAt: seed.addedAt ?? now,
+    // The export's time of adding (another browser's clock), never in the future of this one; the NotFound grace
+    // counts from the import (./not-found-grace).
+    addedAt: Math.min(seed.addedAt ?? now, now),
+    notFoundGrace: { servedMs: 0, at: now },
     lastStates: [],
     phase: 'tracking',
     notification: ended ? 'shown' : 'none',

@@ -34,7 +34,7 @@ export function steadyClock(clock: Clock): Clock {
 
 /**
  * `t` as the scheduler and the watchdogs must read it at `now` (ms): event times (`lastCheckedAt`, `resumedAt`,
- * `addedAt`, `lastChangeAt`) at most `now`, a back-off (`retry.nextAt`) at most its own length from now (`nextAt -
+ * `addedAt`, `lastChangeAt`, `notFoundGrace.at`) at most `now`, a back-off (`retry.nextAt`) at most its own length from now (`nextAt -
  * retry.at`; without `at`, `maxDelayMs`), `nextCheckAt` at most `maxDelayMs` from now. Returns `t` itself when nothing
  * needs clamping.
  */
@@ -48,6 +48,7 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
     !past(t.resumedAt) &&
     !past(t.addedAt) &&
     !past(t.lastChangeAt) &&
+    !past(t.notFoundGrace?.at) &&
     !far(t.retry?.nextAt, retryLate) &&
     !far(t.nextCheckAt, late)
   ) {
@@ -57,6 +58,7 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
   if (t.lastCheckedAt !== undefined) c.lastCheckedAt = Math.min(t.lastCheckedAt, now);
   if (t.resumedAt !== undefined) c.resumedAt = Math.min(t.resumedAt, now);
   if (t.lastChangeAt !== undefined) c.lastChangeAt = Math.min(t.lastChangeAt, now);
+  if (t.notFoundGrace) c.notFoundGrace = { ...t.notFoundGrace, at: Math.min(t.notFoundGrace.at, now) };
   if (t.retry) c.retry = { ...t.retry, nextAt: Math.min(t.retry.nextAt, retryLate) };
   if (t.nextCheckAt !== undefined) c.nextCheckAt = Math.min(t.nextCheckAt, late);
   return c;

@@ -7,6 +7,7 @@
 import type { IntentReceipt } from '../api/schemas/receipt';
 import type { TransactionStatus } from '../api/status';
 import type { TrackedIntent, TrackingError, TrackingPhase } from '../store';
+import { graceAt, graceServed } from './not-found-grace';
 import { backoffDelay, isFinalStatus, isNews, isStatusBehind, NOTIFYING_STATUSES, notFoundDelay, sameStates } from './policy';
 import type { TrackerTuning } from './types';
 import { EXPIRED_MESSAGE } from './watchdogs';
@@ -86,7 +87,7 @@ export function tracked(
     return guarded(
       current,
       current.phase === 'not-found' || current.phase === 'expired'
-        ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now }
+        ? { ...current, phase: 'tracking', retry: undefined, lastError: undefined, addedAt: now, notFoundGrace: undefined }
         : undefined,
     );
   }
@@ -102,6 +103,7 @@ export function retried(t: TrackedIntent | undefined, now: number): TrackedInten
     retry: undefined,
     nextCheckAt: undefined,
     addedAt: t.phase === 'not-found' ? now : t.addedAt,
+    ...(t.phase === 'not-found' ? { notFoundGrace: undefined } : {}),
     ...(t.phase !== 'tracking' ? { resumedAt: now } : {}),
   });
 }
@@ -166,24 +168,29 @@ export interface Failure {
 }
 
 /**
- * A failed check: NotFound for an intent never seen is retried within the grace period, then `not-found`; any other
- * error backs off (full jitter, Retry-After honoured).
+ * A failed check: NotFound for an intent never seen is retried until the grace is served (./not-found-grace: running
+ * workers' time since it was added, counted within this worker's life from `lifeStartedAt`, the engine's start on
+ * the same steady clock as `now`), then `not-found`; any other error backs off (full jitter, Retry-After honoured).
  */
 export function failed(
   t: TrackedIntent | undefined,
   failure: Failure,
   now: number,
   tuning: Pick<TrackerTuning, 'notFoundGraceMs' | 'backoffBaseMs' | 'backoffCapMs'>,
+  lifeStartedAt: number,
 ): TrackedIntent | undefined {
   if (t?.phase !== 'tracking') return undefined;
   const attempt = (t.retry?.attempt ?? 0) + 1;
   if (failure.notFound && !t.receipt) {
-    if (now - t.addedAt >= tuning.notFoundGraceMs) {
-      return guarded(t, { ...t, phase: 'not-found', retry: undefined, gaveUpAt: now, lastError: trackingError('not-found', now) });
+    const served = graceServed(t, now, lifeStartedAt);
+    const notFoundGrace = graceAt(served, now, lifeStartedAt);
+    if (served >= tuning.notFoundGraceMs) {
+      const lastError = trackingError('not-found', now);
+      return guarded(t, { ...t, phase: 'not-found', retry: undefined, gaveUpAt: now, lastError, notFoundGrace });
     }
-    // The last try falls at the end of the grace period.
-    const nextAt = Math.min(now + notFoundDelay(attempt, failure.random), t.addedAt + tuning.notFoundGraceMs);
-    return guarded(t, { ...t, retry: { attempt, nextAt, at: now }, lastError: trackingError('not-found-yet', now) });
+    // The last try falls at the end of the grace.
+    const nextAt = now + Math.min(notFoundDelay(attempt, failure.random), tuning.notFoundGraceMs - served);
+    return guarded(t, { ...t, retry: { attempt, nextAt, at: now }, lastError: trackingError('not-found-yet', now), notFoundGrace });
   }
   const delay = backoffDelay(attempt, failure.random, tuning.backoffBaseMs, tuning.backoffCapMs, failure.retryAfterMs);
   return guarded(t, {
@@ -191,6 +198,16 @@ export function failed(
     retry: { attempt, nextAt: now + delay, at: now },
     lastError: trackingError(failure.kind, now, failure.message),
   });
+}
+
+/**
+ * The NotFound grace served so far written down (`now`, `lifeStartedAt` as for {@link failed}) for an intent the
+ * service has not known yet, while no check of it runs (a Retry-After pause): a worker that stops before its next
+ * check then loses at most the time since this checkpoint. Undefined for any other record.
+ */
+export function graceKept(t: TrackedIntent | undefined, now: number, lifeStartedAt: number): TrackedIntent | undefined {
+  if (t?.phase !== 'tracking' || t.receipt) return undefined;
+  return guarded(t, { ...t, notFoundGrace: graceAt(graceServed(t, now, lifeStartedAt), now, lifeStartedAt) });
 }
 
 /** The expiry watchdog: a COMMITTED intent past its window (on a fresh answer, I2) is `expired`. */

@@ -22,6 +22,8 @@ import { receipt, trackedRecord } from './fakes';
 
 const ID = `0x${'1'.repeat(64)}`;
 const NOW = 1_800_000_000_000;
+/** This worker's life began an hour before NOW. */
+const LIFE = NOW - 3_600_000;
 const rec = (extra: Partial<TrackedIntent> = {}) => trackedRecord(ID, { addedAt: NOW - 1_000, ...extra });
 const failure = (extra: Partial<Failure> = {}): Failure => ({
   notFound: false,
@@ -103,10 +105,10 @@ describe('transitions', () => {
   });
 
   it('failed: NotFound is retried within the grace period, then not-found', () => {
-    const soon = failed(rec(), failure({ notFound: true }), NOW, DEFAULT_TUNING);
+    const soon = failed(rec(), failure({ notFound: true }), NOW, DEFAULT_TUNING, LIFE);
     expect(soon).toMatchObject({ phase: 'tracking', retry: { attempt: 1 }, lastError: { kind: 'not-found-yet' } });
     expect(soon!.retry!.nextAt).toBeGreaterThan(NOW);
-    const late = failed(rec({ addedAt: NOW - DEFAULT_TUNING.notFoundGraceMs }), failure({ notFound: true }), NOW, DEFAULT_TUNING);
+    const late = failed(rec({ addedAt: NOW - DEFAULT_TUNING.notFoundGraceMs }), failure({ notFound: true }), NOW, DEFAULT_TUNING, LIFE);
     expect(late).toMatchObject({ phase: 'not-found', gaveUpAt: NOW, lastError: { kind: 'not-found' } });
   });
 
@@ -116,9 +118,10 @@ describe('transitions', () => {
       failure({ kind: 'foreign-receipt', retryAfterMs: 9_000 }),
       NOW,
       DEFAULT_TUNING,
+      LIFE,
     );
     expect(t).toMatchObject({ retry: { attempt: 3, nextAt: NOW + 9_000 }, lastError: { kind: 'foreign-receipt', at: NOW } });
-    expect(failed(rec({ phase: 'final' }), failure(), NOW, DEFAULT_TUNING)).toBeUndefined();
+    expect(failed(rec({ phase: 'final' }), failure(), NOW, DEFAULT_TUNING, LIFE)).toBeUndefined();
   });
 
   it('expired: only a tracking COMMITTED intent', () => {

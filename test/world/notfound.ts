@@ -8,14 +8,18 @@
  * The oracle (F1, per drawn intent tracked and not removed): one the service came to know within the grace (at least
  * 2 minutes before its end, counted from the user's first track of it) is never marked not found (then I1 and I3 hold
  * for it as for any other: a NotFound answer counts as a check, and excuses nothing); one the service never knows is
- * marked not found no earlier than 10 minutes after the user first asked to track it (an import: after the `addedAt`
- * its export carried — the grace counts from the record's adding, docs/tracking.md), no later than 10 minutes + 30 s
- * + S(N) + 1 s after the track was answered (excusing only the stated windows about it), and never told.
+ * marked not found no earlier than 10 minutes after the user first asked to track it (an import too: the grace counts
+ * from the import, not from the `addedAt` its export carried — docs/tracking.md), and never told. The grace is served
+ * time (lib/tracker/not-found-grace.ts): time while no worker ran is not counted, nor the back-off a death cut short,
+ * so it is due 10 minutes after the track was answered plus, for each death after that, its span until the next
+ * worker started, the longest back-off (30 s) and the IndexedDB refusals within the life it ended (that life could
+ * neither load nor keep what it served); it is then marked within 30 s + S(N) + 1 s (excusing only the stated
+ * windows about it).
  */
 import fc from 'fast-check';
 import { stalenessBound } from '@/lib/tracker/policy';
 import { DEFAULT_TUNING } from '@/lib/tracker/types';
-import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+import type { CheckContext, FamilyContext, FamilyCount, Window } from './family-types';
 
 const MIN = 60_000;
 /** The tracker's NotFound grace (docs/tracking.md): from the intent's adding. */
@@ -39,19 +43,15 @@ export type NotFoundSpec = NonNullable<typeof notFoundArb extends fc.Arbitrary<i
 
 /**
  * What the family saw: per drawn intent, when the service came to know it (true time; Infinity: never) and when its
- * grace began — the user's first track of it, or for an import the `addedAt` the other browser's export carried.
+ * grace began: the user's first track of it (an import's included).
  */
 export type NotFoundObs = Map<string, { visibleAt: number; firstAskAt?: number }>;
 
-/** The intents a message tracks, each with the `addedAt` its import carries (the other browser's, ms). */
-const named = (message: unknown): Array<{ id: string; addedAt?: number }> => {
-  const m = message as { type?: string; intentId?: string; intents?: Array<{ intentId?: unknown; addedAt?: unknown }> };
-  if (m?.type === 'track' && typeof m.intentId === 'string') return [{ id: m.intentId.trim().toLowerCase() }];
-  if (m?.type === 'track-many')
-    return (m.intents ?? []).map((i) => ({
-      id: String(i.intentId).trim().toLowerCase(),
-      ...(typeof i.addedAt === 'number' ? { addedAt: i.addedAt } : {}),
-    }));
+/** The intents a message tracks. */
+const named = (message: unknown): string[] => {
+  const m = message as { type?: string; intentId?: string; intents?: Array<{ intentId?: unknown }> };
+  if (m?.type === 'track' && typeof m.intentId === 'string') return [m.intentId.trim().toLowerCase()];
+  if (m?.type === 'track-many') return (m.intents ?? []).map((i) => String(i.intentId).trim().toLowerCase());
   return [];
 };
 
@@ -68,10 +68,10 @@ export function playNotFound(ctx: FamilyContext, spec: NotFoundSpec | undefined)
   });
   const send = ctx.world.send.bind(ctx.world);
   ctx.world.send = (message: unknown) => {
-    for (const { id, addedAt } of named(message)) {
+    for (const id of named(message)) {
       const o = obs.get(id);
-      // An imported intent keeps the time it was added on the other browser: its grace counted from there.
-      if (o && o.firstAskAt === undefined) o.firstAskAt = Math.min(ctx.now(), addedAt ?? Number.POSITIVE_INFINITY);
+      // An imported intent's grace counts from the import, whatever `addedAt` its export carried.
+      if (o && o.firstAskAt === undefined) o.firstAskAt = ctx.now();
     }
     return send(message);
   };
@@ -91,11 +91,50 @@ export function notFoundUntold(obs: NotFoundObs | undefined, id: string, markedA
   );
 }
 
+/**
+ * When (true time) the grace of an intent tracked at `from` is served at the latest: `from` + the grace, later by each
+ * death before then — its span until the next worker started (the run's `end` if none did), the longest back-off,
+ * which the death may have cut short unrecorded, and the refusals of IndexedDB (`refused`: windows of an `idb` or
+ * `quota` fault) within the life it ended, in which that life could neither load nor write what it served.
+ */
+export function graceDue(
+  deaths: CheckContext['deaths'],
+  from: number,
+  end: number,
+  refused: (a: number, b: number) => Window[] = () => [],
+): number {
+  const sorted = [...deaths].filter((d) => d.kind !== 'end').sort((a, b) => a.at - b.at);
+  let due = from + NOT_FOUND_GRACE_MS;
+  let counted = from;
+  for (const [i, d] of sorted.entries()) {
+    if (d.at >= due) break;
+    const restart = d.restartAt ?? sorted.slice(i + 1).find((x) => x.restartAt !== undefined)?.restartAt ?? end;
+    if (d.at >= counted) due += covered(refused(counted, d.at), counted, d.at);
+    if (restart <= counted) continue;
+    due += Math.min(restart, end) - Math.max(d.at, counted) + (d.at >= from ? LONGEST_RETRY_MS : 0);
+    counted = restart;
+  }
+  return due;
+}
+
+/** How long (ms) the union of `ws` covers of [a, b]. */
+function covered(ws: readonly Window[], a: number, b: number): number {
+  let total = 0;
+  let at = a;
+  for (const w of [...ws].sort((x, y) => x.from - y.from)) {
+    const lo = Math.max(w.from, at);
+    const hi = Math.min(w.to, b);
+    if (hi > lo) total += hi - lo;
+    at = Math.max(at, hi);
+  }
+  return total;
+}
+
 /** F1: see the module's docstring. */
 export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, count: FamilyCount): string[] {
   if (!obs) return [];
   const v: string[] = [];
-  const limit = NOT_FOUND_GRACE_MS + LONGEST_RETRY_MS + stalenessBound(ctx.tracked.size, DEFAULT_TUNING) + 1_000;
+  const late = LONGEST_RETRY_MS + stalenessBound(ctx.tracked.size, DEFAULT_TUNING) + 1_000;
   for (const [id, { visibleAt, firstAskAt }] of obs) {
     const t = ctx.tracked.get(id);
     if (!t || firstAskAt === undefined || ctx.removeAsked.has(id)) continue;
@@ -103,7 +142,11 @@ export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, c
     if (visibleAt !== Number.POSITIVE_INFINITY) {
       if (visibleAt > firstAskAt + NOT_FOUND_GRACE_MS - 2 * MIN) continue;
       if (markedAt !== undefined)
-        v.push(`F1 ${id} marked not found ${markedAt - visibleAt} ms after the service knew it (asked ${markedAt - firstAskAt} ms before)`);
+        v.push(
+          markedAt < visibleAt
+            ? `F1 ${id} marked not found ${markedAt - firstAskAt} ms after the user first asked to track it, before the service knew it (${visibleAt - markedAt} ms later; grace ${NOT_FOUND_GRACE_MS})`
+            : `F1 ${id} marked not found ${markedAt - visibleAt} ms after the service knew it (asked ${markedAt - firstAskAt} ms before)`,
+        );
       else count.ok('F1');
       continue;
     }
@@ -113,17 +156,19 @@ export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, c
       v.push(`F1 ${id} marked not found ${markedAt - firstAskAt} ms after the user first asked to track it (grace ${NOT_FOUND_GRACE_MS})`);
     else {
       const until = markedAt ?? ctx.end;
-      if (until <= t.from + limit) {
+      const refused = (a: number, b: number) => ctx.over(id, a, b).filter((w) => /^(idb|quota) /.test(w.why));
+      const due = graceDue(ctx.deaths, t.from, ctx.end, refused);
+      if (until <= due + late) {
         if (markedAt !== undefined) count.ok('F1');
         else count.excused('F1', 'the grace had not surely ended by the end');
       } else {
         // A window excuses the marking's lateness up to its end: from there (the grace over) it is due as usual.
         const ws = ctx.over(id, t.from, until);
-        const ready = Math.max(t.from + NOT_FOUND_GRACE_MS, ...ws.map((w) => w.to));
-        if (ws.length > 0 && until - ready <= limit - NOT_FOUND_GRACE_MS) count.excused('F1', ws[0]!.why);
+        const ready = Math.max(due, ...ws.map((w) => w.to));
+        if (ws.length > 0 && until - ready <= late) count.excused('F1', ws[0]!.why);
         else
           v.push(
-            `F1 ${id}, never known, ${markedAt === undefined ? 'not marked not found by the end' : 'marked not found'} ${until - t.from} ms after it was tracked (limit ${limit})`,
+            `F1 ${id}, never known, ${markedAt === undefined ? 'not marked not found by the end' : 'marked not found'} ${until - t.from} ms after it was tracked (limit ${due + late - t.from}: the grace served by then, deaths counted)`,
           );
       }
     }
