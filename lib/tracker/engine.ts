@@ -216,7 +216,7 @@ export class Tracker {
    * Times written by a previous worker whose wall clock was ahead of this one's (the clock went back between them) are
    * brought back once, at load: no event in the future, no wait (back-off, Retry-After pause) longer than its own
    * length from now. Within one life the tracker's clock never jumps (lib/tracker/tracker-time.ts). A refused write
-   * leaves that record as it was.
+   * is held in memory (`IntentMirror.hold`) and written with the record's next write.
    */
   async #rebase(): Promise<void> {
     const c = this.#c;
@@ -227,7 +227,9 @@ export class Tracker {
     const rebased = (t: TrackedIntent) => clampTimes(shiftTimes(t, shift), now, cap);
     for (const t of c.mirror.values()) {
       if (rebased(t) === t) continue;
-      await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => {});
+      // Refused (quota, a closed database): held in memory all the same, else the intent would wait for times
+      // that lie a whole jump ahead; the next write of it starts from the times moved back.
+      await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => c.mirror.hold(rebased(t)));
     }
     await c.pause.rebase(shift, now);
   }
