@@ -7,7 +7,9 @@
  *   notification call it died right after;
  * - a faulted request (a transport fault, an error answer, a 429): the intent it was about, from the request until
  *   the back-off cap after it; an answer that lies (about another intent, a status moved back, a wrong `Date` or
- *   `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never excused); a 429's hold: every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS});
+ *   `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never excused); a 429's
+ *   hold: every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS}) and, after a death inside it, for what a
+ *   restarted worker holds again (`keptHolds` in ./lookups);
  * - IndexedDB refusing (reads, writes, quota): every intent, for the span and the back-off cap after it.
  * A clock jump, drift or skew excuses nothing: durations are monotonic. I5's rate is excused by nothing but a death
  * (and never above twice the idle rate). Every check counts as checked or excused (and
@@ -19,6 +21,7 @@ import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
 import { deathExcuses } from './death-excuses';
 import { checkFamilies, EXTRA_INVARIANTS, untoldByFamilies } from './families';
+import { keptHolds } from './lookups';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
@@ -100,6 +103,9 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
         ...(e.intentId ? { intentId: e.intentId } : {}),
       });
   }
+  // A 429's hold as a restarted worker keeps it (docs/tracking.md "Faults": until min(its length, 60 s) is served by
+  // running workers): nothing is sent meanwhile, for any intent.
+  windows.push(...keptHolds(world.net.wire, o.deaths));
   // The worker's minute spent (I5: the tracker and the user have 59 places in any 60 s window, lib/api/rate-window.ts):
   // no check can go out until the window slides, from the first of those 59 to 60 s after it; then I1 holds again.
   const starts = log.map((e) => e.start).sort((a, b) => a - b);
