@@ -185,6 +185,12 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     // The service tells of an outcome once it knows the intent (notFoundFirst: NotFound until `visibleAt`).
     const truth = service.intents.get(id)!;
     const finalAt = Math.max(truth.steps.at(-1)!.at, truth.visibleAt ?? 0);
+    // Stopped (not found, expired: I2 checks the verdict) before it ended, the intent was not tracked when it ended
+    // (I3: "while tracked"): it is owed its telling from when the worker asked about it again (the user's Retry,
+    // track again), or not at all (null).
+    const stoppedAt = Math.min(phases?.get('not-found') ?? Infinity, phases?.get('expired') ?? Infinity);
+    const resumedAt =
+      stoppedAt < finalAt ? (mine.find((e) => e.lane === 'tracker' && e.start > stoppedAt)?.start ?? null) : Number.NEGATIVE_INFINITY;
     for (const at of times) {
       if (isFinalStatus(service.stepAt(id, at).status)) ok('I3');
       else v.push(`I3 ${id} told at ${at - o.end} ms (before the end) while ${service.stepAt(id, at).status}`);
@@ -202,8 +208,9 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       if (times.length > 0) v.push(`I3 ${id} told but ended ${truthEnd}`);
     } else if (o.removeAsked.has(id)) excused('I3', 'removed by the user');
     else if (times.length === 0 && untoldByFamilies(o.families, id, o.phaseAt)) excused('I3', untoldByFamilies(o.families, id, o.phaseAt)!);
+    else if (resumedAt === null) excused('I3', 'stopped (not found, expired) before it ended, not tracked since');
     else if (times.length === 0) {
-      const from = Math.max(finalAt, t.from);
+      const from = Math.max(finalAt, t.from, resumedAt);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
       const ws = over(id, from, o.end);
       const calmFrom = Math.max(from, ...ws.map((w) => w.to));
@@ -212,7 +219,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       else if (ws.length > 0 && o.end - calmFrom <= limit) excused('I3', ws[0]!.why);
       else v.push(`I3 ${id} ended ${truthEnd} at ${finalAt - o.end} ms (before the end) and was never told`);
     } else {
-      const from = Math.max(finalAt, t.from);
+      const from = Math.max(finalAt, t.from, resumedAt);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
       if (times[0]! - from <= limit) ok('I3');
       else {
