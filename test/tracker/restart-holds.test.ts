@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SvcServiceError } from '@/lib/api/errors';
 import type { TransactionStatus } from '@/lib/api/status';
-import type { TrackedIntent } from '@/lib/store';
+import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import { IntentMirror } from '@/lib/tracker/mirror';
@@ -34,6 +34,15 @@ class RefusingStore extends MemoryStore {
   override async updateMany(ids: readonly string[], fn: (id: string, c: TrackedIntent | undefined) => TrackedIntent | undefined) {
     if (this.refusing) throw new DOMException('quota', 'QuotaExceededError');
     return super.updateMany(ids, fn);
+  }
+}
+
+/** A state store whose writes fail while `refusing`. */
+class RefusingStateStore extends MemoryStateStore {
+  refusing = false;
+  override async set(state: TrackerState) {
+    if (this.refusing) throw new DOMException('quota', 'QuotaExceededError');
+    await super.set(state);
   }
 }
 
@@ -66,6 +75,36 @@ describe('a 429 and a restart after the clock went back', () => {
     await second.resume();
     await clock.advance(58_000);
     expect(after.calls).toHaveLength(0);
+    await clock.advance(5_000);
+    expect(after.callsFor(id).length).toBeGreaterThan(0);
+    second.stop();
+  });
+});
+
+describe('a pause that ended while the state store refused to write', () => {
+  it('is written down as ended once the store accepts again: the next worker does not hold it again (seed 20261128, run 14222)', async () => {
+    const clock = new EventClock();
+    const store = new MemoryStore();
+    const state = new RefusingStateStore();
+    const id = `0x${'6'.repeat(64)}`;
+    const before = new ScriptedTransport();
+    before.script(id, rateLimited(30));
+    for (let i = 0; i < 30; i++) before.script(id, executing(id));
+    const first = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => before });
+    await first.track(id);
+    await clock.advance(2_000);
+    // The pause is written; then the store refuses every write (what was served, the pause's end) for a minute.
+    expect(state.state?.pausedUntil).toBeDefined();
+    state.refusing = true;
+    await clock.advance(60_000);
+    state.refusing = false;
+    await clock.advance(15_000);
+    first.stop();
+    await clock.advance(5 * MIN);
+    const after = new ScriptedTransport();
+    after.script(id, executing(id));
+    const second = new Tracker({ store, stateStore: state, clock, notifier: new RecordingNotifier(), transport: async () => after });
+    await second.resume();
     await clock.advance(5_000);
     expect(after.callsFor(id).length).toBeGreaterThan(0);
     second.stop();
