@@ -26,6 +26,8 @@ export class Tracker {
   readonly #c: EngineCore;
   readonly #loop: PumpLoop;
   #stateLoaded: Promise<void> | undefined;
+  #stateRead: Promise<void> | undefined;
+  #pauseRebased = false;
 
   constructor(deps: TrackerDeps) {
     this.#c = createCore(deps);
@@ -200,16 +202,41 @@ export class Tracker {
   #load(): Promise<void> {
     const c = this.#c;
     this.#stateLoaded ??= (async () => {
-      const [, state] = await Promise.all([c.mirror.load(), c.deps.stateStore?.get()]);
-      c.pause.loaded(state);
+      const [intents, state] = await Promise.allSettled([c.mirror.load(), this.#loadState()]);
+      if (state.status === 'rejected') throw state.reason;
+      if (intents.status === 'rejected') {
+        // The intents cannot be read (IndexedDB refusing): the Retry-After a previous worker kept holds all the same,
+        // moved back by what its own times show, so that no lane sends into it while the load is tried again (I5).
+        await this.#rebasePause(aheadMs([], c.pause.kept, c.clock.now()), c.clock.now());
+        throw intents.reason;
+      }
       await this.#rebase();
-      // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
-      c.pause.announce();
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
     });
     return this.#stateLoaded;
+  }
+
+  /** Reads the tracker state a previous worker left, once (a failed read is tried again by the next load). */
+  #loadState(): Promise<void> {
+    const c = this.#c;
+    this.#stateRead ??= (async () => c.pause.loaded(await c.deps.stateStore?.get()))().catch((err: unknown) => {
+      this.#stateRead = undefined;
+      throw err;
+    });
+    return this.#stateRead;
+  }
+
+  /**
+   * The pause a previous worker left, moved back by `shift` ms at `now` (`TrackerPause.rebase`), once; then the
+   * worker's listeners learn the state (a Retry-After still running, a rejected key), and the request budget holds it.
+   */
+  async #rebasePause(shift: number, now: number): Promise<void> {
+    if (this.#pauseRebased) return;
+    this.#pauseRebased = true;
+    await this.#c.pause.rebase(shift, now);
+    this.#c.pause.announce();
   }
 
   /**
@@ -231,7 +258,7 @@ export class Tracker {
       // that lie a whole jump ahead; the next write of it starts from the times moved back.
       await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => c.mirror.hold(rebased(t)));
     }
-    await c.pause.rebase(shift, now);
+    await this.#rebasePause(shift, now);
   }
 
   /**
@@ -240,7 +267,11 @@ export class Tracker {
    */
   async holdOff(ms: number): Promise<void> {
     const c = this.#c;
-    await this.#load();
+    // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be.
+    await this.#load().catch(async () => {
+      await this.#loadState();
+      await this.#rebasePause(aheadMs([], c.pause.kept, c.clock.now()), c.clock.now());
+    });
     await c.pause.pauseFor(ms);
     // The pump serves the pause (its checkpoints) and wakes when it ends.
     c.kick();

@@ -111,6 +111,51 @@ describe('a pause that ended while the state store refused to write', () => {
   });
 });
 
+/** A store whose reads fail (as IndexedDB refusing them) while `refusingReads`. */
+class UnreadableStore extends MemoryStore {
+  refusingReads = true;
+  override async list() {
+    if (this.refusingReads) throw new DOMException('refused', 'UnknownError');
+    return super.list();
+  }
+}
+
+describe('a Retry-After while the intents cannot be read (seed 20261128, runs 503, 16774)', () => {
+  it('a previous worker’s pause is handed to the listeners (the request budget) though the intents cannot be read', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    await state.set({ pausedAt: clock.now() - 10_000, pausedUntil: clock.now() + 50_000, pauseServedMs: 10_000 });
+    const told: TrackerState[] = [];
+    const store = new UnreadableStore();
+    const tracker = new Tracker({
+      store,
+      stateStore: state,
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => new ScriptedTransport(),
+      onStateChange: (s) => told.push(s),
+    });
+    await expect(tracker.resume()).rejects.toThrow();
+    expect(told.at(-1)?.pausedUntil).toBe(clock.now() + 50_000);
+    tracker.stop();
+  });
+
+  it('a 429 answered to another lane is kept in the tracker state though the intents cannot be read', async () => {
+    const clock = new EventClock();
+    const state = new MemoryStateStore();
+    const tracker = new Tracker({
+      store: new UnreadableStore(),
+      stateStore: state,
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => new ScriptedTransport(),
+    });
+    await tracker.holdOff(120_000);
+    expect(state.state?.pausedUntil).toBe(clock.now() + 120_000);
+    tracker.stop();
+  });
+});
+
 describe('times moved back at load while the store refuses writes', () => {
   it('the intent is checked within a minute, not when its times written 10 minutes ahead come (seed 20261128, run 7152)', async () => {
     const clock = new EventClock();
