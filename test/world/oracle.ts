@@ -279,7 +279,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     else if (unread) excused('I5', 'the worker died before it read the 429');
     else if (unkept) excused('I5', 'the worker died as the 429 came, before it could keep the hold');
     else if (
-      o.deaths.some((d) => d.at >= end && d.at < early.start) &&
+      o.deaths.some((d) => d.at >= end && d.at <= early.start) &&
       o.windows.some((x) => x.why.includes('svc-settings') && x.from < early.start)
     )
       excused('I5', 'a restart while IndexedDB refused to keep the hold');
