@@ -26,6 +26,8 @@ export class Tracker {
   readonly #c: EngineCore;
   readonly #loop: PumpLoop;
   #stateLoaded: Promise<void> | undefined;
+  #stateRead: Promise<void> | undefined;
+  #pauseRebased = false;
 
   constructor(deps: TrackerDeps) {
     this.#c = createCore(deps);
@@ -206,11 +208,15 @@ export class Tracker {
   #load(): Promise<void> {
     const c = this.#c;
     this.#stateLoaded ??= (async () => {
-      const [, state] = await Promise.all([c.mirror.load(), c.deps.stateStore?.get()]);
-      c.pause.loaded(state);
+      const [intents, state] = await Promise.allSettled([c.mirror.load(), this.#loadState()]);
+      if (state.status === 'rejected') throw state.reason;
+      if (intents.status === 'rejected') {
+        // The intents cannot be read (IndexedDB refusing): the Retry-After a previous worker kept holds all the same,
+        // moved back by what its own times show, so that no lane sends into it while the load is tried again (I5).
+        await this.#rebasePause(aheadMs([], c.pause.kept, c.clock.now()), c.clock.now());
+        throw intents.reason;
+      }
       await this.#rebase();
-      // A restarted worker's listeners learn the state a previous one left (a Retry-After still running, a rejected key).
-      c.pause.announce();
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
@@ -218,11 +224,32 @@ export class Tracker {
     return this.#stateLoaded;
   }
 
+  /** Reads the tracker state a previous worker left, once (a failed read is tried again by the next load). */
+  #loadState(): Promise<void> {
+    const c = this.#c;
+    this.#stateRead ??= (async () => c.pause.loaded(await c.deps.stateStore?.get()))().catch((err: unknown) => {
+      this.#stateRead = undefined;
+      throw err;
+    });
+    return this.#stateRead;
+  }
+
+  /**
+   * The pause a previous worker left, moved back by `shift` ms at `now` (`TrackerPause.rebase`), once; then the
+   * worker's listeners learn the state (a Retry-After still running, a rejected key), and the request budget holds it.
+   */
+  async #rebasePause(shift: number, now: number): Promise<void> {
+    if (this.#pauseRebased) return;
+    this.#pauseRebased = true;
+    await this.#c.pause.rebase(shift, now);
+    this.#c.pause.announce();
+  }
+
   /**
    * Times written by a previous worker whose wall clock was ahead of this one's (the clock went back between them) are
    * brought back once, at load: no event in the future, no wait (back-off, Retry-After pause) longer than its own
    * length from now. Within one life the tracker's clock never jumps (lib/tracker/tracker-time.ts). A refused write
-   * leaves that record as it was.
+   * is held in memory (`IntentMirror.hold`) and written with the record's next write.
    */
   async #rebase(): Promise<void> {
     const c = this.#c;
@@ -233,9 +260,11 @@ export class Tracker {
     const rebased = (t: TrackedIntent) => clampTimes(shiftTimes(t, shift), now, cap);
     for (const t of c.mirror.values()) {
       if (rebased(t) === t) continue;
-      await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => {});
+      // Refused (quota, a closed database): held in memory all the same, else the intent would wait for times
+      // that lie a whole jump ahead; the next write of it starts from the times moved back.
+      await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => c.mirror.hold(rebased(t)));
     }
-    await c.pause.rebase(shift, now);
+    await this.#rebasePause(shift, now);
   }
 
   /**
@@ -244,7 +273,11 @@ export class Tracker {
    */
   async holdOff(ms: number): Promise<void> {
     const c = this.#c;
-    await this.#load();
+    // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be.
+    await this.#load().catch(async () => {
+      await this.#loadState();
+      await this.#rebasePause(aheadMs([], c.pause.kept, c.clock.now()), c.clock.now());
+    });
     await c.pause.pauseFor(ms);
     // The pump serves the pause (its checkpoints) and wakes when it ends.
     c.kick();

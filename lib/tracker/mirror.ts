@@ -14,6 +14,8 @@ export class IntentMirror {
   readonly #removed = new Set<string>();
   /** The strings the records held share (bounded). */
   readonly #strings = new StringInterner();
+  /** Records changed in memory only ({@link IntentMirror.hold}): the next write of each starts from them. */
+  readonly #held = new Map<string, TrackedIntent>();
   #loaded: Promise<void> | undefined;
 
   constructor(
@@ -58,11 +60,13 @@ export class IntentMirror {
     options: { quiet?: boolean } = {},
   ): Promise<TrackedIntent | undefined> {
     let changed = false;
+    const held = this.#held.get(intentId);
     const written = await this.store.update(intentId, (current) => {
-      const next = fn(current);
+      const next = fn(held ?? current);
       changed = next !== undefined;
       return next;
     });
+    if (changed && this.#held.get(intentId) === held) this.#held.delete(intentId);
     if (this.#removed.has(intentId)) return undefined;
     if (written && changed) this.#map.set(intentId, compactRecord(written, this.#strings));
     if (changed && !options.quiet) this.onChange?.(intentId);
@@ -79,11 +83,13 @@ export class IntentMirror {
     fn: (intentId: string, current: TrackedIntent | undefined) => TrackedIntent | undefined,
   ): Promise<Array<TrackedIntent | undefined>> {
     const changed = new Set<string>();
+    const held = new Map(intentIds.map((id) => [id, this.#held.get(id)]));
     const written = await this.store.updateMany(intentIds, (id, current) => {
-      const next = fn(id, current);
+      const next = fn(id, held.get(id) ?? current);
       if (next !== undefined) changed.add(id);
       return next;
     });
+    for (const id of changed) if (this.#held.get(id) === held.get(id)) this.#held.delete(id);
     return intentIds.map((id, i) => {
       if (this.#removed.has(id)) return undefined;
       const record = written[i];
@@ -96,6 +102,18 @@ export class IntentMirror {
   }
 
   /**
+   * Holds `record` in memory when the store refused to write it (a change that must hold all the same: the times a
+   * previous worker wrote before the clock went back, moved back at load). The mirror shows it, and the next write of
+   * this intent starts from it rather than from the store's older copy; once written, it is the store's again. A
+   * removed intent is left alone.
+   */
+  hold(record: TrackedIntent): void {
+    if (this.#removed.has(record.intentId) || !this.#map.has(record.intentId)) return;
+    this.#map.set(record.intentId, compactRecord(record, this.#strings));
+    this.#held.set(record.intentId, record);
+  }
+
+  /**
    * Forgets an intent: at once in memory (tombstoned), then in the store. When the store refuses the deletion (disk
    * full) the intent is held again as the store has it — still tracked, still listed, as a restarted worker would find
    * it — and the error is thrown for the caller to tell the user.
@@ -105,6 +123,7 @@ export class IntentMirror {
     const wasRemoved = this.#removed.has(intentId);
     this.#removed.add(intentId);
     this.#map.delete(intentId);
+    this.#held.delete(intentId);
     try {
       await this.store.remove(intentId);
     } catch (err) {

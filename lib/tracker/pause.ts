@@ -32,6 +32,8 @@ export interface PauseDeps {
 /** The tracker-wide state of one engine. */
 export class TrackerPause {
   #state: TrackerState = {};
+  /** The store refused the last write (steady ms of that try): the state kept there is older than this one. */
+  #unsavedSince: number | undefined;
 
   readonly #deps: PauseDeps;
 
@@ -158,13 +160,30 @@ export class TrackerPause {
   }
 
   /**
+   * Writes the state again when the store refused the last write (at most every {@link PAUSE_CHECKPOINT_MS}): else a
+   * pause that ended, or what was served of it, stays unwritten once the store accepts again, and a next worker holds
+   * a pause over that has ended. A refusal again waits for the next try.
+   */
+  async flush(): Promise<void> {
+    const since = this.#unsavedSince;
+    if (since === undefined || this.#deps.steady.now() - since < PAUSE_CHECKPOINT_MS) return;
+    await this.#save().catch(() => {});
+  }
+
+  /**
    * Writes the state; a pause with how far the wall clock reads ahead of the steady clock now (`pauseWallAheadMs`):
    * a next worker reads the pause on both clocks ({@link TrackerPause.rebase}), as an NTP step inside this life
-   * moved them apart.
+   * moved them apart. A refused write is noted for {@link TrackerPause.flush}, and rejects.
    */
   async #save(): Promise<void> {
     const { pauseWallAheadMs: _w, ...state } = this.#state;
-    await this.#deps.stateStore?.set(state.pausedUntil === undefined ? state : { ...state, pauseWallAheadMs: this.#wallAhead() });
+    try {
+      await this.#deps.stateStore?.set(state.pausedUntil === undefined ? state : { ...state, pauseWallAheadMs: this.#wallAhead() });
+      this.#unsavedSince = undefined;
+    } catch (err) {
+      this.#unsavedSince = this.#deps.steady.now();
+      throw err;
+    }
   }
 
   /** How far (ms) the wall clock now reads ahead of the steady clock (negative: behind; 0 without a jump). */

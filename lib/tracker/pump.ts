@@ -76,6 +76,7 @@ export async function pump(c: EngineCore): Promise<void> {
   let now = clock.now();
   // Nothing can be sent now: a user's refresh gets the record as it is rather than waiting.
   if (c.pause.kept.keyRejected) return c.refresh.settleAll();
+  await c.pause.flush();
   if (c.pause.kept.pausedUntil !== undefined && c.pause.left() === 0) await c.pause.ended();
   if (c.pause.left() > 0) {
     await c.pause.serve(now);

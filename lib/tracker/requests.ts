@@ -191,7 +191,10 @@ export async function record(
   return news;
 }
 
-/** Records an error: tracker-wide pauses, the NotFound grace, or a back-off of this intent. */
+/**
+ * Records an error: tracker-wide pauses, the NotFound grace, or a back-off of this intent (a 429 pauses the tracker
+ * for its Retry-After and backs the intent off as any other error).
+ */
 async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void> {
   const now = c.clock.now();
   const meaning = errorMeaning(err);
@@ -204,7 +207,9 @@ async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void
     notFound: meaning === 'not-found',
     kind: err instanceof SvcApiError || err instanceof ForeignReceiptError ? err.kind : 'unknown',
     message: err instanceof Error ? err.message : String(err),
-    retryAfterMs: retryAfterOf(err),
+    // A 429's Retry-After is the tracker-wide pause's (kept across workers, served as docs/time.md says), not this
+    // intent's back-off: a next worker that moves times back after a clock jump would wait it whole again.
+    retryAfterMs: meaning === 'rate-limited' ? 0 : retryAfterOf(err),
     random: (c.deps.random ?? Math.random)(),
   };
   await c.mirror.write(intentId, (t) => failed(t, failure, now, c.tuning, c.startedAt));

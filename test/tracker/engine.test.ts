@@ -167,12 +167,20 @@ describe('Tracker', () => {
     expect((await store.get(ID))?.lastError).toBeUndefined();
   });
 
-  it('waits at least Retry-After on 429', async () => {
+  it('waits at least Retry-After on 429: the tracker-wide pause holds it, the intent backs off as on any error', async () => {
     const { tracker, transport, clock, store } = setup({ random: () => 0 });
-    transport.script(ID, serviceError('RateLimited', 1007, 429, 30));
+    transport.script(ID, serviceError('RateLimited', 1007, 429, 30), {
+      intentReceipt: receipt(ID, 'EXECUTING'),
+      receiptStates: ['PENDING'],
+      done: false,
+    });
     await tracker.track(ID);
     await vi.waitFor(async () => expect((await store.get(ID))?.retry?.attempt).toBe(1));
-    expect((await store.get(ID))!.retry!.nextAt - clock.now()).toBe(30_000);
+    expect(tracker.state.pausedUntil! - clock.now()).toBe(30_000);
+    await clock.advance(29_000);
+    expect(transport.callsFor(ID)).toHaveLength(1);
+    await clock.advance(2_000);
+    expect(transport.callsFor(ID).length).toBeGreaterThan(1);
     tracker.stop();
   });
 

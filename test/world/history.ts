@@ -6,8 +6,8 @@
  * (omitted: 20 % or 50 %). History is an accelerator only (docs/tracking.md I1): the worker's guarantees hold
  * whatever it returns — I1–I6 and N2 as everywhere (no stranger tracked or told), W1 for a watched address.
  *
- * The oracle (H1, I6 for history rows, per row): a page of the tracker's (asked by final statuses) that shows a
- * tracked intent final, as the worker received it, is acted on at once — the intent's final phase written within
+ * The oracle (H1, I6 for history rows, per row): a page of the tracker's (asked by final statuses) that shows an
+ * intent tracked before the page was asked final, as the worker received it, is acted on at once — the intent's final phase written within
  * 1 s of the page — excusing only the stated windows about that intent.
  */
 import fc from 'fast-check';
@@ -46,7 +46,7 @@ export function historyMode(plain: boolean, spec: HistorySpec | undefined): Hist
 }
 
 /** The final rows of the tracker's pages as the worker received them (true time). */
-export type HistoryObs = Array<{ at: number; intentId: string; status: string }>;
+export type HistoryObs = Array<{ at: number; asked: number; intentId: string; status: string }>;
 
 /** Leaves rows out of the pages at random; notes the final rows of the tracker's pages as sent. */
 export function playHistory(ctx: FamilyContext, spec: HistorySpec | undefined): HistoryObs | undefined {
@@ -60,10 +60,12 @@ export function playHistory(ctx: FamilyContext, spec: HistorySpec | undefined): 
     const given = page.intents.map((r) => r.intentId).join();
     const log = ctx.service.log;
     let lane: string | undefined;
+    let asked = ctx.now();
     for (let k = log.length - 1; k >= 0 && k >= log.length - 50; k--) {
       const e = log[k]!;
       if (e.op === 'history' && e.finalRows?.map((r) => r.intentId).join() === given) {
         lane = e.lane;
+        asked = e.start;
         break;
       }
     }
@@ -71,7 +73,8 @@ export function playHistory(ctx: FamilyContext, spec: HistorySpec | undefined): 
     // The tracker's pages ask by final statuses (test/world/network.ts gives them its lane); others (the watched
     // check, ETA look-ups) do not act on a tracked intent's status.
     if (lane !== 'tracker') return;
-    for (const row of page.intents) if (isFinalStatus(row.status)) obs.push({ at: ctx.now(), intentId: row.intentId, status: row.status });
+    for (const row of page.intents)
+      if (isFinalStatus(row.status)) obs.push({ at: ctx.now(), asked, intentId: row.intentId, status: row.status });
   });
   return obs;
 }
@@ -81,12 +84,15 @@ export function checkHistory(ctx: CheckContext, obs: HistoryObs | undefined, cou
   if (!obs) return [];
   const v: string[] = [];
   const seen = new Set<string>();
-  for (const { at, intentId } of obs) {
+  for (const { at, asked, intentId } of obs) {
     const t = ctx.tracked.get(intentId);
-    // Only the first page that showed it final counts; only while the user had it tracked.
+    // Only the first page that showed it final counts; only while the user had it tracked, from before the page was
+    // asked (an intent tracked while the page was in flight may be written after the page is read).
+    const trackedAt = ctx.phaseAt.get(intentId)?.get('tracking') ?? t?.from ?? Number.POSITIVE_INFINITY;
     if (
       !t ||
       t.from > at ||
+      trackedAt >= asked ||
       (t.removedAt !== undefined && t.removedAt <= at + 1_000) ||
       ctx.removeAsked.has(intentId) ||
       seen.has(intentId)

@@ -7,7 +7,9 @@
  *   notification call it died right after;
  * - a faulted request (a transport fault, an error answer, a 429): the intent it was about, from the request until
  *   the back-off cap after it; an answer that lies (about another intent, a status moved back, a wrong `Date` or
- *   `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never excused); a 429's hold: every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS});
+ *   `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never excused); a 429's
+ *   hold: every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS}) and, after a death inside it, for what a
+ *   restarted worker holds again (`keptHolds` in ./lookups);
  * - IndexedDB refusing (reads, writes, quota): every intent, for the span and the back-off cap after it.
  * A clock jump, drift or skew excuses nothing: durations are monotonic. I5's rate is excused by nothing but a death
  * (and never above twice the idle rate). Every check counts as checked or excused (and
@@ -19,6 +21,7 @@ import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
 import { deathExcuses } from './death-excuses';
 import { checkFamilies, EXTRA_INVARIANTS, untoldByFamilies } from './families';
+import { keptHolds } from './lookups';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
@@ -100,6 +103,9 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
         ...(e.intentId ? { intentId: e.intentId } : {}),
       });
   }
+  // A 429's hold as a restarted worker keeps it (docs/tracking.md "Faults": until min(its length, 60 s) is served by
+  // running workers): nothing is sent meanwhile, for any intent.
+  windows.push(...keptHolds(world.net.wire, o.deaths));
   // The worker's minute spent (I5: the tracker and the user have 59 places in any 60 s window, lib/api/rate-window.ts):
   // no check can go out until the window slides, from the first of those 59 to 60 s after it; then I1 holds again.
   const starts = log.map((e) => e.start).sort((a, b) => a - b);
@@ -179,6 +185,12 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     // The service tells of an outcome once it knows the intent (notFoundFirst: NotFound until `visibleAt`).
     const truth = service.intents.get(id)!;
     const finalAt = Math.max(truth.steps.at(-1)!.at, truth.visibleAt ?? 0);
+    // Stopped (not found, expired: I2 checks the verdict) before it ended, the intent was not tracked when it ended
+    // (I3: "while tracked"): it is owed its telling from when the worker asked about it again (the user's Retry,
+    // track again), or not at all (null).
+    const stoppedAt = Math.min(phases?.get('not-found') ?? Infinity, phases?.get('expired') ?? Infinity);
+    const resumedAt =
+      stoppedAt < finalAt ? (mine.find((e) => e.lane === 'tracker' && e.start > stoppedAt)?.start ?? null) : Number.NEGATIVE_INFINITY;
     for (const at of times) {
       if (isFinalStatus(service.stepAt(id, at).status)) ok('I3');
       else v.push(`I3 ${id} told at ${at - o.end} ms (before the end) while ${service.stepAt(id, at).status}`);
@@ -196,8 +208,9 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       if (times.length > 0) v.push(`I3 ${id} told but ended ${truthEnd}`);
     } else if (o.removeAsked.has(id)) excused('I3', 'removed by the user');
     else if (times.length === 0 && untoldByFamilies(o.families, id, o.phaseAt)) excused('I3', untoldByFamilies(o.families, id, o.phaseAt)!);
+    else if (resumedAt === null) excused('I3', 'stopped (not found, expired) before it ended, not tracked since');
     else if (times.length === 0) {
-      const from = Math.max(finalAt, t.from);
+      const from = Math.max(finalAt, t.from, resumedAt);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
       const ws = over(id, from, o.end);
       const calmFrom = Math.max(from, ...ws.map((w) => w.to));
@@ -206,7 +219,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       else if (ws.length > 0 && o.end - calmFrom <= limit) excused('I3', ws[0]!.why);
       else v.push(`I3 ${id} ended ${truthEnd} at ${finalAt - o.end} ms (before the end) and was never told`);
     } else {
-      const from = Math.max(finalAt, t.from);
+      const from = Math.max(finalAt, t.from, resumedAt);
       const limit = stalenessBound(ids.length, DEFAULT_TUNING) + 1_000;
       if (times[0]! - from <= limit) ok('I3');
       else {
@@ -266,7 +279,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     else if (unread) excused('I5', 'the worker died before it read the 429');
     else if (unkept) excused('I5', 'the worker died as the 429 came, before it could keep the hold');
     else if (
-      o.deaths.some((d) => d.at >= end && d.at < early.start) &&
+      o.deaths.some((d) => d.at >= end && d.at <= early.start) &&
       o.windows.some((x) => x.why.includes('svc-settings') && x.from < early.start)
     )
       excused('I5', 'a restart while IndexedDB refused to keep the hold');
