@@ -129,6 +129,23 @@ function recordPages(ctx: FamilyContext, pages: WatchedPage[]): void {
  *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
  *   it yet.
  */
+/**
+ * Whether the walk of page `from` was cut by the history or was still under way at the end: following the pages that
+ * asked with the cursor the previous one answered, the last one answered the cursor it was asked (repeated) or more
+ * to come less than the margin before the end. False when the check left a walk with more to come (a defect).
+ */
+function walkCut(pages: WatchedPage[], from: WatchedPage, end: number): boolean {
+  let p = from;
+  for (let k = pages.indexOf(from) + 1; ; k++) {
+    const next = p.answer.nextPage;
+    if (next?.more === false || typeof next?.after !== 'number') return false;
+    if (next.after === p.after) return true;
+    while (k < pages.length && pages[k]!.after !== next.after) k++;
+    if (k >= pages.length) return p.at > end - MARGIN_MS;
+    p = pages[k]!;
+  }
+}
+
 function hiddenByHistory(pages: WatchedPage[], intentId: string, createdAt: number, end: number): string | undefined {
   const since = pages.filter((p) => p.at >= createdAt);
   const last = since.filter((p) => p.listed.includes(intentId)).at(-1);
@@ -136,7 +153,8 @@ function hiddenByHistory(pages: WatchedPage[], intentId: string, createdAt: numb
     return last.answer.intents.some((r) => r.intentId === intentId) ? undefined : 'the history left it out of the last page that listed it';
   const more = (p: WatchedPage) => p.answer.nextPage?.more !== false && typeof p.answer.nextPage?.after === 'number';
   const covering = since.filter((p) => p.fromTime * 1000 <= createdAt && (p.after === undefined || createdAt < p.after));
-  if (covering.length > 0 && covering.every(more)) return 'the history listed more rows before it than the check read by the end';
+  if (covering.length > 0 && covering.every((p) => more(p) && walkCut(pages, p, end)))
+    return 'the history listed more rows before it than the check read by the end';
   // A walk that ended less than the margin before the end: the next one (a check a minute) may not have begun.
   const walking = since.filter((p) => p.at <= end - MARGIN_MS);
   const moving = walking.every((p) => more(p) && p.answer.nextPage?.after !== p.after);
