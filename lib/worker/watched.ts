@@ -4,8 +4,9 @@
  *
  * Each address reads oldest first from its checkpoint, at most {@link WATCH_MAX_PAGES} pages a check. A check that
  * stops before the last page keeps the page cursor, and the next check goes on from there, so a burst of intents
- * larger than one check is covered over successive checks and none is skipped. What a row says is not trusted
- * blindly:
+ * larger than one check is covered over successive checks and none is skipped. A page whose `nextPage.after` is the
+ * cursor it was asked with (a history that repeats its cursor) ends the walk as the last page does: the check never
+ * asks the same page again and again. What a row says is not trusted blindly:
  * - a row is tracked only when its receipt names the address as its owner (a history that ignores the owner filter
  *   must not auto-track strangers' intents) and it was created at or after the checkpoint;
  * - an intent the user removed is never tracked again by the check (`RemovedIntents`);
@@ -144,7 +145,9 @@ export async function checkAddress(
         if (r.ok && r.added) added++;
       }
       const next = res.nextPage;
-      if (!next || next.more === false || typeof next.after !== 'number') {
+      // A cursor that comes back (the one just asked with) leads nowhere new: the walk ends as at its last page.
+      const repeated = next?.after !== undefined && next.after === after;
+      if (!next || next.more === false || typeof next.after !== 'number' || repeated) {
         // Read to the end: the next check starts a little before the newest row read (an intent may be listed
         // late); nothing read, it stays where it was.
         if (newest !== undefined) return { next: { fromTime: Math.max(start.fromTime, Math.floor(newest / 1000) - OVERLAP_S) }, added };

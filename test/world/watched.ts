@@ -71,6 +71,95 @@ export interface WatchedObs {
   trackedAt: Map<string, number>;
   /** When another device wrote an `autoTrackAddresses` that is no list (the `sync` family's malformed item). */
   malformedAt: number[];
+  /** The watched check's history pages of the owner, as the service answered them (see {@link WatchedPage}). */
+  pages: WatchedPage[];
+}
+
+/**
+ * One history page the service gave the watched check (a `fromTime` read of the watched owner): when it was answered
+ * (true time), what it asked (`fromTime` s, the cursor `after`: rows created before it, as the fake service pages),
+ * the rows the service listed (`listed`), and its answer as it left the world (`answer`: the `adversarialHistory`
+ * family may leave rows out of it afterwards, in place).
+ */
+export interface WatchedPage {
+  at: number;
+  fromTime: number;
+  after: number | undefined;
+  listed: string[];
+  answer: { intents: Array<{ intentId: string }>; nextPage?: { after?: number | null; more?: boolean | null } | null };
+}
+
+/** Notes every history page the service answers the watched check (the background lane's reads of {@link WATCHED}). */
+function recordPages(ctx: FamilyContext, pages: WatchedPage[]): void {
+  const service = ctx.service;
+  const client = service.client.bind(service);
+  service.client = (lane, ...rest) => {
+    const c = client(lane, ...rest);
+    if (lane !== 'background') return c;
+    const history = c.getIntentHistory;
+    return {
+      ...c,
+      getIntentHistory: async (req, options) => {
+        const answer = await history(req, options);
+        if (req.byOwnerAddress?.toLowerCase() === WATCHED && req.fromTime !== undefined)
+          pages.push({
+            at: ctx.now(),
+            fromTime: req.fromTime,
+            after: req.page?.after ?? undefined,
+            listed: answer.intents.map((r) => r.intentId),
+            answer,
+          });
+        return answer;
+      },
+    };
+  };
+}
+
+/**
+ * Why the history kept an intent of the watched owner, created at `createdAt`, from the watched check by the end,
+ * when it did (undefined: it did not, the worker is to blame). The docs promise the check reads what the history
+ * lists, 5 pages of 50 a check, going on from where it stopped, and moves the checkpoint to the newest own row read
+ * less 60 s (docs/features.md "Watched addresses"); they do not promise what the history never lists:
+ * - a row left out of the last page that listed it (the `omit` of `adversarialHistory`): the checkpoint moved over it
+ *   with the newer rows of that page (a row the last listing gave the check is the check's to track);
+ * - a row further down a listing than the check read by the end: a read that covered it (`fromTime` at or before its
+ *   creation, the cursor before it) answered more to come each time — the walk was cut by a repeated cursor or had
+ *   not got there, other owners' rows before it (a history that ignores the owner filter);
+ * - a row created while a walk begun before it was still under way (every page since, but those of the margin before
+ *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
+ *   it yet.
+ */
+/**
+ * Whether the walk of page `from` was cut by the history or was still under way at the end: following the pages that
+ * asked with the cursor the previous one answered, the last one answered the cursor it was asked (repeated) or more
+ * to come less than the margin before the end. False when the check left a walk with more to come (a defect).
+ */
+function walkCut(pages: WatchedPage[], from: WatchedPage, end: number): boolean {
+  let p = from;
+  for (let k = pages.indexOf(from) + 1; ; k++) {
+    const next = p.answer.nextPage;
+    if (next?.more === false || typeof next?.after !== 'number') return false;
+    if (next.after === p.after) return true;
+    while (k < pages.length && pages[k]!.after !== next.after) k++;
+    if (k >= pages.length) return p.at > end - MARGIN_MS;
+    p = pages[k]!;
+  }
+}
+
+function hiddenByHistory(pages: WatchedPage[], intentId: string, createdAt: number, end: number): string | undefined {
+  const since = pages.filter((p) => p.at >= createdAt);
+  const last = since.filter((p) => p.listed.includes(intentId)).at(-1);
+  if (last)
+    return last.answer.intents.some((r) => r.intentId === intentId) ? undefined : 'the history left it out of the last page that listed it';
+  const more = (p: WatchedPage) => p.answer.nextPage?.more !== false && typeof p.answer.nextPage?.after === 'number';
+  const covering = since.filter((p) => p.fromTime * 1000 <= createdAt && (p.after === undefined || createdAt < p.after));
+  if (covering.length > 0 && covering.every((p) => more(p) && walkCut(pages, p, end)))
+    return 'the history listed more rows before it than the check read by the end';
+  // A walk that ended less than the margin before the end: the next one (a check a minute) may not have begun.
+  const walking = since.filter((p) => p.at <= end - MARGIN_MS);
+  const moving = walking.every((p) => more(p) && p.answer.nextPage?.after !== p.after);
+  if (covering.length === 0 && walking.length > 0 && moving) return 'a walk of the history begun before it had not ended';
+  return undefined;
 }
 
 /** The `storage.sync` of the profile as a page sees it: its writes reach the worker's `storage.onChanged`. */
@@ -91,7 +180,8 @@ function syncArea(ctx: FamilyContext): SyncArea {
 /** Plays the family: the owner's intents at the service, the ticks and unticks where the schedule says. */
 export function playWatched(ctx: FamilyContext, spec: WatchedSpec | undefined): WatchedObs | undefined {
   if (!spec) return undefined;
-  const obs: WatchedObs = { intents: [], changes: [], trackedAt: new Map(), malformedAt: [] };
+  const obs: WatchedObs = { intents: [], changes: [], trackedAt: new Map(), malformedAt: [], pages: [] };
+  recordPages(ctx, obs.pages);
   const profile = ctx.world.profile;
   const arrive = profile.syncFromAnotherDevice.bind(profile);
   profile.syncFromAnotherDevice = (items, fire) => {
@@ -195,9 +285,11 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
         const ws = ctx.over(undefined, createdAt, ctx.end);
         const calmFrom = Math.max(createdAt, ...ws.map((w) => w.to));
         const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to);
+        const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end);
         if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
         // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
         else if (malformed) count.excused('W1', 'a malformed synced autoTrackAddresses replaced the tick');
+        else if (hidden) count.excused('W1', hidden);
         else v.push(`W1 ${intentId} created ${Math.round((createdAt - inSpan.from) / 1000)} s after the address was ticked, never tracked`);
       }
     } else if (unticked) {
