@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import type { WaitIntentReceiptRequest } from '@/lib/api/client';
 import { SvcServiceError } from '@/lib/api/errors';
 import { parseImport } from '@/lib/format/import';
-import type { TrackedIntent } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { readTrackedIntent } from '@/lib/store/records';
 import { Tracker } from '@/lib/tracker/engine';
