@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { Platform } from '@/lib/platform';
+import { CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
 import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
 import { rpcFetch, SimChain } from '../world/chain-sim';
 
@@ -87,5 +88,66 @@ describe('an RPC origin that times out on every request, for 10 minutes', () => 
       expect(at.length).toBeLessThanOrEqual(12);
       for (let j = 1; j < at.length; j++) expect(at[j]! - at[j - 1]!).toBeGreaterThanOrEqual(12 * SEC);
     }
+  });
+});
+
+describe('a new worker life and a receipt whose leg changed while no check ran', () => {
+  const ID = `0x${'1'.repeat(64)}`;
+  const OLD = `0x${'d'.repeat(64)}`;
+  const NEW = `0x${'e'.repeat(64)}`;
+  /** The service's SUCCEEDED receipt with its destination leg `hash` on Base. */
+  const succeeded = (hash: string) =>
+    IntentReceipt.parse({
+      intentId: ID,
+      status: 'SUCCEEDED',
+      destinationTransaction: {
+        chainId: 8453,
+        txnHash: hash,
+        status: 'SUCCEEDED',
+        tokenAmount: '249100000',
+        txnMinedAt: '2026-11-26T00:00:00Z',
+      },
+      summary: { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } },
+    });
+  /** One worker life whose tracker holds `receipt`; Base holds only OLD, final. Logs each RPC method and hash asked. */
+  const life = (receipt: IntentReceipt) => {
+    const base = new SimChain(8453);
+    base.include({ hash: OLD, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
+    base.mine(20);
+    const asked: string[] = [];
+    const chainFetch = rpcFetch(new Map([[BASE, base]]), () => undefined);
+    const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
+      fetch: (input, init) => {
+        const body = JSON.parse(String(init?.body)) as { method: string; params?: unknown[] };
+        if (body.method === 'eth_getTransactionReceipt') asked.push(String(body.params?.[0]).toLowerCase());
+        return chainFetch(input, init);
+      },
+      clock: { now: () => 0, monotonic: () => 0, sleep: async () => {} },
+      timers: { setTimeout: () => 0, clearTimeout: () => {} },
+      browser: fakeBrowser as unknown as Platform['browser'],
+    };
+    const tracked = { intentId: ID, receipt };
+    const verifier = createChainVerifierOnPlatform(platform, {
+      notify: async () => {},
+      hasPermission: async () => true,
+      intents: async () => [tracked],
+      intent: async (id) => (id === ID ? tracked : undefined),
+    });
+    return { verifier, asked };
+  };
+  const verdict = async () =>
+    readChainVerdict((await fakeBrowser.storage.local.get(`${CHAIN_VERDICT_PREFIX}${ID}`))[`${CHAIN_VERDICT_PREFIX}${ID}`]);
+
+  // docs/chain.md: resume() re-checks every receipt its stored verdict does not cover; DEVELOPERS.md: each leg of a
+  // receipt verified on its own chain. A verdict made for another transaction does not cover this one.
+  it.fails('the destination leg’s txnHash was rewritten (same status) and the worker died before checking it: the new transaction is asked', async () => {
+    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: BASE, finalityDepth: 10 } } });
+    const first = life(succeeded(OLD));
+    await first.verifier.resume();
+    expect(await verdict()).toMatchObject({ verified: true, settled: true });
+    // The service now names another destination transaction, one Base never saw; this life died before its check.
+    const second = life(succeeded(NEW));
+    await second.verifier.resume();
+    expect(second.asked).toContain(NEW);
   });
 });
