@@ -4,8 +4,8 @@
  * shortens it; an import's grace counts from the import). Written by a tester who did not write the code.
  */
 import { describe, expect, it } from 'vitest';
-import type { WaitIntentReceiptRequest } from '@/lib/api/client';
 import { SvcServiceError } from '@/lib/api/errors';
+import type { WaitIntentReceiptRequest } from '@/lib/api/schemas/receipt';
 import { parseImport } from '@/lib/format/import';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { readTrackedIntent } from '@/lib/store/records';
@@ -100,7 +100,7 @@ describe('a worker killed over and over while the service answers NotFound', () 
   });
 
   it('lives of 1.5 s (shorter than the first back-off): what is counted never exceeds the time alive', async () => {
-    const r = await killedOverAndOver(1_500, SEC, 3 * 60 * MIN);
+    const r = await killedOverAndOver(1_500, SEC, 60 * MIN);
     expect(r.record?.notFoundGrace?.servedMs ?? 0).toBeLessThanOrEqual(r.alive);
     if (r.record?.phase === 'not-found') expect(r.alive).toBeGreaterThanOrEqual(GRACE);
   });
@@ -116,6 +116,30 @@ describe('a worker killed over and over while the service answers NotFound', () 
     expect(r.record?.phase).toBe('not-found');
     expect(r.alive).toBeGreaterThanOrEqual(GRACE);
   });
+});
+
+describe('one life, the wall clock jumping while the service answers NotFound', () => {
+  for (const jump of [2 * 60 * MIN, -2 * 60 * MIN, 9 * MIN]) {
+    it(`a jump of ${jump / MIN} min one minute in: marked only once 10 minutes have truly passed, and then within a back-off`, async () => {
+      const clock = new EventClock();
+      const store = new MemoryStore();
+      const service = new NeverKnows(clock);
+      const tracker = new Tracker({ store, clock, notifier: new RecordingNotifier(), transport: async () => service, random: () => 0.5 });
+      const start = clock.monotonic();
+      await tracker.track(ID);
+      await clock.advance(MIN);
+      clock.jumpWall(jump);
+      let markedAt: number | undefined;
+      while (markedAt === undefined && clock.monotonic() - start < 30 * MIN) {
+        await clock.advance(100);
+        if ((await store.get(ID))?.phase === 'not-found') markedAt = clock.monotonic() - start;
+      }
+      expect(markedAt).toBeGreaterThanOrEqual(GRACE);
+      // Docs: asked again at most every 30 s; the last try falls at the end of the grace.
+      expect(markedAt).toBeLessThanOrEqual(GRACE + 30 * SEC);
+      tracker.stop();
+    });
+  }
 });
 
 describe('hostile records and imports', () => {
