@@ -72,6 +72,32 @@ describe('a Retry-After pause whose write is refused for ever', () => {
   });
 });
 
+describe('a Retry-After longer than the service may hold (I5: at most 1 hour)', () => {
+  it('a 429 asking for 2 hours holds every request for 1 hour, then the intent is asked again at once (no back-off of its own as long)', async () => {
+    const clock = new EventClock();
+    const id = `0x${'5'.repeat(64)}`;
+    const transport = new ScriptedTransport();
+    transport.script(id, rateLimited(2 * 60 * 60));
+    for (let i = 0; i < 50; i++) transport.script(id, executing(id));
+    const tracker = new Tracker({
+      store: new MemoryStore(),
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => transport,
+    });
+    await tracker.track(id);
+    await clock.advance(SEC);
+    expect(transport.calls).toHaveLength(1);
+    await clock.advance(60 * MIN - 2 * SEC);
+    expect(transport.calls).toHaveLength(1);
+    // The hour is over: asked within a back-off step (the first is 1 s) and a pump's wake-up, not an hour later.
+    await clock.advance(15 * SEC);
+    expect(transport.callsFor(id).length).toBeGreaterThan(1);
+    tracker.stop();
+  });
+});
+
 /** An intent store whose writes fail while `refusing`. */
 class RefusingStore extends MemoryStore {
   refusing = false;
