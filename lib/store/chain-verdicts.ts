@@ -21,9 +21,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function readLeg(raw: unknown): ChainVerdictLeg | undefined {
   if (!isObject(raw)) return undefined;
-  const { leg, chainId, kind, text, transfer } = raw;
+  const { leg, chainId, txnHash, kind, text, transfer } = raw;
   if (typeof leg !== 'string' || typeof chainId !== 'number' || typeof kind !== 'string' || typeof text !== 'string') return undefined;
-  return { leg, chainId, kind, text, ...(typeof transfer === 'string' ? { transfer } : {}) };
+  return {
+    leg,
+    chainId,
+    kind,
+    text,
+    ...(typeof txnHash === 'string' ? { txnHash } : {}),
+    ...(typeof transfer === 'string' ? { transfer } : {}),
+  };
 }
 
 /** A stored verdict, or undefined when it is absent or not of the expected shape (then nothing is shown). */

@@ -184,6 +184,8 @@ export interface ChainVerdictLeg {
   /** deposit · origin · destination · refund. */
   leg: string;
   chainId: number;
+  /** The transaction the verdict was made for (lower-case hex); absent in verdicts stored before it was kept. */
+  txnHash?: string;
   /** The verdict's kind: not-seen · confirmed · final · reverted · missing · reorged. */
   kind: string;
   /** "Confirmed on Base · block 24,117,902 · 12 confirmations". */

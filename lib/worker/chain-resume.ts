@@ -13,13 +13,13 @@ import type { ChainVerdict } from '../store';
  * Whether `receipt` must be checked again in this worker life, given its stored `verdict` (undefined: none) and the
  * chains turned on and granted (`enabled`): yes when it has a verifiable leg on such a chain and the verdict is absent,
  * not settled, made for another service status (the status decides "verified" and the disagreements), or lacks one of
- * those legs. A settled verdict of the same status and legs costs nothing again (a new life would ask the chains anew).
+ * those legs as it is now (its chain and transaction: a service that names another transaction is checked anew). A settled verdict of the same status and legs costs nothing again (a new life would ask the chains anew).
  */
 export function needsCheck(receipt: IntentReceipt, verdict: ChainVerdict | undefined, enabled: (chainId: number) => boolean): boolean {
   const legs = verifiableLegs(receipt).filter((l) => enabled(l.chainId));
   if (legs.length === 0) return false;
   if (!verdict?.settled || verdict.serviceStatus !== receipt.status) return true;
-  return legs.some((l) => !verdict.legs.some((v) => v.leg === l.leg));
+  return legs.some((l) => !verdict.legs.some((v) => v.leg === l.leg && v.chainId === l.chainId && v.txnHash === l.txnHash));
 }
 
 /** First delay (ms) before a failed read is tried again; doubled at each failure up to {@link RETRY_MAX_MS}. */

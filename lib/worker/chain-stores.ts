@@ -29,6 +29,7 @@ export function verdictOf(v: ReceiptVerification): ChainVerdict {
     legs: v.legs.map((l) => ({
       leg: l.leg,
       chainId: l.chainId,
+      txnHash: l.txnHash,
       kind: l.check.kind,
       text: l.text,
       ...(l.transfer ? { transfer: l.transfer } : {}),

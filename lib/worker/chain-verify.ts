@@ -18,6 +18,8 @@ import { disagreementText, legCheckText, transferText } from '../format/verifica
 export interface LegVerificationView {
   leg: LegKind;
   chainId: number;
+  /** The transaction checked (lower-case hex). */
+  txnHash: string;
   check: LegCheck;
   /** "Confirmed on Base · block 24,117,902 · 12 confirmations". */
   text: string;
@@ -118,7 +120,14 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
           'transfer' in check && check.transfer
             ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
             : undefined;
-        legs.push({ leg: ref.leg, chainId: ref.chainId, check, text: legCheckText(check, ref.chainId), ...(transfer ? { transfer } : {}) });
+        legs.push({
+          leg: ref.leg,
+          chainId: ref.chainId,
+          txnHash: ref.txnHash,
+          check,
+          text: legCheckText(check, ref.chainId),
+          ...(transfer ? { transfer } : {}),
+        });
       }
       const destination = legs.find((l) => l.leg === 'destination')?.check;
       return {

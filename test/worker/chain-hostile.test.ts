@@ -140,7 +140,7 @@ describe('a new worker life and a receipt whose leg changed while no check ran',
 
   // docs/chain.md: resume() re-checks every receipt its stored verdict does not cover; DEVELOPERS.md: each leg of a
   // receipt verified on its own chain. A verdict made for another transaction does not cover this one.
-  it.fails('the destination leg’s txnHash was rewritten (same status) and the worker died before checking it: the new transaction is asked', async () => {
+  it('the destination leg’s txnHash was rewritten (same status) and the worker died before checking it: the new transaction is asked', async () => {
     await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: BASE, finalityDepth: 10 } } });
     const first = life(succeeded(OLD));
     await first.verifier.resume();

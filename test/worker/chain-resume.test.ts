@@ -155,14 +155,18 @@ describe('a new worker life resumes the checks owed', () => {
 
 describe('needsCheck', () => {
   const on = () => true;
-  const leg = { leg: 'destination', chainId: 8453, kind: 'final', text: '' };
-  it('wants a check without a verdict, with an unsettled one, another status or a missing leg; not otherwise', () => {
+  const leg = { leg: 'destination', chainId: 8453, txnHash: HASH, kind: 'final', text: '' };
+  it('wants a check without a verdict, with an unsettled one, another status, a missing leg or one of another transaction; not otherwise', () => {
     const r = receipt('SUCCEEDED');
     const v: ChainVerdict = { intentId: ID, verified: true, settled: true, serviceStatus: 'SUCCEEDED', legs: [leg] };
     expect(needsCheck(r, undefined, on)).toBe(true);
     expect(needsCheck(r, { ...v, settled: false }, on)).toBe(true);
     expect(needsCheck(r, { ...v, serviceStatus: 'EXECUTING' }, on)).toBe(true);
     expect(needsCheck(r, { ...v, legs: [] }, on)).toBe(true);
+    // Made for another transaction or chain of that leg, or stored before the transaction was kept: not this one's.
+    expect(needsCheck(r, { ...v, legs: [{ ...leg, txnHash: `0x${'e'.repeat(64)}` }] }, on)).toBe(true);
+    expect(needsCheck(r, { ...v, legs: [{ ...leg, chainId: 42161 }] }, on)).toBe(true);
+    expect(needsCheck(r, { ...v, legs: [{ leg: 'destination', chainId: 8453, kind: 'final', text: '' }] }, on)).toBe(true);
     expect(needsCheck(r, v, on)).toBe(false);
     expect(needsCheck(r, undefined, () => false)).toBe(false);
   });
