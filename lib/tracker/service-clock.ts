@@ -51,11 +51,13 @@ export const SETTLED_SHARE = 3 / 4;
 /** {@link ServiceClock.settled}: how many agreeing `Date` samples suffice without the local clock's agreement. */
 export const SETTLED_SAMPLES = 8;
 /**
- * {@link ServiceClock.settled}: how many agreeing `Date` samples suffice when the local clock agrees with them. Not
- * many fewer than {@link SETTLED_SAMPLES}: a local clock an hour slow (a hardware clock kept in local time) agrees
- * with headers an hour behind as well as with true ones.
+ * {@link ServiceClock.settled}: how many agreeing `Date` samples suffice when the local clock agrees with them, and
+ * they are at least {@link SETTLED_SHARE_WITH_LOCAL} of the samples kept. The local clock is no strong witness: one an
+ * hour slow (a hardware clock kept in local time) agrees with headers an hour behind as well as with true ones.
  */
-export const SETTLED_WITH_LOCAL = 7;
+export const SETTLED_WITH_LOCAL = 4;
+/** {@link ServiceClock.settled}: the share of the samples kept that must agree when the local clock backs them. */
+export const SETTLED_SHARE_WITH_LOCAL = 6 / 7;
 /** {@link ServiceClock.settled}: how close (ms) the local wall clock must be to the samples to corroborate them. */
 export const LOCAL_AGREE_MS = 2 * 60_000;
 /** How fast a sample's interval widens with age, each side (parts per million of its age): two clocks' drift. */
@@ -171,8 +173,9 @@ export class ServiceClock {
    * The interval the service's time is in now (ms since the epoch) when it is settled enough for a decision nothing
    * corrects later (where a watched address is read from, and its checkpoint): at least {@link SETTLED_SHARE} of every
    * `Date` sample kept (up to {@link SURE_SAMPLES}) agree within {@link MAX_DECIDE_ERROR_MS} either side, and they are
-   * at least {@link SETTLED_SAMPLES} — or {@link SETTLED_WITH_LOCAL} when the local wall clock lies within
-   * {@link LOCAL_AGREE_MS} of them (it only corroborates: a local clock far off never decides). The agreement must not
+   * at least {@link SETTLED_SAMPLES} — or {@link SETTLED_WITH_LOCAL}, {@link SETTLED_SHARE_WITH_LOCAL} of those kept,
+   * when the local wall clock lies within {@link LOCAL_AGREE_MS} of them (it only corroborates: a local clock far off
+   * never decides). The agreement must not
    * contradict earlier evidence by more than {@link MAX_DECIDE_ERROR_MS}: the interval settled on last in this worker
    * (headers lying together, behind or ahead, once they outnumber the true ones) nor the floor from `updatedAt`
    * (they lie behind a time the service wrote) — unless {@link SURE_SAMPLES} samples in a row all agree: they outvote
@@ -189,7 +192,8 @@ export class ServiceClock {
     if (agreed.count < n * SETTLED_SHARE || agreed.hi - agreed.lo > 2 * MAX_DECIDE_ERROR_MS) return undefined;
     const local = this.#clock.now() - mono;
     const corroborated = local >= agreed.lo - LOCAL_AGREE_MS && local <= agreed.hi + LOCAL_AGREE_MS;
-    if (agreed.count < (corroborated ? SETTLED_WITH_LOCAL : SETTLED_SAMPLES)) return undefined;
+    const backed = corroborated && agreed.count >= SETTLED_WITH_LOCAL && agreed.count >= n * SETTLED_SHARE_WITH_LOCAL;
+    if (agreed.count < SETTLED_SAMPLES && !backed) return undefined;
     if (agreed.count >= SURE_SAMPLES) this.#floor = this.#floor > agreed.hi ? agreed.lo : this.#floor;
     else if (this.#contradicts(agreed, mono)) return undefined;
     this.#settledOn = { lo: agreed.lo, hi: agreed.hi, at: mono };
