@@ -20,7 +20,8 @@
  *   most {@link MAX_LOWER_BOUND_LEAD_MS} ahead of the local clock. A receipt from the future (years ahead) moves
  *   nothing.
  * - **Settled** ({@link ServiceClock.settled}): a decision nothing corrects later (a watched address's checkpoint)
- *   waits for a strong agreement of several `Date` samples; the local clock may corroborate, never decide.
+ *   waits for a strong agreement of several `Date` samples that contradicts neither the floor nor what it settled on
+ *   before; the local clock may corroborate, never decide.
  * - **Only the configured service feeds it** (`lib/worker/client-cache.ts`): Test connection of another URL never does.
  * Pure apart from the injected clock; one instance is shared by the worker (tracker, watched addresses).
  */
