@@ -176,13 +176,13 @@ export class ServiceClock {
    * `Date` sample kept (up to {@link SURE_SAMPLES}) agree within {@link MAX_DECIDE_ERROR_MS} either side, and they are
    * at least {@link SETTLED_SAMPLES} — or {@link SETTLED_WITH_LOCAL}, {@link SETTLED_SHARE_WITH_LOCAL} of those kept,
    * when the local wall clock lies within {@link LOCAL_AGREE_MS} of them (it only corroborates: a local clock far off
-   * never decides). The agreement must not
-   * contradict earlier evidence by more than {@link MAX_DECIDE_ERROR_MS}: the interval settled on last in this worker
-   * (headers lying together, behind or ahead, once they outnumber the true ones) nor the floor from `updatedAt`
-   * (they lie behind a time the service wrote) — unless {@link SURE_SAMPLES} samples in a row all agree: they outvote
-   * it, and a floor above them is forgotten (so a receipt from the future never blocks it for good). Undefined
-   * otherwise: with no `Date` sample at all (a service whose answers do not expose `Date`: lower bounds only raise a
-   * floor, they never bound the time from above), or too few, or samples that disagree or contradict.
+   * never decides). The agreement must contradict by more than {@link MAX_DECIDE_ERROR_MS} neither the
+   * interval settled on last in this worker (headers lying together, behind or ahead, once they outnumber the true
+   * ones) nor the floor from `updatedAt` (they lie behind a time the service wrote) — unless {@link SURE_SAMPLES}
+   * samples in a row all agree: they outvote it, and a floor above them is forgotten (so a receipt from the future
+   * never blocks it for good). Undefined otherwise: with no `Date` sample at all (a service whose answers do not expose
+   * `Date`: lower bounds only raise a floor, they never bound the time from above), or too few, or samples that
+   * disagree or contradict.
    */
   settled(): ServiceTimeBounds | undefined {
     const mono = this.#clock.monotonic();
