@@ -20,7 +20,8 @@
  *   most {@link MAX_LOWER_BOUND_LEAD_MS} ahead of the local clock. A receipt from the future (years ahead) moves
  *   nothing.
  * - **Settled** ({@link ServiceClock.settled}): a decision nothing corrects later (a watched address's checkpoint)
- *   waits for a strong agreement of several `Date` samples; the local clock may corroborate, never decide.
+ *   waits for a strong agreement of several `Date` samples that contradicts neither the floor nor what it settled on
+ *   before; the local clock may corroborate, never decide.
  * - **Only the configured service feeds it** (`lib/worker/client-cache.ts`): Test connection of another URL never does.
  * Pure apart from the injected clock; one instance is shared by the worker (tracker, watched addresses).
  */
@@ -50,8 +51,14 @@ export const MAX_DECIDE_ERROR_MS = 30_000;
 export const SETTLED_SHARE = 3 / 4;
 /** {@link ServiceClock.settled}: how many agreeing `Date` samples suffice without the local clock's agreement. */
 export const SETTLED_SAMPLES = 8;
-/** {@link ServiceClock.settled}: how many agreeing `Date` samples suffice when the local clock agrees with them. */
+/**
+ * {@link ServiceClock.settled}: how many agreeing `Date` samples suffice when the local clock agrees with them, and
+ * they are at least {@link SETTLED_SHARE_WITH_LOCAL} of the samples kept. The local clock is no strong witness: one an
+ * hour slow (a hardware clock kept in local time) agrees with headers an hour behind as well as with true ones.
+ */
 export const SETTLED_WITH_LOCAL = 4;
+/** {@link ServiceClock.settled}: the share of the samples kept that must agree when the local clock backs them. */
+export const SETTLED_SHARE_WITH_LOCAL = 6 / 7;
 /** {@link ServiceClock.settled}: how close (ms) the local wall clock must be to the samples to corroborate them. */
 export const LOCAL_AGREE_MS = 2 * 60_000;
 /** How fast a sample's interval widens with age, each side (parts per million of its age): two clocks' drift. */
@@ -79,6 +86,8 @@ export class ServiceClock {
   #samples: Sample[] = [];
   /** Highest lower bound learnt from `updatedAt`, as service minus monotonic time (ms). */
   #floor = Number.NEGATIVE_INFINITY;
+  /** The agreement {@link settled} last returned, as service minus monotonic time (ms), and when (monotonic ms). */
+  #settledOn: Sample | undefined;
 
   /**
    * `clock`: the local clocks (`now` wall, `monotonic` durations), e.g. the worker's `Clock`; a plain function is both
@@ -165,10 +174,15 @@ export class ServiceClock {
    * The interval the service's time is in now (ms since the epoch) when it is settled enough for a decision nothing
    * corrects later (where a watched address is read from, and its checkpoint): at least {@link SETTLED_SHARE} of every
    * `Date` sample kept (up to {@link SURE_SAMPLES}) agree within {@link MAX_DECIDE_ERROR_MS} either side, and they are
-   * at least {@link SETTLED_SAMPLES} — or {@link SETTLED_WITH_LOCAL} when the local wall clock lies within
-   * {@link LOCAL_AGREE_MS} of them (it only corroborates: a local clock far off never decides). Undefined otherwise:
-   * with no `Date` sample at all (a service whose answers do not expose `Date`: lower bounds only raise a floor, they
-   * never bound the time from above), or too few, or samples that disagree.
+   * at least {@link SETTLED_SAMPLES} — or {@link SETTLED_WITH_LOCAL}, {@link SETTLED_SHARE_WITH_LOCAL} of those kept,
+   * when the local wall clock lies within {@link LOCAL_AGREE_MS} of them (it only corroborates: a local clock far off
+   * never decides). The agreement must contradict by more than {@link MAX_DECIDE_ERROR_MS} neither the
+   * interval settled on last in this worker (headers lying together, behind or ahead, once they outnumber the true
+   * ones) nor the floor from `updatedAt` (they lie behind a time the service wrote) — unless {@link SURE_SAMPLES}
+   * samples in a row all agree: they outvote it, and a floor above them is forgotten (so a receipt from the future
+   * never blocks it for good). Undefined otherwise: with no `Date` sample at all (a service whose answers do not expose
+   * `Date`: lower bounds only raise a floor, they never bound the time from above), or too few, or samples that
+   * disagree or contradict.
    */
   settled(): ServiceTimeBounds | undefined {
     const mono = this.#clock.monotonic();
@@ -179,8 +193,25 @@ export class ServiceClock {
     if (agreed.count < n * SETTLED_SHARE || agreed.hi - agreed.lo > 2 * MAX_DECIDE_ERROR_MS) return undefined;
     const local = this.#clock.now() - mono;
     const corroborated = local >= agreed.lo - LOCAL_AGREE_MS && local <= agreed.hi + LOCAL_AGREE_MS;
-    if (agreed.count < (corroborated ? SETTLED_WITH_LOCAL : SETTLED_SAMPLES)) return undefined;
+    const backed = corroborated && agreed.count >= SETTLED_WITH_LOCAL && agreed.count >= n * SETTLED_SHARE_WITH_LOCAL;
+    if (agreed.count < SETTLED_SAMPLES && !backed) return undefined;
+    if (agreed.count >= SURE_SAMPLES) this.#floor = this.#floor > agreed.hi ? agreed.lo : this.#floor;
+    else if (this.#contradicts(agreed, mono)) return undefined;
+    this.#settledOn = { lo: agreed.lo, hi: agreed.hi, at: mono };
     return { earliest: mono + Math.min(agreed.hi, Math.max(agreed.lo, this.#floor)), latest: mono + agreed.hi };
+  }
+
+  /**
+   * True when `agreed` (service minus monotonic time, ms) lies more than {@link MAX_DECIDE_ERROR_MS} below the floor
+   * or apart from the interval last settled on (widened by {@link DRIFT_PPM} of its age; forgotten after
+   * {@link MAX_SAMPLE_AGE_MS}). `mono`: monotonic now.
+   */
+  #contradicts(agreed: { lo: number; hi: number }, mono: number): boolean {
+    if (this.#floor > agreed.hi + MAX_DECIDE_ERROR_MS) return true;
+    const last = this.#settledOn;
+    if (!last || mono - last.at > MAX_SAMPLE_AGE_MS) return false;
+    const spread = ((mono - last.at) * DRIFT_PPM) / 1e6 + MAX_DECIDE_ERROR_MS;
+    return agreed.hi < last.lo - spread || agreed.lo > last.hi + spread;
   }
 
   /** Estimated service time minus local wall time (ms; positive: the local clock is behind the service's). */
