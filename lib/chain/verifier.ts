@@ -47,8 +47,6 @@ export interface SkippedVerification {
   retryMs?: number;
 }
 
-export { RETRY_AFTER_ERROR_MS } from './cadence';
-
 /** What the verifier needs from the platform and the settings. */
 export interface LegVerifierDeps {
   /** The platform's fetch (Platform.fetch): the only way out. */

@@ -213,7 +213,7 @@ export class Tracker {
       if (intents.status === 'rejected') {
         // The intents cannot be read (IndexedDB refusing): the Retry-After a previous worker kept holds all the same,
         // moved back by what its own times show, so that no lane sends into it while the load is tried again (I5).
-        await this.#rebasePause(aheadMs([], c.pause.kept, c.clock.now()), c.clock.now());
+        await this.#rebasePauseAlone();
         throw intents.reason;
       }
       await this.#rebase();
@@ -243,6 +243,12 @@ export class Tracker {
     this.#pauseRebased = true;
     await this.#c.pause.rebase(shift, now);
     this.#c.pause.announce();
+  }
+
+  /** {@link Tracker.#rebasePause} with no intents read: the shift is what the pause's own times show. */
+  #rebasePauseAlone(): Promise<void> {
+    const now = this.#c.clock.now();
+    return this.#rebasePause(aheadMs([], this.#c.pause.kept, now), now);
   }
 
   /**
@@ -276,7 +282,7 @@ export class Tracker {
     // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be.
     await this.#load().catch(async () => {
       await this.#loadState();
-      await this.#rebasePause(aheadMs([], c.pause.kept, c.clock.now()), c.clock.now());
+      await this.#rebasePauseAlone();
     });
     await c.pause.pauseFor(ms);
     // The pump serves the pause (its checkpoints) and wakes when it ends.

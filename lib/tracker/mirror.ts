@@ -75,12 +75,13 @@ export class IntentMirror {
 
   /**
    * {@link write} of many records in one store transaction (`updateMany`: all or none). `fn(intentId, current)`; ids
-   * must be unique. Listeners are told of each changed record. Resolves with the stored
+   * must be unique. Listeners are told of each changed record (unless `quiet`). Resolves with the stored
    * record per id (undefined for one removed meanwhile), in the order given.
    */
   async writeMany(
     intentIds: readonly string[],
     fn: (intentId: string, current: TrackedIntent | undefined) => TrackedIntent | undefined,
+    options: { quiet?: boolean } = {},
   ): Promise<Array<TrackedIntent | undefined>> {
     const changed = new Set<string>();
     const held = new Map(intentIds.map((id) => [id, this.#held.get(id)]));
@@ -95,7 +96,7 @@ export class IntentMirror {
       const record = written[i];
       if (record && changed.has(id)) {
         this.#map.set(id, compactRecord(record, this.#strings));
-        this.onChange?.(id);
+        if (!options.quiet) this.onChange?.(id);
       }
       return record;
     });

@@ -124,13 +124,15 @@ export async function pump(c: EngineCore): Promise<void> {
 
 /**
  * While the tracker is paused, the NotFound grace each intent not known yet has served is written down at each of the
- * pause's checkpoints (./not-found-grace): no check writes it meanwhile. A refused write keeps the previous one.
+ * pause's checkpoints (./not-found-grace), all in one store transaction: no check writes it meanwhile. A refused
+ * write keeps the previous one.
  */
 async function keepGraces(c: EngineCore, now: number): Promise<void> {
-  for (const t of trackingOf(c)) {
-    if (t.receipt) continue;
-    await c.mirror.write(t.intentId, (r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
-  }
+  const ids = trackingOf(c)
+    .filter((t) => !t.receipt)
+    .map((t) => t.intentId);
+  if (ids.length === 0) return;
+  await c.mirror.writeMany(ids, (_id, r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
 }
 
 /** Every tracked intent is marked not configured (once): there is no service to ask. */

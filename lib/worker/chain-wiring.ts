@@ -106,10 +106,11 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
           deps.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
         );
       // Written when it changed: the popup listens to storage changes.
-      const verdict = JSON.stringify(verdictOf(result));
-      if (stored.get(id) !== verdict)
-        await storage.set({ [chainVerdictKey(id)]: verdictOf(result) }).then(
-          () => void stored.set(id, verdict),
+      const verdict = verdictOf(result);
+      const json = JSON.stringify(verdict);
+      if (stored.get(id) !== json)
+        await storage.set({ [chainVerdictKey(id)]: verdict }).then(
+          () => void stored.set(id, json),
           () => void stored.delete(id),
         );
       return result;
