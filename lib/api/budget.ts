@@ -192,21 +192,26 @@ export class RequestBudget {
     });
   }
 
-  /** Starts whoever may start now, first in line first, then sets the timer for the next change. */
+  /**
+   * Starts whoever may start now, first in line first, then sets the timer for the next change. "Now" is read once for
+   * the last choice and the timer: read twice, the pace could say "not yet" to the first reading and "due" to the
+   * second, and no near wake-up was set (timers fire up to 1 ms before `performance.now()` reaches their time).
+   */
   #dispatch(): void {
+    let now: number;
     for (;;) {
-      const next = this.#next();
+      now = this.#clock.monotonic();
+      const next = this.#next(now);
       if (!next) break;
       this.#waiting.splice(this.#waiting.indexOf(next), 1);
       this.#start(next);
     }
-    this.#wakeAt(this.#nextChangeAt());
+    this.#wakeAt(this.#nextChangeAt(now));
   }
 
-  /** The waiter to start now, if any (see the order in the module's docstring). */
-  #next(): Waiter | undefined {
+  /** The waiter to start at `now` (monotonic ms), if any (see the order in the module's docstring). */
+  #next(now: number): Waiter | undefined {
     if (this.#gates > 0 || this.#inFlight >= this.maxInFlight || this.#waiting.length === 0) return undefined;
-    const now = this.#clock.monotonic();
     const count = this.#window.count(now);
     const open = this.#waiting.filter((w) => !this.#held(w.scope, now)).sort((a, b) => a.seq - b.seq);
     return chooseNext({
@@ -270,10 +275,12 @@ export class RequestBudget {
     this.#at = Math.max(this.#at, now);
   }
 
-  /** When (monotonic ms) something that blocks a waiter may end: a hold, the window, the pace. Slots end on release. */
-  #nextChangeAt(): number {
+  /**
+   * When (monotonic ms, after `now`) something that blocks a waiter may end: a hold, the window, the pace. Slots end on
+   * release.
+   */
+  #nextChangeAt(now: number): number {
     if (this.#waiting.length === 0) return Number.POSITIVE_INFINITY;
-    const now = this.#clock.monotonic();
     let at = this.#window.nextExpiryAt(now);
     for (const w of this.#waiting) if (this.#held(w.scope, now)) at = Math.min(at, this.#holds.get(w.scope)!);
     if (this.#waiting.some((w) => w.lane === 'tracker') && !this.#trackerReady(now))
