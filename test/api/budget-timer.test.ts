@@ -51,19 +51,22 @@ describe('the request budget’s wake-up', () => {
     [0.4, 0.5],
     [0.01, 0.9],
     [0, 0],
-  ])('paced background requests go about a second apart with a clock creeping %s ms a read, timers %s ms early', async (creepMs, earlyMs) => {
-    const clock = new LoopClock(creepMs, earlyMs);
-    // 60 a minute: one token a second; a burst of 1 so that the second request waits for the pace.
-    const budget = new RequestBudget({ clock, perMinute: 60, burst: 1 });
-    const t0 = clock.monotonic();
-    const starts: number[] = [];
-    const sendThree = (async () => {
-      for (let i = 0; i < 3; i++) await budget.run('background', async () => void starts.push(clock.monotonic() - t0));
-    })();
-    await clock.runUntil(t0 + 120_000);
-    await sendThree;
-    expect(starts).toHaveLength(3);
-    // One token a second: each waits about a second (not the 60 s window).
-    for (const gap of starts.slice(1).map((t, i) => t - starts[i]!)) expect(gap).toBeLessThan(1_100);
-  });
+  ])(
+    'paced background requests go about a second apart with a clock creeping %s ms a read, timers %s ms early',
+    async (creepMs, earlyMs) => {
+      const clock = new LoopClock(creepMs, earlyMs);
+      // 60 a minute: one token a second; a burst of 1 so that the second request waits for the pace.
+      const budget = new RequestBudget({ clock, perMinute: 60, burst: 1 });
+      const t0 = clock.monotonic();
+      const starts: number[] = [];
+      const sendThree = (async () => {
+        for (let i = 0; i < 3; i++) await budget.run('background', async () => void starts.push(clock.monotonic() - t0));
+      })();
+      await clock.runUntil(t0 + 120_000);
+      await sendThree;
+      expect(starts).toHaveLength(3);
+      // One token a second: each waits about a second (not the 60 s window).
+      for (const gap of starts.slice(1).map((t, i) => t - starts[i]!)) expect(gap).toBeLessThan(1_100);
+    },
+  );
 });
