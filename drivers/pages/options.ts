@@ -6,8 +6,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The options page; `page` is the suite's own page (Playwright's in Chromium, {@link PuppeteerDriver} in Firefox). */
 export class OptionsPage<P extends PageDriver = PageDriver> {
   constructor(readonly page: P) {}
+  /** Opens the page and waits until its saved settings are in the form (it takes no input before). */
   static async open<P extends PageDriver>(ext: { openPage: PageOpener<P> }): Promise<OptionsPage<P>> {
-    return new OptionsPage(await ext.openPage('options.html'));
+    const page = await ext.openPage('options.html');
+    await page.locator('form[aria-busy="false"]').waitFor();
+    return new OptionsPage(page);
   }
   async fill(baseUrl: string, accessKey: string) {
     await this.page.getByLabel('Service URL').fill(baseUrl);

@@ -27,16 +27,18 @@ export function Options() {
           {t('gettingStarted')}
         </a>
       </p>
-      <form onSubmit={form.save}>
-        <ConnectionGroup form={form} />
-        <NotificationsGroup form={form} />
-        <QuietHoursGroup form={form} />
-        <WatchedAddressesGroup form={form} />
-        <ChainsGroup form={form} />
-        <SyncGroup form={form} />
-        <div class="actions">
-          <button type="submit">{t('save')}</button>
-        </div>
+      <form onSubmit={form.save} aria-busy={!form.loaded}>
+        <fieldset class="form-body" disabled={!form.loaded}>
+          <ConnectionGroup form={form} />
+          <NotificationsGroup form={form} />
+          <QuietHoursGroup form={form} />
+          <WatchedAddressesGroup form={form} />
+          <ChainsGroup form={form} />
+          <SyncGroup form={form} />
+          <div class="actions">
+            <button type="submit">{t('save')}</button>
+          </div>
+        </fieldset>
       </form>
       {form.saveStatus && (
         <p class={`result ${form.saveStatus.ok ? 'result-ok' : 'result-bad'}`} role="status" data-testid="save-status">

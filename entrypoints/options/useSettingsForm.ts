@@ -35,19 +35,28 @@ export function useSettingsForm() {
   const chains = useChainPreferences();
   const [chainStatus, setChainStatus] = useState<Status>();
 
+  // The form takes no input until the saved settings are in it: typed before they arrive, a value was overwritten by
+  // them (an address typed at once vanished with its auto-track box under load).
+  const [loaded, setLoaded] = useState(false);
+
   useEffect(() => {
-    void settingsStore.get().then((s) => {
-      if (!s) return;
-      setBaseUrl(s.baseUrl);
-      setAccessKey(s.accessKey);
-      setAddresses((s.watchedAddresses ?? []).join('\n'));
-      setAutoTrack(s.autoTrackAddresses ?? []);
-      setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
-      if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
-      setSync(s.syncSettings !== false);
-      const parsed = parseBaseUrl(s.baseUrl);
-      if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
-    });
+    void settingsStore
+      .get()
+      .then((s) => {
+        if (!s) return;
+        setBaseUrl(s.baseUrl);
+        setAccessKey(s.accessKey);
+        setAddresses((s.watchedAddresses ?? []).join('\n'));
+        setAutoTrack(s.autoTrackAddresses ?? []);
+        setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
+        if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
+        setSync(s.syncSettings !== false);
+        const parsed = parseBaseUrl(s.baseUrl);
+        if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
+      })
+      // Not readable: the form starts empty rather than staying disabled.
+      .catch(() => undefined)
+      .finally(() => setLoaded(true));
   }, []);
 
   /** The well-formed addresses typed so far, lower-cased, once each (the auto-track boxes list them). */
@@ -121,6 +130,8 @@ export function useSettingsForm() {
   };
 
   return {
+    /** The saved settings are in the form (or could not be read): until then every field is disabled. */
+    loaded,
     baseUrl,
     setBaseUrl,
     accessKey,

@@ -4,8 +4,9 @@
  * and what each permission is said to be for.
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { settingsStore } from '@/components/settings/save';
 import { Options } from '@/entrypoints/options/Options';
 import { createSettingsStore } from '@/lib/store';
 
@@ -44,8 +45,16 @@ function browserWithPermissions(manifestPermissions: string[]) {
   });
 }
 
-async function saveAs(baseUrl: string, key: string, opts: { addresses?: string; sync?: boolean } = {}) {
+// A control inside a disabled fieldset is disabled (HTML's rule; happy-dom's `:disabled` does not apply it).
+
+/** Renders the page and waits until its saved settings are in the form (it takes no input before). */
+async function renderLoaded() {
   render(<Options />);
+  await waitFor(() => expect(screen.getByLabelText('Service URL').closest('fieldset[disabled]') !== null).toBe(false));
+}
+
+async function saveAs(baseUrl: string, key: string, opts: { addresses?: string; sync?: boolean } = {}) {
+  await renderLoaded();
   fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: baseUrl } });
   fireEvent.input(screen.getByLabelText('Access key'), { target: { value: key } });
   if (opts.addresses) fireEvent.input(screen.getByLabelText('My addresses (optional)'), { target: { value: opts.addresses } });
@@ -72,6 +81,31 @@ describe('options page', () => {
     expect(await createSettingsStore().get()).toMatchObject({ accessKey: KEY, baseUrl: 'https://svc.example.test' });
   });
 
+  it('takes no input until the saved settings are in the form, so that they never overwrite what was typed', async () => {
+    await saveAs('https://svc.example.test', KEY, { addresses: ME });
+    cleanup();
+    let arrive: () => void = () => undefined;
+    const slow = vi.spyOn(settingsStore, 'get').mockImplementationOnce(async () => {
+      await new Promise<void>((r) => {
+        arrive = r;
+      });
+      return createSettingsStore().get();
+    });
+    try {
+      render(<Options />);
+      const addresses = screen.getByLabelText('My addresses (optional)') as HTMLTextAreaElement;
+      // Still reading: a user cannot type (Playwright's fill waits for this too).
+      expect(addresses.closest('fieldset[disabled]') !== null).toBe(true);
+      expect(screen.getByRole('button', { name: 'Save' }).closest('fieldset[disabled]') !== null).toBe(true);
+      arrive();
+      await waitFor(() => expect(addresses.closest('fieldset[disabled]') !== null).toBe(false));
+      expect(addresses.value).toBe(ME);
+      expect(screen.getByRole('checkbox', { name: ME })).toBeTruthy();
+    } finally {
+      slow.mockRestore();
+    }
+  });
+
   it('writes nothing to storage.sync when syncing is turned off', async () => {
     await saveAs('https://svc.example.test', KEY, { addresses: ME, sync: false });
     expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
@@ -81,10 +115,13 @@ describe('options page', () => {
   it('says clearly when the settings are saved here but too large to sync, and keeps them here', async () => {
     const many = Array.from({ length: 2_500 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
     // 2,500 addresses (about 112 KB): the page validates each, which takes a while on a loaded machine.
-    render(<Options />);
+    await renderLoaded();
     fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: 'https://svc.example.test' } });
     fireEvent.input(screen.getByLabelText('Access key'), { target: { value: KEY } });
     fireEvent.input(screen.getByLabelText('My addresses (optional)'), { target: { value: many.join('\n') } });
+    // Syncing on (a test before turned it off, and the page shows what was saved).
+    const sync = screen.getByRole('checkbox', { name: /Sync notification choices/ }) as HTMLInputElement;
+    if (!sync.checked) fireEvent.click(sync);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByTestId('sync-status').textContent).toContain('Not synced to your other browsers'), {
       timeout: 15_000,
@@ -167,7 +204,7 @@ describe('options page', () => {
   });
 
   it('Test connection answers plainly about what is typed, before anything is saved', async () => {
-    render(<Options />);
+    await renderLoaded();
     fireEvent.input(screen.getByLabelText('Service URL'), { target: { value: 'ftp://svc.example.test' } });
     fireEvent.input(screen.getByLabelText('Access key'), { target: { value: KEY } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));

@@ -22,6 +22,7 @@ describe('calm notifications in Firefox', () => {
     end.setSeconds(0, 0);
     end.setMinutes(end.getMinutes() + (now.getSeconds() < 40 ? 1 : 2));
     const options = await ctx.ext.openPage('options.html');
+    await options.locator('form[aria-busy="false"]').waitFor(); // the saved settings are in the form
     await expect.poll(() => options.getByLabel('Service URL').count()).toBe(1);
     await options.getByRole('checkbox', { name: 'Quiet hours' }).click();
     await options.getByLabel('From').fill(hm(new Date(now.getTime() - 5 * 60_000)));

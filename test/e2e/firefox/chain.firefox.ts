@@ -33,6 +33,7 @@ describe('on-chain verification in Firefox', () => {
   it('verifies a chain intent, and tells once that a smaller amount arrived', async () => {
     const urls = ctx.sim.rpcUrls();
     const options = await ctx.ext.openPage('options.html');
+    await options.locator('form[aria-busy="false"]').waitFor(); // the saved settings are in the form
     await expect.poll(() => options.getByLabel('Service URL').count()).toBe(1);
     for (const [name, id] of [
       ['Arbitrum One', 42161],
@@ -87,6 +88,7 @@ describe('on-chain verification in Firefox', () => {
   it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
     // Base is on from the test before; deep enough now that the destination is not final when its block is replaced.
     const options = await ctx.ext.openPage('options.html');
+    await options.locator('form[aria-busy="false"]').waitFor(); // the saved settings are in the form
     await expect.poll(() => options.locator('#chain-depth-8453').count()).toBe(1);
     // 24: not final when its block is replaced (≈ 6 blocks after it is mined), and checked again ≈ 11 s after it
     // is first seen (2 s a Base block in the cadence) rather than after the cadence's 60 s bound.
