@@ -34,9 +34,9 @@ export function steadyClock(clock: Clock): Clock {
 
 /**
  * `t` as the scheduler and the watchdogs must read it at `now` (ms): event times (`lastCheckedAt`, `resumedAt`,
- * `addedAt`, `lastChangeAt`, `notFoundGrace.at`) at most `now`, a back-off (`retry.nextAt`) at most its own length from now (`nextAt -
- * retry.at`; without `at`, `maxDelayMs`), `nextCheckAt` at most `maxDelayMs` from now. Returns `t` itself when nothing
- * needs clamping.
+ * `addedAt`, `lastChangeAt`, `lastError.at`, `notFoundGrace.at`) at most `now`, a back-off (`retry.nextAt`) at most its
+ * own length from now (`nextAt - retry.at`; without `at`, `maxDelayMs`), `nextCheckAt` at most `maxDelayMs` from now.
+ * Returns `t` itself when nothing needs clamping.
  */
 export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): TrackedIntent {
   const late = now + maxDelayMs;
@@ -48,6 +48,7 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
     !past(t.resumedAt) &&
     !past(t.addedAt) &&
     !past(t.lastChangeAt) &&
+    !past(t.lastError?.at) &&
     !past(t.notFoundGrace?.at) &&
     !far(t.retry?.nextAt, retryLate) &&
     !far(t.nextCheckAt, late)
@@ -58,6 +59,7 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
   if (t.lastCheckedAt !== undefined) c.lastCheckedAt = Math.min(t.lastCheckedAt, now);
   if (t.resumedAt !== undefined) c.resumedAt = Math.min(t.resumedAt, now);
   if (t.lastChangeAt !== undefined) c.lastChangeAt = Math.min(t.lastChangeAt, now);
+  if (t.lastError) c.lastError = { ...t.lastError, at: Math.min(t.lastError.at, now) };
   if (t.notFoundGrace) c.notFoundGrace = { ...t.notFoundGrace, at: Math.min(t.notFoundGrace.at, now) };
   if (t.retry) c.retry = { ...t.retry, nextAt: Math.min(t.retry.nextAt, retryLate) };
   if (t.nextCheckAt !== undefined) c.nextCheckAt = Math.min(t.nextCheckAt, late);
@@ -66,23 +68,37 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
 
 /**
  * How far (ms, ≥ 0) the times an earlier worker wrote run ahead of wall time `now`: the latest event time of `records`
- * (`lastCheckedAt`, `lastChangeAt`, `resumedAt`, `addedAt`) and of the pause's start (`state.pausedAt`), minus `now`.
+ * (`lastCheckedAt`, `lastChangeAt`, `resumedAt`, `addedAt`, `lastError.at`) and of the pause's start (`state.pausedAt`),
+ * minus `now`.
  * Positive only when the user's clock went back between the two workers (by at least that much): those times are
  * then moved back together by it ({@link shiftTimes}), which keeps their order — a pause that ended before the last
  * answer stays ended — where clamping each to `now` on its own would start such a pause again.
  */
 export function aheadMs(records: readonly TrackedIntent[], state: Pick<TrackerState, 'pausedAt'>, now: number): number {
   let latest = state.pausedAt ?? Number.NEGATIVE_INFINITY;
-  for (const t of records) latest = Math.max(latest, t.addedAt, t.lastCheckedAt ?? latest, t.lastChangeAt ?? latest, t.resumedAt ?? latest);
+  for (const t of records)
+    latest = Math.max(
+      latest,
+      t.addedAt,
+      t.lastCheckedAt ?? latest,
+      t.lastChangeAt ?? latest,
+      t.resumedAt ?? latest,
+      t.lastError?.at ?? latest,
+    );
   return Math.max(0, latest - now);
 }
 
-/** `t` with every time the tracker reads (events and deadlines) moved `ms` earlier; `t` itself when `ms` is 0. */
+/**
+ * `t` with every time the tracker reads (events and deadlines) moved `ms` earlier; `t` itself when `ms` is 0. The last
+ * error's time is among them: it is when the intent was last heard of (`lastHeardAt`, ./policy), which orders the
+ * individual checks — left ahead, an intent whose last answer was an error (NotFound) waits the whole shift more.
+ */
 export function shiftTimes(t: TrackedIntent, ms: number): TrackedIntent {
   if (ms === 0) return t;
   const back = (x: number | undefined) => (x === undefined ? undefined : x - ms);
   const c: TrackedIntent = { ...t, addedAt: t.addedAt - ms };
   for (const k of ['lastCheckedAt', 'resumedAt', 'lastChangeAt', 'nextCheckAt'] as const) if (t[k] !== undefined) c[k] = back(t[k]);
+  if (t.lastError) c.lastError = { ...t.lastError, at: t.lastError.at - ms };
   if (t.retry) c.retry = { ...t.retry, nextAt: t.retry.nextAt - ms, ...(t.retry.at === undefined ? {} : { at: t.retry.at - ms }) };
   return c;
 }

@@ -140,3 +140,53 @@ describe('the user’s wall clock jumps while the tracker runs', () => {
     tracker.stop();
   });
 });
+
+describe('a worker restarted after the wall clock went back', () => {
+  it('asks an intent last answered NotFound within S(N), its error time moved back with the rest (world campaign seed 20261129, runs 5270, 5669, 22083)', async () => {
+    const clock = new EventClock();
+    const service = new FakeService(serviceTime(clock), 20_000, HONEST);
+    const t0 = clock.t;
+    // Four executing intents (three hold the long-poll slots, one is read by the sweeper) and one the service does
+    // not know: the sweeper's individual checks are all that reads it.
+    for (let n = 1; n <= 4; n++) {
+      service.add({
+        intentId: sid(n),
+        ownerAddress: '0xa1',
+        createdAt: t0 - MIN,
+        inHistory: true,
+        steps: [{ at: t0 - MIN, status: 'EXECUTING', states: PENDING }],
+      });
+    }
+    const unknown = sid(9);
+    service.add({
+      intentId: unknown,
+      ownerAddress: '0xa1',
+      createdAt: t0,
+      inHistory: true,
+      visibleAt: Number.POSITIVE_INFINITY,
+      steps: [{ at: t0, status: 'COMMITTED', states: PENDING }],
+    });
+    const store = new MemoryStore();
+    const worker = () =>
+      new Tracker({ store, clock, notifier: new RecordingNotifier(), transport: async () => service.transport(), random: () => 1 });
+    // The first worker runs with the user's clock an hour fast; NTP sets it right while the browser is closed.
+    clock.jumpWall(60 * MIN);
+    const first = worker();
+    for (const n of [1, 2, 3, 4, 9]) await first.track(sid(n));
+    await clock.advance(2 * MIN);
+    first.stop();
+    const lastAsked = Math.max(...service.log.filter((e) => e.intentId === unknown).map((e) => e.start));
+    expect(lastAsked).toBeGreaterThan(t0 + MIN);
+    await clock.advance(30_000);
+    clock.jumpWall(-60 * MIN);
+    const second = worker();
+    const restartAt = clock.t;
+    await second.resume();
+    await clock.advance(3 * MIN);
+    second.stop();
+    const starts = service.log.filter((e) => e.intentId === unknown && e.start >= restartAt).map((e) => e.start);
+    // S(N) = 60 s for two intents outside the slots, counted from the restart (the browser closed excuses its 30 s).
+    expect(starts.length).toBeGreaterThan(0);
+    expect(longestSilence(starts, restartAt, clock.t)).toBeLessThanOrEqual(61_000);
+  });
+});

@@ -242,6 +242,19 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     expect(shiftTimes(a, 0)).toBe(a);
   });
 
+  it('moves, clamps and counts the last error’s time with the others: it is when the intent was last heard of', () => {
+    const now = 1_000_000;
+    // Only ever answered NotFound: the error's time is its latest event.
+    const t = trackedRecord('0xe', {
+      addedAt: now - MIN,
+      lastError: { kind: 'not-found-yet', message: 'intent not found', at: now + 5 * MIN },
+      retry: { attempt: 3, nextAt: now + 5 * MIN + 3_000, at: now + 5 * MIN },
+    });
+    expect(aheadMs([t], {}, now)).toBe(5 * MIN);
+    expect(shiftTimes(t, 5 * MIN)).toMatchObject({ lastError: { kind: 'not-found-yet', at: now }, retry: { at: now } });
+    expect(clampTimes(t, now, 60_000).lastError).toEqual({ kind: 'not-found-yet', message: 'intent not found', at: now });
+  });
+
   it('reads a record’s back-off and last answer written an hour “ahead” as now: the intent is checked within a minute', async () => {
     const clock = new EventClock();
     const store = new MemoryStore();
