@@ -111,11 +111,6 @@ export class RequestBudget {
   }
 
   /**
-   * The service of `scope` answered 429 with `Retry-After: ms / 1000` s: no request to that scope, of any lane, is
-   * sent for `ms` from now (at most {@link MAX_HOLD_MS}); those asked meanwhile wait in line, the user's first. A
-   * shorter hold than one in force changes nothing. Not a number or not positive: ignored.
-   */
-  /**
    * Sends nothing, of any lane, until `ready` settles (resolved or rejected; several gates: until all have): a new
    * worker first restores the Retry-After hold a previous worker kept, then sends (I5 across restarts).
    */
@@ -128,6 +123,11 @@ export class RequestBudget {
     ready.then(open, open);
   }
 
+  /**
+   * The service of `scope` answered 429 with `Retry-After: ms / 1000` s: no request to that scope, of any lane, is
+   * sent for `ms` from now (at most {@link MAX_HOLD_MS}); those asked meanwhile wait in line, the user's first. A
+   * shorter hold than one in force changes nothing. Not a number or not positive: ignored.
+   */
   holdOff(ms: number, scope = ''): void {
     if (!(ms > 0)) return;
     const length = Math.min(ms, MAX_HOLD_MS);

@@ -86,8 +86,15 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   });
 
   // Nothing is sent, by any lane, before that hold is back in the budget: a watched check or an ETA look-up at start
-  // would otherwise go out inside the service's Retry-After.
-  clients.budget.gate(tracker.list().then(() => restoring));
+  // would otherwise go out inside the service's Retry-After. Also when the load fails on the intents (IndexedDB
+  // refusing them): the tracker has restored the kept hold all the same (`onStateChange` above), so the gate waits
+  // for it rather than opening on the failure.
+  clients.budget.gate(
+    tracker.list().then(
+      () => restoring,
+      () => restoring,
+    ),
+  );
 
   // On-chain verification (docs/chain.md): each receipt the tracker records is checked on the chains the user turned on
   // (`changed` above also forgets a removed intent); a disagreement is a notification of its own, told once.

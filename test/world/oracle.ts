@@ -37,6 +37,8 @@ const COMMIT_WINDOW_MS = 10 * 60_000;
 
 /** A 429's hold excuses the worker's silence for at most this long (a service may ask for days). */
 export const HOLD_EXCUSE_CAP_MS = 60 * 60_000;
+/** The IndexedDB refusals (`why` of a window) that can keep a restarted worker from the hold: the settings database's, but for its calm-state key. */
+const KEEPS_HOLD = /svc-settings(?!\/calm-state)/;
 /** A 429's hold must be honoured for at least this long (the worker may cap a longer one). */
 export const HOLD_HONOURED_MS = 60_000;
 
@@ -278,9 +280,11 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     if (!early) ok('I5');
     else if (unread) excused('I5', 'the worker died before it read the 429');
     else if (unkept) excused('I5', 'the worker died as the 429 came, before it could keep the hold');
+    // A restart in the hold while IndexedDB refused what keeps it (the tracker state, the settings that name the
+    // service; not the notifier's calm state): its window, the span + 65 s, between the 429 and that request.
     else if (
       o.deaths.some((d) => d.at >= end && d.at <= early.start) &&
-      o.windows.some((x) => x.why.includes('svc-settings') && x.from < early.start)
+      windows.some((x) => KEEPS_HOLD.test(x.why) && x.from < early.start && x.to >= end)
     )
       excused('I5', 'a restart while IndexedDB refused to keep the hold');
     else v.push(`I5 request at +${early.start - end} ms into a ${w.holdMs} ms Retry-After (${w.fault})`);
