@@ -1,9 +1,9 @@
 /**
- * The worker's one request budget (invariant I5; docs/tracking.md "One request budget for the whole worker";
- * docs/time.md "Request rate"): every request
- * the worker sends — the tracker's, the watched-address check, ETA baselines, receipt details, selections, the options
- * page's Test connection — takes a place here before it is sent (`SvcHttp.callWithText`). Every time is read on the
- * monotonic clock: a wall-clock jump neither stops nor frees anything.
+ * The worker's one request budget (invariant I5; docs/tracking.md "One request budget for the whole worker"; docs/time.md
+ * "Request rate"): every request the worker sends — the tracker's, the watched-address check, ETA baselines, receipt
+ * details, selections, the options page's Test connection — takes a place here before it is sent
+ * (`SvcHttp.callWithText`). Every time is read on the monotonic clock: a wall-clock jump neither stops nor frees
+ * anything.
  *
  * - **At most `perMinute` (60) requests in ANY 60 s window, for the whole worker** ({@link SlidingWindow}: a hard
  *   limit, proved there and by a property test over random schedules). The user's and the tracker's requests use at
@@ -17,12 +17,11 @@
  *   sent drains (the tracker's and the user's into debt, down to `-perMinute`), so background work gets what the
  *   tracker leaves. A background request is *due* when a token is there or when the lane sent nothing for
  *   {@link BACKGROUND_DUE_AFTER_MS}; a due one goes before the tracker's, and a place freed while it waits for the
- *   window is kept for it.
- *   So, with no `Retry-After` hold and requests ending within their time-outs (at most 48 s), **a background request
- *   waits at most 60 s from when it was asked or from the lane's previous request, whichever is later**, the user's own
- *   look-ups aside — whatever burst the tracker made (proof in docs/time.md; property test in test/api/budget-*.test.ts).
- * - A request aborted (its signal) while it waits, or no longer wanted when its turn comes (`stillWanted`), is not
- *   sent: the call rejects with the signal's reason or {@link NotWantedError}; it is not counted.
+ *   window is kept for it. So, with no `Retry-After` hold and requests ending within their time-outs (at most 48 s),
+ *   **a background request waits at most 60 s from when it was asked or from the lane's previous request, whichever
+ *   is later**, the user's own look-ups aside, whatever burst the tracker made (docs/time.md; test/api/budget-*.test.ts).
+ * - A request aborted while it waits, or no longer wanted when its turn comes (`stillWanted`), is not sent nor
+ *   counted: the call rejects with the signal's reason or {@link NotWantedError}.
  * - **`Retry-After` holds the scope that got it**: a scope is one service (origin and access key, see
  *   `holdScopeOf` in ./http). Once that service answers 429 with `Retry-After` ({@link RequestBudget.holdOff}), no
  *   request to it, of any lane, is sent before the hold ends (they wait in line); requests to another service go on.
@@ -104,7 +103,6 @@ export class RequestBudget {
   get inFlight(): number {
     return this.#inFlight;
   }
-
   /** Requests waiting for their turn now. */
   get waiting(): number {
     return this.#waiting.length;
@@ -193,9 +191,8 @@ export class RequestBudget {
   }
 
   /**
-   * Starts whoever may start now, first in line first, then sets the timer for the next change. "Now" is read once for
-   * the last choice and the timer: read twice, the pace could say "not yet" to the first reading and "due" to the
-   * second, and no near wake-up was set (timers fire up to 1 ms before `performance.now()` reaches their time).
+   * Starts whoever may start now, first in line first, then sets the timer for the next change, both on one reading of
+   * the clock: on two, the pace could say "not yet" to the first and "due" to the second, and set no near wake-up.
    */
   #dispatch(): void {
     let now: number;
@@ -275,10 +272,7 @@ export class RequestBudget {
     this.#at = Math.max(this.#at, now);
   }
 
-  /**
-   * When (monotonic ms, after `now`) something that blocks a waiter may end: a hold, the window, the pace. Slots end on
-   * release.
-   */
+  /** When (monotonic ms, after `now`) a hold, the window or the pace blocking a waiter may end. Slots end on release. */
   #nextChangeAt(now: number): number {
     if (this.#waiting.length === 0) return Number.POSITIVE_INFINITY;
     let at = this.#window.nextExpiryAt(now);
