@@ -2259,17 +2259,15 @@ export const FIXED: Example[] = [
       },
     } as unknown as Schedule,
   },
-];
 
-/** Found failing; not in `npm test` until fixed (`WORLD_EXAMPLES=1` runs them). */
-export const KNOWN_FAILING: Example[] = [
   {
     // Seed 20261127, run 1360 of the default families: passed before the Retry-After pause was handed to the worker's
     // listeners on the wall clock (a steady-clock pause read there after a jump gave the budget a longer hold that
     // came back to the tracker and reset what was served); the restart now resumes 6.5 s earlier, and the run meets
     // the stuck figure's known lag under a -10 min skew (docs/simulation.md: S1 runs 580 and 1400).
     seed: 20261127 + 1360,
-    found: 'S1: a stuck warning "Executing for over 18 min" after 28 min (the figure read on a service clock 10 min behind)',
+    found:
+      'failed when kept, passes since (its cause fixed by later changes, not traced to one commit): S1: a stuck warning "Executing for over 18 min" after 28 min (the figure read on a service clock 10 min behind)',
     schedule: {
       kind: 'firefox',
       intents: [
@@ -2385,7 +2383,7 @@ export const KNOWN_FAILING: Example[] = [
     // Seed 20261126, run 273, the defaults and lookups.
     seed: 20261399,
     found:
-      "I5: at the world's start a 429 (Retry-After 3 s) answered the background's GetIntent, and the tracker's WaitIntentReceipt reached the service 13 ms into the hold; the world stopped the worker for being idle 5 ms after that 429 (nothing in flight: its long-poll was cancelled at that instant), before the hold was written down, and the user's look-up at 13 ms started the next worker, which knew nothing of it. Without the look-up the next worker starts at the next alarm, after the hold. The world's idle stop needs only nothing in flight (Chrome waits 30 s without an event); the oracle excuses a hold lost to a death only at the 429's instant",
+      "failed when kept, passes since (its cause fixed by later changes, not traced to one commit): I5: at the world's start a 429 (Retry-After 3 s) answered the background's GetIntent, and the tracker's WaitIntentReceipt reached the service 13 ms into the hold; the world stopped the worker for being idle 5 ms after that 429 (nothing in flight: its long-poll was cancelled at that instant), before the hold was written down, and the user's look-up at 13 ms started the next worker, which knew nothing of it. Without the look-up the next worker starts at the next alarm, after the hold. The world's idle stop needs only nothing in flight (Chrome waits 30 s without an event); the oracle excuses a hold lost to a death only at the 429's instant",
     schedule: {
       kind: 'firefox',
       intents: [
@@ -2486,3 +2484,6 @@ export const KNOWN_FAILING: Example[] = [
     } as unknown as Schedule,
   },
 ];
+
+/** Found failing; not in `npm test` until fixed (`WORLD_EXAMPLES=1` runs them). */
+export const KNOWN_FAILING: Example[] = [];

@@ -53,7 +53,7 @@ export interface CheckContext extends Omit<FamilyContext, 'at' | 'patches' | 'ra
   end: number;
   finalList: TrackedIntent[];
   /** The worker's deaths (true time; `restartAt`: when the next worker started). */
-  deaths: Array<{ at: number; kind: string; restartAt?: number }>;
+  deaths: Array<{ at: number; kind: string; restartAt?: number; skew?: number; restartSkew?: number }>;
   /** Per intent: when each phase was first written (true time). */
   phaseAt: Map<string, Map<string, number>>;
   desktop: World['profile']['desktop'];

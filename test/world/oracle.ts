@@ -21,7 +21,7 @@ import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
 import { deathExcuses } from './death-excuses';
 import { checkFamilies, EXTRA_INVARIANTS, untoldByFamilies } from './families';
-import { keptHolds } from './lookups';
+import { keptHolds, steppedBackHolds } from './lookups';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
@@ -107,7 +107,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   }
   // A 429's hold as a restarted worker keeps it (docs/tracking.md "Faults": until min(its length, 60 s) is served by
   // running workers): nothing is sent meanwhile, for any intent.
-  windows.push(...keptHolds(world.net.wire, o.deaths));
+  windows.push(...keptHolds(world.net.wire, o.deaths), ...steppedBackHolds(world.net.wire, o.deaths));
   // The worker's minute spent (I5: the tracker and the user have 59 places in any 60 s window, lib/api/rate-window.ts):
   // no check can go out until the window slides, from the first of those 59 to 60 s after it; then I1 holds again.
   const starts = log.map((e) => e.start).sort((a, b) => a - b);

@@ -27,6 +27,9 @@ export interface Death {
   what?: string;
   /** When the next worker started (undefined: none did before the end). */
   restartAt?: number;
+  /** The user's wall clock minus the true time (ms) at the death, and as the next worker started. */
+  skew?: number;
+  restartSkew?: number;
   /** The intents whose notification job was `showing` in the outbox as the worker died (read after the death). */
   showing?: string[];
 }
@@ -114,7 +117,7 @@ export class World {
     const life: Life = { n: this.lives.length, bornAt: this.time.t, dead: false };
     this.lives.push(life);
     const last = this.deaths.at(-1);
-    if (last && last.restartAt === undefined) last.restartAt = this.time.t;
+    if (last && last.restartAt === undefined) Object.assign(last, { restartAt: this.time.t, restartSkew: this.time.skew() });
     const kill = () => this.kill(life, 'kill');
     const lb = lifeBrowser(
       this.profile,
@@ -144,7 +147,7 @@ export class World {
       this.current.lb.desktop.dead = true;
       this.current = undefined;
     }
-    const death: Death = { at: this.time.t, kind, ...(kind === 'kill' ? { what: this.#lastKill } : {}) };
+    const death: Death = { at: this.time.t, kind, skew: this.time.skew(), ...(kind === 'kill' ? { what: this.#lastKill } : {}) };
     this.deaths.push(death);
     // What the outbox says was being shown as it died: the stated windows of a death are about those intents only.
     void get<Record<string, NotificationJob>>('jobs', storesOn(this.idb.real)(OUTBOX_DB, 'jobs')).then((jobs) => {
@@ -164,7 +167,7 @@ export class World {
   /** The browser closes now and starts again after `closedMs` (alarms are not kept: Chrome may clear them). */
   browserRestart(closedMs: number): void {
     if (this.current) this.kill(this.current.life, 'browser-restart');
-    else this.deaths.push({ at: this.time.t, kind: 'browser-restart' });
+    else this.deaths.push({ at: this.time.t, kind: 'browser-restart', skew: this.time.skew() });
     this.closed = true;
     this.profile.alarms.clear();
     this.time.at(this.time.t + closedMs, () => {
