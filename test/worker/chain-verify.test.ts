@@ -202,7 +202,10 @@ describe('a leg skipped before its first verdict', () => {
 describe('a leg whose transaction the service names anew', () => {
   const OTHER_HASH = `0x${'e'.repeat(64)}`;
   const naming = (hash: string) =>
-    IntentReceipt.parse({ ...receipt('SUCCEEDED'), destinationTransaction: { ...receipt('SUCCEEDED').destinationTransaction, txnHash: hash } });
+    IntentReceipt.parse({
+      ...receipt('SUCCEEDED'),
+      destinationTransaction: { ...receipt('SUCCEEDED').destinationTransaction, txnHash: hash },
+    });
 
   it('compares each transaction with its own previous verdict: a re-org of the first is told after the service named another', async () => {
     let now = 0;
