@@ -95,10 +95,15 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       let nextCheckMs: number | undefined;
       const refs = verifiableLegs(receipt);
       refsOf.set(receipt.intentId, refs);
-      for (const ref of refs) {
+      // Every leg read side by side: an RPC origin that is slow or down (up to the transport's time-out) holds back
+      // no read on another chain. The tellings then go one at a time, in leg order (the told-set is one stored list).
+      const verdicts = await Promise.all(
+        refs.map((ref) => verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)))),
+      );
+      for (const [i, ref] of refs.entries()) {
         const key = `${receipt.intentId}:${ref.leg}`;
         const before = previousKey(receipt.intentId, ref);
-        const { current, fresh } = await verdictOn(deps, receipt, ref, previous.get(before));
+        const { current, fresh } = verdicts[i]!;
         // Asked again when it is due (its cadence, the budget's refill, the back-off after a failure), never left behind.
         const due = deps.verifier.dueInMs(ref);
         if (due !== undefined) nextCheckMs = Math.min(nextCheckMs ?? Number.POSITIVE_INFINITY, Math.max(MIN_DUE_MS, due));
@@ -121,19 +126,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
           untold.set(key, disagreement);
           nextCheckMs = Math.min(nextCheckMs ?? MIN_CHECK_MS, MIN_CHECK_MS);
         } else untold.delete(key);
-        const meta = receipt.summary?.destinationTokenMetadata;
-        const transfer =
-          'transfer' in check && check.transfer
-            ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
-            : undefined;
-        legs.push({
-          leg: ref.leg,
-          chainId: ref.chainId,
-          txnHash: ref.txnHash,
-          check,
-          text: legCheckText(check, ref.chainId),
-          ...(transfer ? { transfer } : {}),
-        });
+        legs.push(legView(receipt, ref, check));
       }
       const destination = legs.find((l) => l.leg === 'destination')?.check;
       return {
@@ -145,6 +138,23 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
         ...(nextCheckMs !== undefined ? { nextCheckMs } : {}),
       };
     },
+  };
+}
+
+/** A leg's verdict in words for the receipt view (the destination's transfer in the receipt's token). */
+function legView(receipt: IntentReceipt, ref: LegRef, check: LegCheck): LegVerificationView {
+  const meta = receipt.summary?.destinationTokenMetadata;
+  const transfer =
+    'transfer' in check && check.transfer
+      ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
+      : undefined;
+  return {
+    leg: ref.leg,
+    chainId: ref.chainId,
+    txnHash: ref.txnHash,
+    check,
+    text: legCheckText(check, ref.chainId),
+    ...(transfer ? { transfer } : {}),
   };
 }
 

@@ -31,7 +31,10 @@ export { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY } from '../store/chain';
 
 /** The verifier on the platform. */
 export interface ChainVerifierOnPlatform {
-  /** Verifies `receipt` now and keeps re-checking it on its cadence; resolves with the verification (never rejects). */
+  /**
+   * Verifies `receipt` now and keeps re-checking it on its cadence; resolves with the verification, or undefined when
+   * the intent was forgotten or a newer check of it started meanwhile (that one stores and re-checks). Never rejects.
+   */
   onReceipt(receipt: IntentReceipt): Promise<ReceiptVerification | undefined>;
   /** The tracker changed `intentId`: verifies its receipt, or forgets it when it is no longer tracked. Never rejects. */
   changed(intentId: string): Promise<void>;
@@ -86,12 +89,16 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
   /** The verdict last stored per intent (JSON): a write the area refused is tried again at the next check. */
   const stored = new Map<string, string>();
   const timers = new Map<string, unknown>();
-  /** Bumped when an intent is forgotten: a check still running for it then stores nothing. */
+  /**
+   * Bumped when a check of an intent starts and when the intent is forgotten: a check overtaken meanwhile (a newer
+   * receipt's check ended first while this one waited on a slow RPC origin) stores nothing and sets no timer.
+   */
   const generation = new Map<string, number>();
 
   const check = async (receipt: IntentReceipt): Promise<ReceiptVerification | undefined> => {
     const id = receipt.intentId;
-    const gen = generation.get(id) ?? 0;
+    const gen = (generation.get(id) ?? 0) + 1;
+    generation.set(id, gen);
     deps.timers.clearTimeout(timers.get(id));
     timers.delete(id);
     receipts.set(id, receipt);
@@ -177,13 +184,12 @@ export function createChainVerifierOnPlatform(
       if (!chains.any()) return retries.done(key);
       const verdicts = await storedVerdicts(storage);
       const enabled = (chainId: number) => setting(chainId) !== undefined;
-      for (const intent of await intents())
-        if (
-          intent.receipt &&
-          !checks.pending(intent.intentId) &&
-          (all || needsCheck(intent.receipt, verdicts.get(intent.intentId), enabled))
-        )
-          await check(intent.receipt);
+      const owed = (await intents()).filter(
+        (intent) =>
+          intent.receipt && !checks.pending(intent.intentId) && (all || needsCheck(intent.receipt, verdicts.get(intent.intentId), enabled)),
+      );
+      // Side by side: a receipt whose chain's RPC origin is slow or down holds back no other receipt's check.
+      await Promise.all(owed.map((intent) => check(intent.receipt!)));
       retries.done(key);
     } catch {
       // A read refused (storage, IndexedDB): tried again in this life, or the receipt would wait for a change.
