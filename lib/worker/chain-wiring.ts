@@ -11,11 +11,12 @@
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { RpcBudget } from '../chain/budget';
 import type { Disagreement } from '../chain/disagreement';
+import { verifiableLegs } from '../chain/legs';
 import { LegVerifier } from '../chain/verifier';
 import type { Platform } from '../platform';
-import type { TrackedIntent } from '../store';
-import { chainVerdictKey } from '../store/chain';
-import { createRetries, needsCheck } from './chain-resume';
+import type { ChainVerdict, TrackedIntent } from '../store';
+import { chainVerdictKey, readChainVerdict } from '../store/chain';
+import { createRetries, needsCheck, withLastKnown } from './chain-resume';
 import {
   type GrantedChains,
   grantedChains,
@@ -71,7 +72,7 @@ interface ReceiptChecksDeps {
   /** storage.local: each intent's verdict (`chainVerdict:<intentId>`) for the popup. */
   storage: LocalArea;
   /** The chains turned on and granted, read again before each check. */
-  chains: Pick<GrantedChains, 'refresh'>;
+  chains: Pick<GrantedChains, 'refresh' | 'setting'>;
   service: ChainVerification;
   told: Pick<ReturnType<typeof toldStoreOn>, 'forgetIntent'>;
   /** The receipt last checked per intent (shared with the disagreement notice, which names its legs). */
@@ -95,6 +96,24 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
    */
   const generation = new Map<string, number>();
 
+  /**
+   * `verdict` with the last known line of each leg it lacks ({@link withLastKnown}), from the verdict stored last: this
+   * life's (kept as written) or, read only when a line is missing, an earlier life's. Never rejects.
+   */
+  const withEarlierLines = async (receipt: IntentReceipt, verdict: ChainVerdict): Promise<ChainVerdict> => {
+    const enabled = (chainId: number) => chains.setting(chainId) !== undefined;
+    if (verifiableLegs(receipt).filter((l) => enabled(l.chainId)).length <= verdict.legs.length) return verdict;
+    const id = receipt.intentId;
+    const mine = stored.get(id);
+    const earlier = mine
+      ? readChainVerdict(JSON.parse(mine))
+      : await storage.get(chainVerdictKey(id)).then(
+          (items) => readChainVerdict(items[chainVerdictKey(id)]),
+          () => undefined,
+        );
+    return withLastKnown(verdict, receipt, earlier, enabled);
+  };
+
   const check = async (receipt: IntentReceipt): Promise<ReceiptVerification | undefined> => {
     const id = receipt.intentId;
     const gen = (generation.get(id) ?? 0) + 1;
@@ -105,6 +124,7 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
     try {
       await chains.refresh();
       const result = await service.verifyReceipt(receipt);
+      const verdict = await withEarlierLines(receipt, verdictOf(result));
       if ((generation.get(id) ?? 0) !== gen) return undefined;
       latest.set(id, result);
       if (result.nextCheckMs !== undefined)
@@ -113,7 +133,6 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
           deps.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
         );
       // Written when it changed: the popup listens to storage changes.
-      const verdict = verdictOf(result);
       const json = JSON.stringify(verdict);
       if (stored.get(id) !== json)
         await storage.set({ [chainVerdictKey(id)]: verdict }).then(
