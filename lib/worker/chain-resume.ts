@@ -5,7 +5,7 @@
  */
 
 import type { IntentReceipt } from '../api/schemas/receipt';
-import { verifiableLegs } from '../chain/legs';
+import { type LegRef, verifiableLegs } from '../chain/legs';
 import type { Timers } from '../platform';
 import type { ChainVerdict, ChainVerdictLeg } from '../store';
 
@@ -35,15 +35,12 @@ export function withLastKnown(
   earlier: ChainVerdict | undefined,
   enabled: (chainId: number) => boolean,
 ): ChainVerdict {
-  const same = (l: ChainVerdictLeg, r: { leg: string; chainId: number; txnHash: string }) =>
-    l.leg === r.leg && l.chainId === r.chainId && l.txnHash === r.txnHash;
-  const legs: ChainVerdictLeg[] = [];
-  for (const ref of verifiableLegs(receipt)) {
-    const own = verdict.legs.find((l) => same(l, ref));
-    const kept = own ? undefined : earlier?.legs.find((l) => same(l, ref));
-    if (own) legs.push(own);
-    else if (kept && enabled(ref.chainId)) legs.push({ ...kept, lastKnown: true });
-  }
+  const same = (ref: LegRef) => (l: ChainVerdictLeg) => l.leg === ref.leg && l.chainId === ref.chainId && l.txnHash === ref.txnHash;
+  const legs = verifiableLegs(receipt).flatMap((ref) => {
+    const own = verdict.legs.find(same(ref));
+    const kept = enabled(ref.chainId) && earlier?.legs.find(same(ref));
+    return own ? [own] : kept ? [{ ...kept, lastKnown: true }] : [];
+  });
   return { ...verdict, legs };
 }
 

@@ -96,23 +96,9 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
    */
   const generation = new Map<string, number>();
 
-  /**
-   * `verdict` with the last known line of each leg it lacks ({@link withLastKnown}), from the verdict stored last: this
-   * life's (kept as written) or, read only when a line is missing, an earlier life's. Never rejects.
-   */
-  const withEarlierLines = async (receipt: IntentReceipt, verdict: ChainVerdict): Promise<ChainVerdict> => {
-    const enabled = (chainId: number) => chains.setting(chainId) !== undefined;
-    if (verifiableLegs(receipt).filter((l) => enabled(l.chainId)).length <= verdict.legs.length) return verdict;
-    const id = receipt.intentId;
-    const mine = stored.get(id);
-    const earlier = mine
-      ? readChainVerdict(JSON.parse(mine))
-      : await storage.get(chainVerdictKey(id)).then(
-          (items) => readChainVerdict(items[chainVerdictKey(id)]),
-          () => undefined,
-        );
-    return withLastKnown(verdict, receipt, earlier, enabled);
-  };
+  /** The verdict stored for an intent (undefined when none, or unreadable), from this life or an earlier one. */
+  const earlier = async (id: string): Promise<ChainVerdict | undefined> =>
+    readChainVerdict((await storage.get(chainVerdictKey(id)).catch(() => ({}) as Record<string, unknown>))[chainVerdictKey(id)]);
 
   const check = async (receipt: IntentReceipt): Promise<ReceiptVerification | undefined> => {
     const id = receipt.intentId;
@@ -124,7 +110,11 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
     try {
       await chains.refresh();
       const result = await service.verifyReceipt(receipt);
-      const verdict = await withEarlierLines(receipt, verdictOf(result));
+      const own = verdictOf(result);
+      const verdict =
+        own.legs.length < verifiableLegs(receipt).length
+          ? withLastKnown(own, receipt, await earlier(id), (chainId) => chains.setting(chainId) !== undefined)
+          : own;
       if ((generation.get(id) ?? 0) !== gen) return undefined;
       latest.set(id, result);
       if (result.nextCheckMs !== undefined)
