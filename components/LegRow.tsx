@@ -12,7 +12,8 @@ import { StatusChip } from './StatusChip';
  * One leg of a receipt: TransactionStatus, chain, hash (an explorer link only for a known chain and a real hash),
  * mined time and `statusReason`. `decimals`/`symbol` format the leg's raw `tokenAmount` when the token is known.
  * `final`: the intent is in a final status, so a leg without a real hash will never get one ("no transaction").
- * `verification`: what the leg's own chain says (the worker's verdict, in words), and for the destination what it moved.
+ * `verification`: what the leg's own chain says (the worker's verdict, in words), and for the destination what it moved;
+ * a line kept from an earlier worker life that could not re-check it says "could not re-check".
  */
 export function LegRow(props: {
   kind: LegKind;
@@ -62,6 +63,7 @@ export function LegRow(props: {
             <dd class={`verification verification-${props.verification.kind}`} data-testid="leg-verification">
               {props.verification.text}
               {props.verification.transfer && <span class="verification-transfer">{props.verification.transfer}</span>}
+              {props.verification.lastKnown && <span class="verification-last-known muted">{t('couldNotRecheck')}</span>}
             </dd>
           </>
         )}

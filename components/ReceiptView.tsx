@@ -11,6 +11,7 @@ import { formatUsd, receiptUsd } from '@/lib/format/usd';
 import { t } from '@/lib/i18n';
 import type { IntentDetails } from '@/lib/messages';
 import type { ChainVerdict, TrackedIntent } from '@/lib/store';
+import { verdictLineOf } from '@/lib/store/chain-verdicts';
 import { ErrorNotice } from './ErrorNotice';
 import { EtaLine } from './EtaLine';
 import { LegRow } from './LegRow';
@@ -134,7 +135,7 @@ export function ReceiptView(props: {
                     decimals={meta?.decimals ?? undefined}
                     symbol={meta?.symbol ?? undefined}
                     final={FINAL_STATUSES.includes(status ?? '')}
-                    verification={props.verification?.legs.find((l) => l.leg === kind)}
+                    verification={verdictLineOf(props.verification, kind, leg!)}
                   />
                 );
               })}

@@ -30,8 +30,8 @@ export interface LegVerification {
 }
 
 /**
- * Why {@link LegVerifier.verify} sent no request: chain off, budget empty, the RPC failed (last verdict kept), or —
- * asked `whenDue` — the leg is not due yet and has no verdict to give.
+ * Why {@link LegVerifier.verify} sent no request: chain off, budget empty, the RPC failed (last verdict kept), or the
+ * leg is not due yet (asked `whenDue`) or already being read, and has no verdict to give.
  */
 export type Skipped = 'disabled' | 'budget' | 'error' | 'not-due';
 
@@ -71,6 +71,8 @@ interface Memory {
   dueAt?: number;
   /** RPC failures in a row (the back-off's exponent). */
   failures?: number;
+  /** A read of this transaction is under way (it may take up to the transport's time-out). */
+  reading?: boolean;
 }
 
 /** Options of {@link LegVerifier.verify}. */
@@ -100,19 +102,23 @@ export class LegVerifier {
   }
 
   /**
-   * Milliseconds (monotonic) until `ref` is due again: 0 when it is due now (or was never asked); undefined when it
-   * is settled or its chain is off (nothing to ask).
+   * Milliseconds (monotonic) until `ref` is due again: 0 when it is due now (or was never asked, or its read is under
+   * way: its answer is worth taking as soon as it comes); undefined when it is settled or its chain is off (nothing to
+   * ask).
    */
   dueInMs(ref: Pick<LegRef, 'chainId' | 'txnHash'>): number | undefined {
     const memo = this.memory.get(key(ref));
     if ((memo?.last && isSettled(memo.last.check)) || !this.deps.setting(ref.chainId)) return undefined;
+    if (memo?.reading) return 0;
     return Math.max(0, (memo?.dueAt ?? 0) - this.deps.monotonic());
   }
 
   /**
    * Verifies `ref` now (or, with `whenDue`, only if it is due): returns the new verdict, the settled or not-yet-due one
    * without a request, or `{ skipped, last }` when no request was sent (chain not enabled, budget empty, not due) or
-   * the request failed, with when to try again. Each outcome sets when the leg is due next ({@link dueInMs}).
+   * the request failed, with when to try again. Each outcome sets when the leg is due next ({@link dueInMs}). A leg
+   * whose read is under way (another check sent it; an RPC origin may take up to its time-out) is not read twice: the
+   * last verdict, or `{ skipped: 'not-due' }`, at once — no other leg waits for a slow origin through this one.
    */
   async verify(ref: LegRef, options: VerifyOptions = {}): Promise<LegVerification | SkippedVerification> {
     const memo = this.memoryOf(ref);
@@ -122,6 +128,7 @@ export class LegVerifier {
     const setting = this.deps.setting(ref.chainId);
     const last = memo.last ? { last: memo.last } : {};
     if (!setting) return { skipped: 'disabled', ...last };
+    if (memo.reading) return memo.last ?? { skipped: 'not-due' };
     if (options.whenDue && memo.dueAt !== undefined && now < memo.dueAt)
       return memo.last ?? { skipped: 'not-due', retryMs: memo.dueAt - now };
     const withValue = ref.transfer !== undefined && isNativeToken(ref.transfer.token);
@@ -133,7 +140,7 @@ export class LegVerifier {
       return { skipped: 'budget', retryMs, ...last };
     }
     try {
-      const observation = await this.readerOf(setting.rpcUrl).observe(ref.txnHash, withValue);
+      const observation = await this.read(memo, setting.rpcUrl, ref.txnHash, withValue);
       // An endpoint answering for another chain says nothing of this one: not "re-orged", not "missing".
       if (observation.chainId !== undefined && observation.chainId !== ref.chainId) throw new Error('wrong chain');
       const check = verifyLeg(observation, {
@@ -168,6 +175,16 @@ export class LegVerifier {
     const memo = this.memory.get(k) ?? {};
     this.memory.set(k, memo);
     return memo;
+  }
+
+  /** One observation, `memo` marked as being read meanwhile. */
+  private async read(memo: Memory, url: string, hash: LegRef['txnHash'], withValue: boolean) {
+    memo.reading = true;
+    try {
+      return await this.readerOf(url).observe(hash, withValue);
+    } finally {
+      memo.reading = false;
+    }
   }
 
   private readerOf(url: string): ChainReader {

@@ -21,7 +21,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function readLeg(raw: unknown): ChainVerdictLeg | undefined {
   if (!isObject(raw)) return undefined;
-  const { leg, chainId, txnHash, kind, text, transfer } = raw;
+  const { leg, chainId, txnHash, kind, text, transfer, lastKnown } = raw;
   if (typeof leg !== 'string' || typeof chainId !== 'number' || typeof kind !== 'string' || typeof text !== 'string') return undefined;
   return {
     leg,
@@ -30,6 +30,7 @@ function readLeg(raw: unknown): ChainVerdictLeg | undefined {
     text,
     ...(typeof txnHash === 'string' ? { txnHash } : {}),
     ...(typeof transfer === 'string' ? { transfer } : {}),
+    ...(lastKnown === true ? { lastKnown } : {}),
   };
 }
 
@@ -57,4 +58,20 @@ export async function loadChainVerdicts(area: Pick<StorageArea, 'get'>, intentId
     if (v) out.set(id, v);
   }
   return out;
+}
+
+/**
+ * The line of `verdict` for the receipt's leg `kind` as it is now (`leg`: its chainId and txnHash): made for that
+ * leg's chain and transaction (hash compared lower-case; a line stored without a hash matches by leg and chain), so
+ * that a verdict on a transaction the service has since replaced is not shown on the new one.
+ */
+export function verdictLineOf(
+  verdict: ChainVerdict | undefined,
+  kind: string,
+  leg: { chainId?: number | null; txnHash?: string | null },
+): ChainVerdictLeg | undefined {
+  const hash = leg.txnHash?.toLowerCase();
+  return verdict?.legs.find(
+    (l) => l.leg === kind && l.chainId === leg.chainId && (l.txnHash === undefined || l.txnHash.toLowerCase() === hash),
+  );
 }

@@ -192,6 +192,12 @@ export interface ChainVerdictLeg {
   text: string;
   /** Destination leg: "Received 249.10 USDC at 0x1234…78ab". */
   transfer?: string;
+  /**
+   * True: the line is the last verdict known from an earlier worker life, kept because this life could not re-check
+   * the leg yet (its read failed or waits for the RPC budget); the popup adds "could not re-check". Absent: this
+   * life's own verdict.
+   */
+  lastKnown?: boolean;
 }
 
 /**

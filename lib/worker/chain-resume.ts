@@ -5,9 +5,9 @@
  */
 
 import type { IntentReceipt } from '../api/schemas/receipt';
-import { verifiableLegs } from '../chain/legs';
+import { type LegRef, verifiableLegs } from '../chain/legs';
 import type { Timers } from '../platform';
-import type { ChainVerdict } from '../store';
+import type { ChainVerdict, ChainVerdictLeg } from '../store';
 
 /**
  * Whether `receipt` must be checked again in this worker life, given its stored `verdict` (undefined: none) and the
@@ -20,6 +20,28 @@ export function needsCheck(receipt: IntentReceipt, verdict: ChainVerdict | undef
   if (legs.length === 0) return false;
   if (!verdict?.settled || verdict.serviceStatus !== receipt.status) return true;
   return legs.some((l) => !verdict.legs.some((v) => v.leg === l.leg && v.chainId === l.chainId && v.txnHash === l.txnHash));
+}
+
+/**
+ * `verdict` (this life's) with, for each verifiable leg of `receipt` on an enabled chain that it has no line for, the
+ * line of `earlier` (the verdict stored last, perhaps by an earlier worker life) made for the same leg, chain and
+ * transaction, marked {@link ChainVerdictLeg.lastKnown}: a leg whose first read in a new life fails keeps what the user
+ * saw, with "could not re-check", rather than losing its line. Lines in the receipt's leg order; `verified` and
+ * `settled` are this life's (a kept line settles nothing). Pure.
+ */
+export function withLastKnown(
+  verdict: ChainVerdict,
+  receipt: IntentReceipt,
+  earlier: ChainVerdict | undefined,
+  enabled: (chainId: number) => boolean,
+): ChainVerdict {
+  const same = (ref: LegRef) => (l: ChainVerdictLeg) => l.leg === ref.leg && l.chainId === ref.chainId && l.txnHash === ref.txnHash;
+  const legs = verifiableLegs(receipt).flatMap((ref) => {
+    const own = verdict.legs.find(same(ref));
+    const kept = enabled(ref.chainId) && earlier?.legs.find(same(ref));
+    return own ? [own] : kept ? [{ ...kept, lastKnown: true }] : [];
+  });
+  return { ...verdict, legs };
 }
 
 /** First delay (ms) before a failed read is tried again; doubled at each failure up to {@link RETRY_MAX_MS}. */

@@ -71,6 +71,10 @@ export interface ChainVerification {
 
 /** Builds the service. */
 export function createChainVerification(deps: ChainVerificationDeps): ChainVerification {
+  /**
+   * This life's last verdict per transaction of a leg, by {@link previousKey}: a leg whose transaction (or chain) the
+   * service names anew is compared with that transaction's own verdict, never with the one it replaced.
+   */
   const previous = new Map<string, LegCheck>();
   /** Disagreements found whose telling the pipeline refused, per `<intentId>:<leg>`. */
   const untold = new Map<string, Disagreement>();
@@ -80,9 +84,10 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
     forget(intentId) {
       for (const ref of refsOf.get(intentId) ?? []) {
         deps.verifier.forget(ref);
-        previous.delete(`${intentId}:${ref.leg}`);
         untold.delete(`${intentId}:${ref.leg}`);
       }
+      // Every transaction the intent's legs named in this life, not only the last ones.
+      for (const key of previous.keys()) if (key.startsWith(`${intentId}:`)) previous.delete(key);
       refsOf.delete(intentId);
     },
     async verifyReceipt(receipt) {
@@ -90,9 +95,15 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       let nextCheckMs: number | undefined;
       const refs = verifiableLegs(receipt);
       refsOf.set(receipt.intentId, refs);
-      for (const ref of refs) {
+      // Every leg read side by side: an RPC origin that is slow or down (up to the transport's time-out) holds back
+      // no read on another chain. The tellings then go one at a time, in leg order (the told-set is one stored list).
+      const verdicts = await Promise.all(
+        refs.map((ref) => verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)))),
+      );
+      for (const [i, ref] of refs.entries()) {
         const key = `${receipt.intentId}:${ref.leg}`;
-        const { current, fresh } = await verdictOn(deps, receipt, ref, previous.get(key));
+        const before = previousKey(receipt.intentId, ref);
+        const { current, fresh } = verdicts[i]!;
         // Asked again when it is due (its cadence, the budget's refill, the back-off after a failure), never left behind.
         const due = deps.verifier.dueInMs(ref);
         if (due !== undefined) nextCheckMs = Math.min(nextCheckMs ?? Number.POSITIVE_INFINITY, Math.max(MIN_DUE_MS, due));
@@ -101,9 +112,9 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
         // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
         const refused = untold.get(key);
         const disagreement =
-          (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(key)) : undefined) ??
+          (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(before)) : undefined) ??
           (refused?.kind === 'reorged' ? refused : undefined);
-        previous.set(key, check);
+        previous.set(before, check);
         if (
           disagreement &&
           !(await tellOnce(deps, receipt.intentId, ref.chainId, disagreement).then(
@@ -115,19 +126,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
           untold.set(key, disagreement);
           nextCheckMs = Math.min(nextCheckMs ?? MIN_CHECK_MS, MIN_CHECK_MS);
         } else untold.delete(key);
-        const meta = receipt.summary?.destinationTokenMetadata;
-        const transfer =
-          'transfer' in check && check.transfer
-            ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
-            : undefined;
-        legs.push({
-          leg: ref.leg,
-          chainId: ref.chainId,
-          txnHash: ref.txnHash,
-          check,
-          text: legCheckText(check, ref.chainId),
-          ...(transfer ? { transfer } : {}),
-        });
+        legs.push(legView(receipt, ref, check));
       }
       const destination = legs.find((l) => l.leg === 'destination')?.check;
       return {
@@ -141,6 +140,26 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
     },
   };
 }
+
+/** A leg's verdict in words for the receipt view (the destination's transfer in the receipt's token). */
+function legView(receipt: IntentReceipt, ref: LegRef, check: LegCheck): LegVerificationView {
+  const meta = receipt.summary?.destinationTokenMetadata;
+  const transfer =
+    'transfer' in check && check.transfer
+      ? transferText(check.transfer, meta?.symbol ?? undefined, meta?.decimals ?? undefined)
+      : undefined;
+  return {
+    leg: ref.leg,
+    chainId: ref.chainId,
+    txnHash: ref.txnHash,
+    check,
+    text: legCheckText(check, ref.chainId),
+    ...(transfer ? { transfer } : {}),
+  };
+}
+
+/** The key of a leg's previous verdict: intent, leg, chain and transaction (as the stored verdict's legs are matched). */
+const previousKey = (intentId: string, ref: LegRef) => `${intentId}:${ref.leg}:${ref.chainId}:${ref.txnHash}`;
 
 /** The shortest delay (ms) before the next check of a receipt: a leg due sooner waits that long. */
 const MIN_DUE_MS = 1_000;

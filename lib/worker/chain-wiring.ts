@@ -11,11 +11,12 @@
 import type { IntentReceipt } from '../api/schemas/receipt';
 import { RpcBudget } from '../chain/budget';
 import type { Disagreement } from '../chain/disagreement';
+import { verifiableLegs } from '../chain/legs';
 import { LegVerifier } from '../chain/verifier';
 import type { Platform } from '../platform';
-import type { TrackedIntent } from '../store';
-import { chainVerdictKey } from '../store/chain';
-import { createRetries, needsCheck } from './chain-resume';
+import type { ChainVerdict, TrackedIntent } from '../store';
+import { chainVerdictKey, readChainVerdict } from '../store/chain';
+import { createRetries, needsCheck, withLastKnown } from './chain-resume';
 import {
   type GrantedChains,
   grantedChains,
@@ -31,7 +32,10 @@ export { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY } from '../store/chain';
 
 /** The verifier on the platform. */
 export interface ChainVerifierOnPlatform {
-  /** Verifies `receipt` now and keeps re-checking it on its cadence; resolves with the verification (never rejects). */
+  /**
+   * Verifies `receipt` now and keeps re-checking it on its cadence; resolves with the verification, or undefined when
+   * the intent was forgotten or a newer check of it started meanwhile (that one stores and re-checks). Never rejects.
+   */
   onReceipt(receipt: IntentReceipt): Promise<ReceiptVerification | undefined>;
   /** The tracker changed `intentId`: verifies its receipt, or forgets it when it is no longer tracked. Never rejects. */
   changed(intentId: string): Promise<void>;
@@ -68,7 +72,7 @@ interface ReceiptChecksDeps {
   /** storage.local: each intent's verdict (`chainVerdict:<intentId>`) for the popup. */
   storage: LocalArea;
   /** The chains turned on and granted, read again before each check. */
-  chains: Pick<GrantedChains, 'refresh'>;
+  chains: Pick<GrantedChains, 'refresh' | 'setting'>;
   service: ChainVerification;
   told: Pick<ReturnType<typeof toldStoreOn>, 'forgetIntent'>;
   /** The receipt last checked per intent (shared with the disagreement notice, which names its legs). */
@@ -86,18 +90,31 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
   /** The verdict last stored per intent (JSON): a write the area refused is tried again at the next check. */
   const stored = new Map<string, string>();
   const timers = new Map<string, unknown>();
-  /** Bumped when an intent is forgotten: a check still running for it then stores nothing. */
+  /**
+   * Bumped when a check of an intent starts and when the intent is forgotten: a check overtaken meanwhile (a newer
+   * receipt's check ended first while this one waited on a slow RPC origin) stores nothing and sets no timer.
+   */
   const generation = new Map<string, number>();
+
+  /** The verdict stored for an intent (undefined when none, or unreadable), from this life or an earlier one. */
+  const earlier = async (id: string): Promise<ChainVerdict | undefined> =>
+    readChainVerdict((await storage.get(chainVerdictKey(id)).catch(() => ({}) as Record<string, unknown>))[chainVerdictKey(id)]);
 
   const check = async (receipt: IntentReceipt): Promise<ReceiptVerification | undefined> => {
     const id = receipt.intentId;
-    const gen = generation.get(id) ?? 0;
+    const gen = (generation.get(id) ?? 0) + 1;
+    generation.set(id, gen);
     deps.timers.clearTimeout(timers.get(id));
     timers.delete(id);
     receipts.set(id, receipt);
     try {
       await chains.refresh();
       const result = await service.verifyReceipt(receipt);
+      const own = verdictOf(result);
+      const verdict =
+        own.legs.length < verifiableLegs(receipt).length
+          ? withLastKnown(own, receipt, await earlier(id), (chainId) => chains.setting(chainId) !== undefined)
+          : own;
       if ((generation.get(id) ?? 0) !== gen) return undefined;
       latest.set(id, result);
       if (result.nextCheckMs !== undefined)
@@ -106,7 +123,6 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
           deps.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
         );
       // Written when it changed: the popup listens to storage changes.
-      const verdict = verdictOf(result);
       const json = JSON.stringify(verdict);
       if (stored.get(id) !== json)
         await storage.set({ [chainVerdictKey(id)]: verdict }).then(
@@ -177,13 +193,12 @@ export function createChainVerifierOnPlatform(
       if (!chains.any()) return retries.done(key);
       const verdicts = await storedVerdicts(storage);
       const enabled = (chainId: number) => setting(chainId) !== undefined;
-      for (const intent of await intents())
-        if (
-          intent.receipt &&
-          !checks.pending(intent.intentId) &&
-          (all || needsCheck(intent.receipt, verdicts.get(intent.intentId), enabled))
-        )
-          await check(intent.receipt);
+      const owed = (await intents()).filter(
+        (intent) =>
+          intent.receipt && !checks.pending(intent.intentId) && (all || needsCheck(intent.receipt, verdicts.get(intent.intentId), enabled)),
+      );
+      // Side by side: a receipt whose chain's RPC origin is slow or down holds back no other receipt's check.
+      await Promise.all(owed.map((intent) => check(intent.receipt!)));
       retries.done(key);
     } catch {
       // A read refused (storage, IndexedDB): tried again in this life, or the receipt would wait for a change.

@@ -149,6 +149,21 @@ describe('on-chain verification in the popup', () => {
     expect(screen.getByRole('heading', { name: /Receipt/ }).textContent).toContain('Verified on-chain');
   });
 
+  it('a line kept from an earlier worker life says "could not re-check"; one made for another transaction is not shown', () => {
+    const kept: ChainVerdict = {
+      ...verdict,
+      verified: false,
+      settled: false,
+      legs: [
+        { ...verdict.legs[0]!, txnHash: `0x${'a1'.repeat(32)}`, lastKnown: true },
+        { ...verdict.legs[1]!, txnHash: `0x${'e'.repeat(64)}` },
+      ],
+    };
+    render(<ReceiptView intentId={ID} receipt={receipt} now={0} onBack={() => {}} verification={kept} />);
+    const legs = screen.getAllByTestId('leg-verification').map((e) => e.textContent);
+    expect(legs).toEqual(['Final on Arbitrum One · block 1,204 · 480 confirmationsCould not re-check']);
+  });
+
   it('a tracked row says "Verified on-chain" only when verified', () => {
     const intent: TrackedIntent = {
       intentId: ID,

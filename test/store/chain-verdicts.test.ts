@@ -13,6 +13,7 @@ import {
   readChainVerdict,
   saveChainPreferences,
 } from '@/lib/store/chain';
+import { verdictLineOf } from '@/lib/store/chain-verdicts';
 import type { ChainVerdict } from '@/lib/store/types';
 
 const A = `0x${'a'.repeat(64)}`;
@@ -123,5 +124,29 @@ describe('chain preferences in storage.local', () => {
 
   it('read as none when the area refuses the read', async () => {
     expect(await loadChainPreferences({ get: () => Promise.reject(new Error('gone')) })).toEqual({});
+  });
+});
+
+describe('verdictLineOf', () => {
+  const line = (txnHash?: string) => ({
+    leg: 'destination',
+    chainId: 8453,
+    kind: 'final',
+    text: 'Final on Base',
+    ...(txnHash ? { txnHash } : {}),
+  });
+  const of = (...legs: ReturnType<typeof line>[]): ChainVerdict => ({ intentId: A, verified: false, settled: false, legs });
+  it('gives the line made for the leg’s chain and transaction, none for another transaction or chain', () => {
+    expect(verdictLineOf(of(line(A)), 'destination', { chainId: 8453, txnHash: A.toUpperCase().replace('0X', '0x') })).toEqual(line(A));
+    expect(verdictLineOf(of(line(B)), 'destination', { chainId: 8453, txnHash: A })).toBeUndefined();
+    expect(verdictLineOf(of(line(A)), 'destination', { chainId: 42161, txnHash: A })).toBeUndefined();
+    expect(verdictLineOf(of(line(A)), 'origin', { chainId: 8453, txnHash: A })).toBeUndefined();
+  });
+  it('matches a line stored without its transaction by leg and chain', () => {
+    expect(verdictLineOf(of(line()), 'destination', { chainId: 8453, txnHash: A })).toEqual(line());
+  });
+  it('reads back a line kept from an earlier worker life', () => {
+    const kept = of({ ...line(A), lastKnown: true } as ReturnType<typeof line>);
+    expect(readChainVerdict(structuredClone(kept))).toEqual(kept);
   });
 });

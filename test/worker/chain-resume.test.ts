@@ -43,7 +43,8 @@ function world(status = 'SUCCEEDED') {
   let timers: Array<{ at: number; fn: () => void; id: number }> = [];
   let ids = 0;
   const requests: string[] = [];
-  const chainFetch = rpcFetch(new Map([[BASE, base]]), () => undefined);
+  let failing = false;
+  const chainFetch = rpcFetch(new Map([[BASE, base]]), () => (failing ? 'http500' : undefined));
   const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
     fetch: (input, init) => {
       requests.push(JSON.parse(String(init?.body)).method);
@@ -84,7 +85,15 @@ function world(status = 'SUCCEEDED') {
   };
   const verdict = async () =>
     readChainVerdict((await fakeBrowser.storage.local.get(`${CHAIN_VERDICT_PREFIX}${ID}`))[`${CHAIN_VERDICT_PREFIX}${ID}`]);
-  return { verifier, requests, advance, verdict, tracked, refuseReads: (n: number) => (refuse = n) };
+  return {
+    verifier,
+    requests,
+    advance,
+    verdict,
+    tracked,
+    refuseReads: (n: number) => (refuse = n),
+    failRpc: (on: boolean) => (failing = on),
+  };
 }
 
 beforeEach(async () => {
@@ -150,6 +159,33 @@ describe('a new worker life resumes the checks owed', () => {
     set.mockRestore();
     await w.verifier.onReceipt(w.tracked.receipt);
     expect(await w.verdict()).toMatchObject({ settled: true, verified: true });
+  });
+});
+
+describe('a new worker life whose first read of a leg fails', () => {
+  const line = { leg: 'destination', chainId: 8453, kind: 'confirmed', text: 'Confirmed on Base · block 1 · 5 confirmations' };
+
+  it('keeps the leg’s last known line, marked as not re-checked, until a read succeeds', async () => {
+    const w = world('EXECUTING');
+    await stored({ serviceStatus: 'EXECUTING', legs: [{ ...line, txnHash: HASH }] });
+    w.failRpc(true);
+    await w.verifier.resume();
+    expect(w.requests).not.toEqual([]);
+    expect(await w.verdict()).toMatchObject({ settled: false, legs: [{ ...line, txnHash: HASH, lastKnown: true }] });
+    // The back-off's first delay after an RPC failure: read again, and the line is this life's own.
+    w.failRpc(false);
+    await w.advance(12_000);
+    const verdict = await w.verdict();
+    expect(verdict?.legs).toEqual([expect.objectContaining({ leg: 'destination', kind: 'final', txnHash: HASH })]);
+    expect(verdict?.legs[0]?.lastKnown).toBeUndefined();
+  });
+
+  it('does not keep a line made for another transaction of that leg', async () => {
+    const w = world('EXECUTING');
+    await stored({ serviceStatus: 'EXECUTING', legs: [{ ...line, txnHash: `0x${'e'.repeat(64)}` }] });
+    w.failRpc(true);
+    await w.verifier.resume();
+    expect(await w.verdict()).toMatchObject({ settled: false, legs: [] });
   });
 });
 

@@ -198,3 +198,47 @@ describe('a leg skipped before its first verdict', () => {
     });
   });
 });
+
+describe('a leg whose transaction the service names anew', () => {
+  const OTHER_HASH = `0x${'e'.repeat(64)}`;
+  const naming = (hash: string) =>
+    IntentReceipt.parse({
+      ...receipt('SUCCEEDED'),
+      destinationTransaction: { ...receipt('SUCCEEDED').destinationTransaction, txnHash: hash },
+    });
+
+  it('compares each transaction with its own previous verdict: a re-org of the first is told after the service named another', async () => {
+    let now = 0;
+    // Per transaction, what its chain answers at each read.
+    const answers: Record<string, LegObservation[]> = {
+      [DEST_HASH]: [received(102n), { receipt: null, head: 104n }],
+      [OTHER_HASH]: [{ receipt: null, head: 103n }],
+    };
+    const reader: ChainReader = {
+      observe: async (hash) => answers[hash]?.shift() ?? Promise.reject(new Error('no more answers')),
+    };
+    const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
+    const verifier = new LegVerifier({
+      fetch: () => Promise.reject(new Error('scripted')),
+      monotonic: () => now,
+      setting,
+      budget: new RpcBudget({ monotonic: () => now, burst: 100 }),
+      reader: () => reader,
+    });
+    const told: string[] = [];
+    const service = createChainVerification({
+      verifier,
+      setting,
+      told: { has: async () => false, add: async () => {} },
+      notify: async (_id, d) => void told.push(`${d.kind} ${d.leg}`),
+    });
+    // The destination in a block; then the service names another transaction (not seen yet); then the first again,
+    // which its chain no longer has: a transaction confirmed earlier, re-orged out.
+    expect((await service.verifyReceipt(naming(DEST_HASH))).legs.map((l) => l.check.kind)).toEqual(['confirmed']);
+    now += 60_000;
+    expect((await service.verifyReceipt(naming(OTHER_HASH))).legs.map((l) => l.check.kind)).toEqual(['not-seen']);
+    now += 60_000;
+    expect((await service.verifyReceipt(naming(DEST_HASH))).legs.map((l) => l.check.kind)).toEqual(['reorged']);
+    expect(told).toEqual(['reorged destination']);
+  });
+});
