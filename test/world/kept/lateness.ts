@@ -412,6 +412,104 @@ export const FIXED: Example[] = [
       },
     } as unknown as Schedule,
   },
+  {
+    // Seed 20261129, run 16999 (WORLD_FAULTS=all).
+    seed: 20278128,
+    found:
+      "I3 (worker): SUCCEEDED written with its final job at 176.6 s, the worker killed 10 ms later; the user's clock went back 10 min while no worker ran, and the next worker's outbox read the job's nextAt (its writer's wall clock) as 10 min ahead: a job not yet tried waited for it (until NTP set the clock right), told 185 s late. A job due when written now stays due (isDue, lib/notify/outbox-changes.ts)",
+    schedule: {
+      kind: 'chrome',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 599988,
+          committedFor: 15,
+          executing: [],
+          end: 'REFUNDED',
+          inHistory: false,
+          flapStates: 22,
+          flapEveryMs: 100,
+          flapForMs: 479988,
+        },
+      ],
+      serverWaitMs: 90000,
+      history: true,
+      user: [
+        { at: 443085, kind: 'retry', target: 1476750527 },
+        { at: 133422, kind: 'refresh', target: 1844387182 },
+      ],
+      kill: [
+        { n: 449, after: false },
+        { n: 429, after: true },
+      ],
+      idle: [],
+      restart: [],
+      skewMs: 0,
+      jumps: [
+        { at: 187079, ms: -600000 },
+        { at: 625748, ms: -3600000 },
+        { at: 434891, ms: 600000 },
+      ],
+      drift: { at: 0, rate: 1.5532415089189175e-52, correctAfter: 339812 },
+      idb: [
+        { db: 'svc-outbox', key: 'calm-state', mode: 'read', from: 14, forMs: 43383 },
+        { db: 'svc-intents', mode: 'write', from: 719988, forMs: 10010 },
+      ],
+      quota: [],
+      sync: [
+        { at: 719997, what: 'malformed' },
+        { at: 18, what: 'slow-clock' },
+      ],
+      rejectNotificationAt: [8, 31],
+      closes: [],
+      burst: [],
+      retryAfter: { rate: 0.01, seconds: 30, form: 'http-date' },
+      lyingDate: { rate: 0.02, offsetMs: 1200000 },
+      updatedAhead: { rate: 0.2, aheadMs: 2270592000000 },
+      backwards: { rate: 0.05 },
+      flap40: false,
+      bigInt: { rate: 0.05 },
+      testConnection: [{ at: 326196, clockAheadMs: 1200000 }],
+      foreign: { rate: 0.05 },
+      extra: {
+        trackMany: {
+          at: 175465,
+          members: [true, false, true, true, false, true],
+          invalid: [],
+          repeats: [
+            { of: 673371133, padded: false },
+            { of: 1597267729, padded: true },
+            { of: 290347660, padded: false },
+          ],
+          import: { format: 'csv', ended: [false, true, true] },
+        },
+        clicks: [{ at: 60006, target: 13, button: 1, removeFirst: false }],
+        watched: {
+          tickAt: 0,
+          tickVia: 'sync',
+          untick: { after: 162881, via: 'sync', retickAfter: 500, retickVia: 'options' },
+          intents: [
+            { at: -116835, runsFor: 30017 },
+            { at: 0, runsFor: 30011 },
+            { at: -13, runsFor: 30334 },
+          ],
+        },
+        chain: {
+          intents: [{ index: 6, story: 'exact', lagMs: 0 }],
+          reorgs: [
+            { afterMs: 38861, depth: 2, backAfterBlocks: 3 },
+            { afterMs: 36768, depth: 2, backAfterBlocks: 0 },
+          ],
+          faultRate: 0.3,
+          faults: ['rpcError', 'timeout'],
+          wrongChain: [],
+        },
+        notFound: [21241, -1, 0, 0, 506, 60013],
+        history: { others: 0, othersSpanMs: 60000, ignoreOwner: false, repeatCursor: false, outOfOrder: true, staleRows: false, omit: 0.2 },
+        lookups: [563439, 628679, 275547, 444920],
+      },
+    } as unknown as Schedule,
+  },
 ];
 
 /** Found failing and not fixed yet: `WORLD_EXAMPLES=1` prints what each does today. */
