@@ -1,6 +1,7 @@
 /**
- * Kept world schedules of seed 20261129 (every family) about lateness: look-ups not sent within 2 s (L1) and intents
- * told late or never (I3), with what each found; see test/world/examples.ts for the shape.
+ * Kept world schedules of seed 20261129 (every family) about lateness: look-ups not sent within 2 s (L1), intents
+ * told late or never (I3), a chain disagreement told twice (V1), with what each found; see test/world/examples.ts
+ * for the shape.
  */
 import type { Example } from '../examples';
 import type { Schedule } from '../schedule';
@@ -624,6 +625,117 @@ export const FIXED: Example[] = [
         notFound: [23170, -1, 60002, 479993, -1, 0],
         history: { others: 3, othersSpanMs: 60000, ignoreOwner: true, repeatCursor: true, outOfOrder: true, staleRows: true, omit: 0 },
         lookups: [706941, 68712],
+      },
+    } as unknown as Schedule,
+  },
+  {
+    // Seed 20261129, run 23338 (WORLD_FAULTS=all).
+    seed: 20284467,
+    found:
+      "V1 (oracle): Chrome, a chain disagreement created as the worker died (killed right after storage.local.get, before its shown mark was written; its job 'showing') while the user closed every notification: the next worker did not find it on screen and replayed the same create — the repeat docs/simulation.md allows per death for the intent whose job was 'showing'; V1 allowed no repeat. Now V1 excuses the replay of the same notification id for that intent only",
+    schedule: {
+      kind: 'chrome',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 8,
+          committedFor: 3,
+          executing: [100215, 15492, 14741],
+          end: 'SUCCEEDED',
+          inHistory: true,
+          flapStates: 6,
+          flapEveryMs: 100,
+          flapForMs: 384497,
+        },
+        {
+          addAt: 0,
+          createdBefore: 4549,
+          committedFor: -1,
+          executing: [],
+          end: 'REFUNDED',
+          inHistory: true,
+          flapStates: 2,
+          flapEveryMs: 4000,
+          flapForMs: 76424,
+        },
+        {
+          addAt: 2,
+          createdBefore: 599996,
+          committedFor: 105973,
+          executing: [101597],
+          end: 'ABORTED',
+          inHistory: true,
+          flapStates: 7,
+          flapEveryMs: 4000,
+          flapForMs: 180679,
+        },
+      ],
+      serverWaitMs: 20000,
+      history: false,
+      user: [
+        { at: 719999, kind: 'retry', target: 1799243367 },
+        { at: 177158, kind: 'retry', target: 5 },
+        { at: 16, kind: 'refresh', target: 22 },
+      ],
+      kill: [
+        { n: 150, after: true },
+        { n: 89, after: true },
+        { n: 442, after: false },
+      ],
+      idle: [],
+      restart: [
+        { at: 634486, closedMs: 293367 },
+        { at: 372791, closedMs: 19802 },
+      ],
+      skewMs: 0,
+      jumps: [
+        { at: 326013, ms: 4241219 },
+        { at: 17917, ms: 600000 },
+      ],
+      drift: { at: 719998, rate: -1e-323, correctAfter: 495733 },
+      idb: [{ db: 'svc-outbox', mode: 'write', from: 434598, forMs: 7766 }],
+      quota: [],
+      sync: [],
+      rejectNotificationAt: [16, 21],
+      closes: [
+        { at: 1, all: true, target: 2147483636 },
+        { at: 2, all: false, target: 636772611 },
+        { at: 45228, all: true, target: 1786806782 },
+        { at: 16, all: true, target: 1107824740 },
+      ],
+      burst: ['timeout', 'malformed', 'ok'],
+      retryAfter: { rate: 0.05, seconds: 30, form: 'seconds' },
+      lyingDate: { rate: 0.02, offsetMs: -3600000 },
+      updatedAhead: { rate: 0.2, aheadMs: 300000 },
+      backwards: { rate: 0.05 },
+      flap40: false,
+      testConnection: [],
+      foreign: { rate: 0.3 },
+      extra: {
+        trackMany: {
+          at: 239991,
+          members: [false, false, false, false, true, false],
+          invalid: [],
+          repeats: [{ of: 1939960698, padded: true }],
+          import: { format: 'csv', ended: [false] },
+        },
+        clicks: [],
+        watched: {
+          tickAt: 99871,
+          tickVia: 'options',
+          untick: { after: 60006, via: 'options', retickAfter: 0, retickVia: 'sync' },
+          intents: [{ at: -1922015, runsFor: 192500 }],
+        },
+        chain: {
+          intents: [{ index: 851126936, story: 'smaller', lagMs: 30000 }],
+          reorgs: [],
+          faultRate: 0,
+          faults: ['rpcError'],
+          wrongChain: [],
+        },
+        notFound: [0, -1, 479991, 23169, -1, -1],
+        history: { others: 184, othersSpanMs: 60000, ignoreOwner: true, repeatCursor: false, outOfOrder: false, staleRows: true, omit: 0 },
+        lookups: [616800, 669935],
       },
     } as unknown as Schedule,
   },
