@@ -37,11 +37,17 @@ export function retryDelay(attempts: number): number {
 /**
  * True when job `j` may be tried at wall time `t` (ms): its `nextAt` has come, or — for a job waiting out a back-off
  * (`attempts` > 0) — lies further ahead than that back-off could set it (`retryDelay(attempts)`): the wall clock went
- * back since it was written, and the wait is not stretched by the jump (docs/time.md). A job not yet tried whose
- * `nextAt` is ahead (an on-chain warning held until a snooze or quiet hours end) waits for it.
+ * back since it was written, and the wait is not stretched by the jump (docs/time.md). A job not yet tried that was
+ * due when written (`nextAt` ≤ `at`, both on its writer's wall clock) stays due whatever the wall clock reads later
+ * (it went back since, in this life or between two); one held until a later time (an on-chain warning until a snooze or
+ * quiet hours end, `nextAt` > `at`) waits for it.
  */
-export function isDue(j: Pick<NotificationJob, 'nextAt' | 'attempts'>, t: number): boolean {
-  return j.nextAt <= t || (j.attempts > 0 && j.nextAt - t > retryDelay(j.attempts));
+export function isDue(j: Pick<NotificationJob, 'nextAt' | 'attempts'> & Partial<Pick<NotificationJob, 'at'>>, t: number): boolean {
+  return (
+    j.nextAt <= t ||
+    (j.attempts === 0 && j.at !== undefined && j.nextAt <= j.at) ||
+    (j.attempts > 0 && j.nextAt - t > retryDelay(j.attempts))
+  );
 }
 
 /** Final jobs shown together as one notification: one line each, or the single one's own words and buttons. */

@@ -33,6 +33,17 @@ describe('the back-off', () => {
     expect(isDue({ nextAt: T + 2000, attempts: 2 }, T)).toBe(false);
     expect(isDue({ nextAt: T + 3000, attempts: 2 }, T)).toBe(true);
   });
+  it('a job due when it was written stays due when the next worker reads the wall clock behind its writer', () => {
+    // A final job written at T (due at once), read by a worker whose wall clock went back 10 min while none ran: the
+    // user is told now, not once the wall clock reads T again (seed 20261129 run 16999: told 185 s late).
+    const final = job(`final:${A}`, 'final', 'queued');
+    expect(isDue(final, T - 600_000)).toBe(true);
+    expect(isDue(final, T - 3_600_000)).toBe(true);
+    // Held until a later time (a chain warning until a snooze ends at T + 1 h): it still waits for it.
+    const held = job(`chain:${A}`, 'chain', 'queued', { nextAt: T + 3_600_000 });
+    expect(isDue(held, T + 1_000)).toBe(false);
+    expect(isDue(held, T + 3_600_000)).toBe(true);
+  });
   it('a rejected create queues its job again; one whose call resolved here is shown; any other failure keeps its state', () => {
     const all: Jobs = {
       [`final:${A}`]: job(`final:${A}`, 'final', 'showing', { notificationId: 'rejected', attempts: 1 }),

@@ -11,7 +11,6 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
-import type { WireEntry } from './network';
 
 const MIN = 60_000;
 /** The owner the user looks up: no intent of the schedule and no other part of the worker asks about it. */
@@ -47,75 +46,6 @@ export function playLookups(ctx: FamilyContext, spec: LookupsSpec | undefined): 
         });
     });
   return obs;
-}
-
-/** The longest part of a hold a restarted worker serves again: min(length, 60 s) (docs/tracking.md "Faults"). */
-const HOLD_SERVED_MS = 60_000;
-/** The longest hold the worker keeps (lib/api/budget-limits.ts MAX_HOLD_MS, stated as 1 hour). */
-const HOLD_CAP_MS = 3_600_000;
-/** What is left of a hold is written down every 10 s: a restarted worker may hold up to this much more. */
-const HOLD_WRITTEN_EVERY_MS = 10_000;
-
-/**
- * The holds a restarted worker keeps (docs/tracking.md "Faults": a 429's hold lasts until min(its length, 60 s) has
- * been served by running workers): after each worker death inside that part, from the next start for what was left
- * of it, plus 10 s for every death so far (what is left is written down every 10 s: each life may leave up to 10 s
- * served unwritten). Windows about every intent (test/world/oracle.ts).
- */
-export function keptHolds(
-  wire: readonly WireEntry[],
-  deaths: ReadonlyArray<{ at: number; kind: string; restartAt?: number }>,
-): Array<{ from: number; to: number; why: string }> {
-  const out: Array<{ from: number; to: number; why: string }> = [];
-  const inOrder = deaths.filter((d) => d.kind !== 'end').sort((a, b) => a.at - b.at);
-  for (const w of wire) {
-    if (w.holdMs === undefined || w.entry.end === undefined) continue;
-    const start = w.entry.end;
-    const honoured = Math.min(w.holdMs, HOLD_SERVED_MS);
-    let served = 0;
-    let aliveFrom = start;
-    let lives = 0;
-    for (const death of inOrder) {
-      if (death.at < aliveFrom) continue;
-      served += death.at - aliveFrom;
-      if (served >= honoured || death.restartAt === undefined) break;
-      lives++;
-      const left = honoured - served + lives * HOLD_WRITTEN_EVERY_MS;
-      out.push({ from: death.restartAt, to: death.restartAt + left, why: 'a 429 hold kept by the next worker' });
-      aliveFrom = death.restartAt;
-    }
-  }
-  return out;
-}
-
-/**
- * A kept hold lengthened by the user's wall clock going back while no worker ran (docs/simulation.md "The fault
- * table", **stepped hold**): the next worker reads what is left of the hold on its wall clock, and nothing it can read
- * shows a step back taken while none ran (its records are not ahead of it; the hold forbids asking the service's
- * time). Each death inside the hold whose next worker started with the wall clock further behind the true time
- * lengthens the hold by that step, never past its own length (capped at an hour) from that start. Windows about every
- * intent, from that start.
- */
-export function steppedBackHolds(
-  wire: readonly WireEntry[],
-  deaths: ReadonlyArray<{ at: number; kind: string; restartAt?: number; skew?: number; restartSkew?: number }>,
-): Array<{ from: number; to: number; why: string }> {
-  const out: Array<{ from: number; to: number; why: string }> = [];
-  const inOrder = deaths.filter((d) => d.kind !== 'end').sort((a, b) => a.at - b.at);
-  for (const w of wire) {
-    if (w.holdMs === undefined || w.entry.end === undefined) continue;
-    const length = Math.min(w.holdMs, HOLD_CAP_MS);
-    let end = w.entry.end + length;
-    for (const d of inOrder) {
-      if (d.at < w.entry.end || d.at >= end || d.restartAt === undefined) continue;
-      const back = (d.skew ?? 0) - (d.restartSkew ?? 0);
-      if (!(back > 0)) continue;
-      end = Math.min(end + back, d.restartAt + length);
-      if (end > d.restartAt)
-        out.push({ from: d.restartAt, to: end, why: 'a kept hold lengthened by a clock step back while no worker ran' });
-    }
-  }
-  return out;
 }
 
 /** L1: see the module's docstring. */

@@ -9,7 +9,7 @@
  *   the back-off cap after it; an answer that lies (about another intent, a status moved back, a wrong `Date` or
  *   `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never excused); a 429's
  *   hold: every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS}) and, after a death inside it, for what a
- *   restarted worker holds again (`keptHolds` in ./lookups);
+ *   restarted worker holds again (./kept-holds.ts);
  * - IndexedDB refusing (reads, writes, quota): every intent, for the span and the back-off cap after it.
  * A clock jump, drift or skew excuses nothing: durations are monotonic. I5's rate is excused by nothing but a death
  * (and never above twice the idle rate). Every check counts as checked or excused (and
@@ -21,7 +21,7 @@ import { checkClicks, tellings } from '../notify/desktop-oracle';
 import type { LogEntry, Step } from '../tracker/fake-service';
 import { deathExcuses } from './death-excuses';
 import { checkFamilies, EXTRA_INVARIANTS, untoldByFamilies } from './families';
-import { keptHolds, steppedBackHolds } from './lookups';
+import { keptHolds, steppedBackHolds } from './kept-holds';
 import { SERVICE_ORIGIN } from './network';
 import type { Excuse, Observed } from './run';
 
@@ -106,11 +106,14 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
       });
   }
   // A 429's hold as a restarted worker keeps it (docs/tracking.md "Faults": until min(its length, 60 s) is served by
-  // running workers): nothing is sent meanwhile, for any intent.
-  windows.push(...keptHolds(world.net.wire, o.deaths), ...steppedBackHolds(world.net.wire, o.deaths));
+  // running workers (as written down in the tracker state, which IndexedDB may refuse to write): nothing is sent
+  // meanwhile, for any intent.
+  const stateRefused = o.windows.filter((w) => /^(idb write svc-settings(\/tracker-state)?|quota svc-settings)$/.test(w.why));
+  windows.push(...keptHolds(world.net.wire, o.deaths, stateRefused), ...steppedBackHolds(world.net.wire, o.deaths));
   // The worker's minute spent (I5: the tracker and the user have 59 places in any 60 s window, lib/api/rate-window.ts):
   // no check can go out until the window slides, from the first of those 59 to 60 s after it; then I1 holds again.
-  const starts = log.map((e) => e.start).sort((a, b) => a - b);
+  // Every request of the worker takes a place, Test connection of another, unsaved service too (lib/api/budget.ts).
+  const starts = [...log.map((e) => e.start), ...world.net.other.map((r) => r.at)].sort((a, b) => a - b);
   for (let i = 58; i < starts.length; i++) {
     if (starts[i]! - starts[i - 58]! < 60_000)
       windows.push({ from: starts[i - 58]!, to: starts[i - 58]! + 60_000, why: 'the minute spent (I5)' });
