@@ -39,13 +39,17 @@ export function retryDelay(attempts: number): number {
  * (`attempts` > 0) — lies further ahead than that back-off could set it (`retryDelay(attempts)`): the wall clock went
  * back since it was written, and the wait is not stretched by the jump (docs/time.md). A job not yet tried that was
  * due when written (`nextAt` ≤ `at`, both on its writer's wall clock) stays due whatever the wall clock reads later
- * (it went back since, in this life or between two); one held until a later time (an on-chain warning until a snooze or
- * quiet hours end, `nextAt` > `at`) waits for it.
+ * (it went back since, in this life or between two); so does one not yet retried that is `clearing` (written due at
+ * the event that clears it, later than `at`) or `showing` (its call was made once it was due); one held until a later
+ * time (an on-chain warning until a snooze or quiet hours end, `nextAt` > `at`, still `queued`) waits for it.
  */
-export function isDue(j: Pick<NotificationJob, 'nextAt' | 'attempts'> & Partial<Pick<NotificationJob, 'at'>>, t: number): boolean {
+export function isDue(
+  j: Pick<NotificationJob, 'nextAt' | 'attempts'> & Partial<Pick<NotificationJob, 'at' | 'state'>>,
+  t: number,
+): boolean {
   return (
     j.nextAt <= t ||
-    (j.attempts === 0 && j.at !== undefined && j.nextAt <= j.at) ||
+    (j.attempts === 0 && (j.state === 'clearing' || j.state === 'showing' || (j.at !== undefined && j.nextAt <= j.at))) ||
     (j.attempts > 0 && j.nextAt - t > retryDelay(j.attempts))
   );
 }
@@ -207,13 +211,18 @@ export function withoutIntent(all: Jobs, intentId: string, t: number): Jobs {
   return all;
 }
 
-/** The intent `intentId` was muted at `t` (ms): its progress notification is cleared, a final job still queued skipped. */
+/**
+ * The intent `intentId` was muted at `t` (ms): its progress notification is cleared; its final job, stuck warning and
+ * chain warnings (one held until a snooze or quiet hours end) still queued are skipped.
+ */
 export function withMuted(all: Jobs, intentId: string, t: number): Jobs {
   const p = all[progressKey(intentId)];
   if (p && active(p)) all[p.key] = { ...p, state: 'clearing', nextAt: t };
-  const f = all[finalKey(intentId)];
-  // Not yet on its way to the screen: never shown now.
-  if (f && f.state === 'queued') all[f.key] = { ...f, state: 'done', reason: 'skipped' };
+  for (const j of Object.values(all)) {
+    const its = j.key === finalKey(intentId) || j.key === stuckKey(intentId) || j.key.startsWith(`chain:${intentId}:`);
+    // Not yet on its way to the screen: never shown now.
+    if (its && j.state === 'queued') all[j.key] = { ...j, state: 'done', reason: 'skipped' };
+  }
   return all;
 }
 
