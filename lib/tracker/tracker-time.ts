@@ -69,23 +69,19 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
 /**
  * How far (ms, ≥ 0) the times an earlier worker wrote run ahead of wall time `now`: the latest event time of `records`
  * (`lastCheckedAt`, `lastChangeAt`, `resumedAt`, `addedAt`, `lastError.at`) and of the pause's start (`state.pausedAt`),
- * minus `now`.
+ * minus `now`; times that are not finite numbers are left out.
  * Positive only when the user's clock went back between the two workers (by at least that much): those times are
  * then moved back together by it ({@link shiftTimes}), which keeps their order — a pause that ended before the last
  * answer stays ended — where clamping each to `now` on its own would start such a pause again.
  */
 export function aheadMs(records: readonly TrackedIntent[], state: Pick<TrackerState, 'pausedAt'>, now: number): number {
   let latest = state.pausedAt ?? Number.NEGATIVE_INFINITY;
+  // A time that is not a finite number (a damaged record) says nothing of the clock: left out, it cannot make every
+  // record's times NaN.
+  const at = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : latest);
   for (const t of records)
-    latest = Math.max(
-      latest,
-      t.addedAt,
-      t.lastCheckedAt ?? latest,
-      t.lastChangeAt ?? latest,
-      t.resumedAt ?? latest,
-      t.lastError?.at ?? latest,
-    );
-  return Math.max(0, latest - now);
+    latest = Math.max(latest, at(t.addedAt), at(t.lastCheckedAt), at(t.lastChangeAt), at(t.resumedAt), at(t.lastError?.at));
+  return Number.isFinite(latest) ? Math.max(0, latest - now) : 0;
 }
 
 /**
