@@ -76,10 +76,11 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
     onStateChange: (state) => {
       // The service's Retry-After holds every request to it, also after a restart (I5); never longer than it was set.
       const left = pauseLeftMs(state, clock.now(), MAX_HOLD_MS);
+      // The settings unreadable, the hold's service is unknown: the start gate stays shut while the hold lasts.
       if (left > 0)
         restoring = clients.scope().then(
           (scope) => scope !== undefined && clients.budget.holdOff(left, scope),
-          () => {},
+          () => clock.sleep(left),
         );
       changed('');
     },
