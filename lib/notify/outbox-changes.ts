@@ -163,6 +163,16 @@ export function withSummary(
   return all;
 }
 
+/** True when `j` is a chain warning held for the end of a snooze or quiet hours still ahead of `t` (ms), not yet tried. */
+export const heldForCalm = (j: NotificationJob, t: number) =>
+  j.kind === 'chain' && j.state === 'queued' && j.attempts === 0 && j.nextAt > t;
+
+/** The snooze and the quiet hours are over at `t` (ms; ended early, or switched off): the chain warnings held for their end are due. */
+export function withCalmOver(all: Jobs, t: number): Jobs {
+  for (const j of Object.values(all)) if (heldForCalm(j, t)) all[j.key] = { ...j, nextAt: t };
+  return all;
+}
+
 /** The stuck warning of `intentId` saying `content`, queued at `t` (ms). */
 export function stuckJob(intentId: string, content: NotificationContent, t: number): NotificationJob {
   return { key: stuckKey(intentId), kind: 'stuck', state: 'queued', intentIds: [intentId], ...content, attempts: 0, nextAt: t, at: t };

@@ -7,7 +7,7 @@ import type { CalmState } from '../store';
 import type { NotificationJob } from '../store/outbox';
 import { awayContent, isSnoozed, SNOOZE_MS } from './calm';
 import { decide } from './decide';
-import { awayKeyOf, withLegacyHeld, withMuted, withoutIntent, withSummary } from './outbox-changes';
+import { awayKeyOf, heldForCalm, withCalmOver, withLegacyHeld, withMuted, withoutIntent, withSummary } from './outbox-changes';
 import type { PipelineCore } from './pipeline-core';
 
 /** See `Notifier.forget`: the intent is unmuted, its jobs go (its link stays). */
@@ -104,6 +104,8 @@ export async function release(core: PipelineCore): Promise<void> {
       const awayKey = awayKeyOf(due, t);
       await core.deps.outbox.update((all) => withSummary(all, held, due, awayKey, away, t));
     }
+    // Chain warnings held for a snooze or quiet hours that ended early go now too (a refused write: at their time).
+    if (Object.values(jobs).some((j) => heldForCalm(j, t))) await core.deps.outbox.update((all) => withCalmOver(all, t)).catch(() => {});
     if (changed || held.length > 0) await core.deps.scheduleRelease(undefined).catch(() => {});
   });
   await core.delivery.pump();
