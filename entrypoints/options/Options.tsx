@@ -27,6 +27,14 @@ export function Options() {
           {t('gettingStarted')}
         </a>
       </p>
+      {form.loadProblem && (
+        <p class="result result-bad" role="alert" data-testid="load-status">
+          {form.loadProblem}{' '}
+          <button type="button" onClick={form.readAgain}>
+            {t('readAgain')}
+          </button>
+        </p>
+      )}
       <form onSubmit={form.save} aria-busy={!form.loaded}>
         <fieldset class="form-body" disabled={!form.loaded}>
           <ConnectionGroup form={form} />

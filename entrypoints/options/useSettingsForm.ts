@@ -19,6 +19,12 @@ export interface QuietHours {
   end: string;
 }
 
+/** How long (ms) a read of the saved settings may take before the page says it is still reading. */
+const SLOW_READ_MS = 3_000;
+
+/** Where reading the saved settings stands. */
+type SettingsLoad = { state: 'reading'; slow: boolean } | { state: 'loaded' } | { state: 'failed'; reason: string };
+
 /** The form's state, its setters, its statuses and its Save. */
 export function useSettingsForm() {
   const [baseUrl, setBaseUrl] = useState('');
@@ -36,28 +42,42 @@ export function useSettingsForm() {
   const [chainStatus, setChainStatus] = useState<Status>();
 
   // The form takes no input until the saved settings are in it: typed before they arrive, a value was overwritten by
-  // them (an address typed at once vanished with its auto-track box under load).
-  const [loaded, setLoaded] = useState(false);
+  // them (an address typed at once vanished with its auto-track box under load). A read that fails keeps it so, says
+  // why and offers to read again: an empty form saved would replace the saved (and synced) settings.
+  const [load, setLoad] = useState<SettingsLoad>({ state: 'reading', slow: false });
+  const [reads, setReads] = useState(0);
 
   useEffect(() => {
+    let current = true;
+    setLoad({ state: 'reading', slow: false });
+    // Said after a while, so that a store that never answers does not leave a silent, disabled form.
+    const slow = setTimeout(() => current && setLoad((l) => (l.state === 'reading' ? { ...l, slow: true } : l)), SLOW_READ_MS);
     void settingsStore
       .get()
       .then((s) => {
-        if (!s) return;
-        setBaseUrl(s.baseUrl);
-        setAccessKey(s.accessKey);
-        setAddresses((s.watchedAddresses ?? []).join('\n'));
-        setAutoTrack(s.autoTrackAddresses ?? []);
-        setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
-        if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
-        setSync(s.syncSettings !== false);
-        const parsed = parseBaseUrl(s.baseUrl);
-        if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
+        if (!current) return;
+        if (s) {
+          setBaseUrl(s.baseUrl);
+          setAccessKey(s.accessKey);
+          setAddresses((s.watchedAddresses ?? []).join('\n'));
+          setAutoTrack(s.autoTrackAddresses ?? []);
+          setNotify({ ...DEFAULT_NOTIFY, ...(s.notify ?? {}) });
+          if (s.notify?.quietHours) setQuiet({ on: true, ...s.notify.quietHours });
+          setSync(s.syncSettings !== false);
+          const parsed = parseBaseUrl(s.baseUrl);
+          if (parsed.ok) setSavedOrigin(parsed.permissionPattern);
+        }
+        setLoad({ state: 'loaded' });
       })
-      // Not readable: the form starts empty rather than staying disabled.
-      .catch(() => undefined)
-      .finally(() => setLoaded(true));
-  }, []);
+      .catch((err: unknown) => {
+        if (current) setLoad({ state: 'failed', reason: err instanceof Error ? err.message : String(err) });
+      })
+      .finally(() => clearTimeout(slow));
+    return () => {
+      current = false;
+      clearTimeout(slow);
+    };
+  }, [reads]);
 
   /** The well-formed addresses typed so far, lower-cased, once each (the auto-track boxes list them). */
   const parsedAddresses = [
@@ -130,8 +150,17 @@ export function useSettingsForm() {
   };
 
   return {
-    /** The saved settings are in the form (or could not be read): until then every field is disabled. */
-    loaded,
+    /** The saved settings are in the form: until then every field is disabled. */
+    loaded: load.state === 'loaded',
+    /** What to tell while they are not: still reading (after a while), or the read failed (with a Read again). */
+    loadProblem:
+      load.state === 'failed'
+        ? t('settingsUnreadable', load.reason.slice(0, 200))
+        : load.state === 'reading' && load.slow
+          ? t('settingsStillReading')
+          : undefined,
+    /** Reads the saved settings again (after a failed or slow read). */
+    readAgain: () => setReads((n) => n + 1),
     baseUrl,
     setBaseUrl,
     accessKey,
