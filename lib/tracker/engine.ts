@@ -88,11 +88,19 @@ export class Tracker {
 
   /**
    * Records the ETA baseline of a tracked intent (seconds; lib/eta), found after tracking started. Fields already set
-   * are kept; an intent no longer tracked is left alone.
+   * are kept; an intent no longer tracked is left alone. When the store refuses the write, the baseline is held in
+   * memory (the stuck watchdog reads it at once; the intent's next write stores it) and the error is thrown.
    */
   async setBaseline(intentId: string, baseline: Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>): Promise<void> {
     await this.#load();
-    await this.#c.mirror.write(intentId, (t) => baselineSet(t, baseline));
+    const { mirror } = this.#c;
+    try {
+      await mirror.write(intentId, (t) => baselineSet(t, baseline));
+    } catch (err) {
+      const next = baselineSet(mirror.get(intentId), baseline);
+      if (next) mirror.hold(next);
+      throw err;
+    }
   }
 
   /**

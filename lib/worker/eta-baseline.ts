@@ -21,13 +21,20 @@ export interface BaselineFinderDeps {
 
 /** A chain pair whose recent history gave no median is not asked again for this long (ms). */
 export const ROUTE_MISS_MS = 30 * 60_000;
-/** An intent whose look-up found nothing (or failed) is not tried again before this long (ms). */
+/** An intent whose look-up found nothing is not tried again before this long (ms). */
 export const RETRY_AFTER_MISS_MS = 10 * 60_000;
+/**
+ * An intent whose quote could not be read (GetIntent failed: an answer about another intent, a network error, a 5xx)
+ * and whose route gave no median is tried again after this long (ms), doubled per try in the worker's life: the
+ * quote is still unknown, and waiting {@link RETRY_AFTER_MISS_MS} would let the stuck warning come at its 15-minute
+ * floor before twice an estimate of 10 or 20 minutes.
+ */
+export const RETRY_AFTER_FAILURE_MS = 30_000;
 
 /** Rows of recent history the route median is taken over. */
 export const ROUTE_SAMPLE = 50;
 /** Tries per intent and worker lifetime (a NotFound intent may appear later; an unreachable service may come back). */
-const MAX_TRIES = 3;
+export const MAX_TRIES = 3;
 
 /**
  * Creates `ensure(intentId)`: looks the baseline up unless the record has one, is final or was tried often enough.
@@ -35,7 +42,9 @@ const MAX_TRIES = 3;
  * nothing is not asked again soon: an intent's quote without an estimate is not read again (a quote does not
  * change), a chain pair whose history gave no median is not read again for {@link ROUTE_MISS_MS}, and an intent is
  * tried again at most once per {@link RETRY_AFTER_MISS_MS} (trying again on each record change would make about 7.5
- * look-ups a minute, idle, for routes without a median). A baseline found whose write the store refused (a quota
+ * look-ups a minute, idle, for routes without a median). A look-up that failed (GetIntent or the history read threw,
+ * the route giving nothing instead) is tried again after {@link RETRY_AFTER_FAILURE_MS}, 60 s, up to
+ * {@link MAX_TRIES} a life. A baseline found whose write the store refused (a quota
  * error) is kept here and written on the intent's next change, neither waiting those 10 minutes nor asking the
  * service again: otherwise the stuck warning would come at the 15-minute floor, before twice an estimate already
  * read. Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
@@ -79,7 +88,14 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
     tries.set(intentId, (tries.get(intentId) ?? 0) + 1);
     // Until it is known to have found something, the next try waits: a failure or a miss is not asked again at once.
     notBefore.set(intentId, monotonic() + RETRY_AFTER_MISS_MS);
-    await find(client, t, keeper, async () => (await wanted(intentId)) !== undefined, misses);
+    // A failure (not a miss) is tried again sooner, doubling per try in this life.
+    const soon = () => notBefore.set(intentId, monotonic() + RETRY_AFTER_FAILURE_MS * 2 ** ((tries.get(intentId) ?? 1) - 1));
+    try {
+      if (await find(client, t, keeper, async () => (await wanted(intentId)) !== undefined, misses)) soon();
+    } catch (err) {
+      soon();
+      throw err;
+    }
   };
   return (intentId) => {
     if (!intentId || queued.has(intentId)) return queue;
@@ -106,7 +122,9 @@ interface Misses {
 
 /**
  * Looks the baseline of `t` up; `stillWanted` is asked when each request's turn comes in the worker's budget, so that
- * nothing is sent for an intent removed (or finished) while its look-up waited or ran.
+ * nothing is sent for an intent removed (or finished) while its look-up waited or ran. Resolves true when GetIntent
+ * failed and no route median was kept instead (the quote is still to be read); throws when GetIntent failed and the
+ * chain pair is unknown, or the history read failed.
  */
 async function find(
   client: Pick<SvcClient, 'getIntent' | 'getIntentHistory'>,
@@ -114,30 +132,39 @@ async function find(
   tracker: Pick<Tracker, 'setBaseline'>,
   stillWanted: () => Promise<boolean>,
   misses: Misses,
-) {
+): Promise<boolean> {
+  let quoteFailed = false;
   let chains = misses.noEstimate.get(t.intentId) ?? (t.receipt ? routeChains(t.receipt) : { origin: undefined, destination: undefined });
   if (!misses.noEstimate.has(t.intentId)) {
     try {
       const { intent } = await client.getIntent({ intentId: t.intentId }, { timeoutMs: 10_000, stillWanted });
       // An estimate beyond a day (2^256 − 1 among them) is none: the route's median is looked for instead.
       const estimate = plausibleEstimate(intent.quote?.estimatedDuration);
-      if (estimate !== undefined) return tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
+      if (estimate !== undefined) {
+        await tracker.setBaseline(t.intentId, { estimatedDuration: estimate });
+        return false;
+      }
       chains = { origin: intent.originChainId ?? chains.origin, destination: intent.destinationChainId ?? chains.destination };
       misses.noEstimate.set(t.intentId, chains);
     } catch (err) {
       if (chains.origin === undefined) throw err;
+      quoteFailed = true;
     }
   }
   const { origin, destination } = chains;
-  if (origin === undefined || origin === null || destination === undefined || destination === null) return;
+  if (origin === undefined || origin === null || destination === undefined || destination === null) return quoteFailed;
   const route = `${origin}>${destination}`;
-  if (misses.monotonic() < (misses.routes.get(route) ?? Number.NEGATIVE_INFINITY)) return;
-  if (!(await stillWanted())) return;
+  if (misses.monotonic() < (misses.routes.get(route) ?? Number.NEGATIVE_INFINITY)) return quoteFailed;
+  if (!(await stillWanted())) return false;
   const { intents } = await client.getIntentHistory(
     { originChainId: origin, destinationChainId: destination, byStatus: 'SUCCEEDED', page: { pageSize: ROUTE_SAMPLE } },
     { timeoutMs: 15_000, stillWanted },
   );
   const median = routeMedianSeconds(intents, origin, destination);
-  if (median === undefined) misses.routes.set(route, misses.monotonic() + ROUTE_MISS_MS);
-  else await tracker.setBaseline(t.intentId, { routeDuration: median });
+  if (median === undefined) {
+    misses.routes.set(route, misses.monotonic() + ROUTE_MISS_MS);
+    return quoteFailed;
+  }
+  await tracker.setBaseline(t.intentId, { routeDuration: median });
+  return false;
 }

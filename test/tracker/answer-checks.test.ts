@@ -153,13 +153,14 @@ describe('one clock: the service’s (issue 20)', () => {
       expect(notifier.shown.map((t) => t.status)).toEqual(['SUCCEEDED']);
     });
 
-    it(`a user clock ${skew / MIN} min off: a COMMITTED intent never executed expires 11 to 13 min after its commit`, async () => {
+    it(`a user clock ${skew / MIN} min off: a COMMITTED intent never executed expires 11 to 14 min after its commit`, async () => {
       const { phases } = await run(skew, [], 16);
       const expired = phases.find((p) => p.phase === 'expired');
       // The estimate is good to the `Date` header's second; the expiry is confirmed on EXPIRY_ANSWERS fresh answers
       // in a row past the window (a stale replica may answer COMMITTED for an intent that executes).
       expect(expired?.at).toBeGreaterThanOrEqual(11 * MIN - 2_000);
-      expect(expired?.at).toBeLessThanOrEqual(13 * MIN);
+      // (EXPIRY_ANSWERS = 10 answers, one every 20 s here: about 3.3 min after the window).
+      expect(expired?.at).toBeLessThanOrEqual(14 * MIN);
     });
 
     it(`a user clock ${skew / MIN} min off: the stuck warning comes after 15 min EXECUTING, not before`, async () => {
@@ -211,7 +212,7 @@ describe('one clock after a restart', () => {
     await clock.advance(30_000);
     expect((await store.get(sid(1)))?.phase).toBe('tracking');
     // Expired on EXPIRY_ANSWERS fresh answers in a row past the window (a long-poll answer every 20 s here).
-    await clock.advance(7 * MIN + 30_000);
+    await clock.advance(9 * MIN);
     expect((await store.get(sid(1)))?.phase).toBe('expired');
     tracker.stop();
   });

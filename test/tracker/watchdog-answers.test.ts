@@ -95,6 +95,27 @@ describe('the watchdogs act on a fresh answer that showed the believed status (I
     h.tracker.stop();
   });
 
+  it('an intent answered COMMITTED by a stale replica 9 times in a row past its window, never seen EXECUTING, is not expired (world campaign seed 20261130, run 787)', async () => {
+    // It executes 10 s after its commit, but every answer is stale until 9 have come that could count past the 11-min
+    // window (from 30 s before it: an answer stays fresh 29 s): the tracker cannot tell them from true ones. With one answer in three stale, 5 in a row expired an executing intent
+    // once in about 400 such waits; 10 in a row, once in about 170,000.
+    let start = Number.POSITIVE_INFINITY;
+    let pastWindow = 0;
+    const { h, answers } = harnessWithReplica((h) => {
+      if (h.clock.now() - start < 11 * MIN - 30_000) return 'COMMITTED';
+      return pastWindow++ < 9 ? 'COMMITTED' : undefined;
+    });
+    start = h.clock.now();
+    h.add(1, [[10_000, 'EXECUTING', PENDING]]);
+    await h.tracker.track(sid(1));
+    await h.clock.advance(20 * MIN);
+    const record = await h.store.get(sid(1));
+    expect(record?.phase).toBe('tracking');
+    expect(record?.status).toBe('EXECUTING');
+    expect(answers().filter((a) => a.at - start >= 11 * MIN - 30_000 && a.status === 'COMMITTED')).toHaveLength(9);
+    h.tracker.stop();
+  });
+
   it('a restarted worker whose wall clock went back does not expire an intent on the previous worker’s answer: it asks first', async () => {
     const h = engineHarness(20_000, null);
     // COMMITTED for 12 min (past the 11-minute window), then it executes.

@@ -1,11 +1,13 @@
 /**
- * A baseline found while IndexedDB refused its write (a quota error) is written on the intent's next change, without
- * waiting the 10 minutes a miss waits and without asking the service again. The world campaign (seed 20261127, run 110,
+ * A baseline found while IndexedDB refused its write (a quota error) is held by the tracker at once (the stuck limit
+ * reads it) and written on the intent's next change, without waiting the 10 minutes a miss waits and without asking
+ * the service again. The world campaign (seed 20261127, run 110,
  * every family) found the estimate of 20 minutes read during a quota span and lost: the stuck warning came at the
  * 15-minute floor, before twice the estimate (40 minutes).
  */
 import { describe, expect, it } from 'vitest';
 import { baselineOf, stuckLimitMs } from '@/lib/eta';
+import { MemoryStore } from '@/lib/store/memory';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
 import { EventClock } from '../tracker/fakes';
 import { etaClient, memoryTracker } from './helpers';
@@ -37,5 +39,30 @@ describe('an ETA baseline whose write was refused', () => {
     expect(record.estimatedDuration).toBe(1_200);
     expect(stuckLimitMs(baselineOf(record), 15 * MIN)).toBe(40 * MIN);
     expect(asked).toEqual(['GetIntent']);
+  });
+
+  it('is held by the tracker while the store refuses: the stuck limit is twice the estimate at once, stored on the next write', async () => {
+    const clock = new EventClock();
+    let refuse = false;
+    /** The store refuses every write while `refuse` (IndexedDB refusing the intents' database). */
+    class RefusingStore extends MemoryStore {
+      override async update(...args: Parameters<MemoryStore['update']>) {
+        if (refuse) throw new DOMException('write refused', 'UnknownError');
+        return super.update(...args);
+      }
+    }
+    const { tracker, store } = memoryTracker(undefined, new RefusingStore());
+    const { client } = etaClient(() => ({
+      intent: { intentId: ID, originChainId: 42161, destinationChainId: 8453, quote: { estimatedDuration: 1_200 } },
+    }));
+    const find = createBaselineFinder({ client: async () => client, tracker, monotonic: () => clock.monotonic() });
+    await tracker.track(ID);
+    refuse = true;
+    await find(ID);
+    expect((await store.get(ID))?.estimatedDuration).toBeUndefined();
+    expect(stuckLimitMs(baselineOf((await tracker.get(ID))!), 15 * MIN)).toBe(40 * MIN);
+    refuse = false;
+    await tracker.retryNow(ID);
+    expect((await store.get(ID))?.estimatedDuration).toBe(1_200);
   });
 });
