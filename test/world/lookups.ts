@@ -90,10 +90,11 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
     if (sent === undefined) {
       // Lost with a dying worker (the popup's message gets no answer; the user asks again), the run ended first, or
       // answered without a request while IndexedDB refused (the worker could not read its settings and said so).
+      // A look-up answered is named by the refusal that answered it, if one did, before a death over its wait.
       const lost =
+        (replied ? ws.find((w) => /^(idb|quota) /.test(w.why) && w.from <= at + SENT_WITHIN_MS) : undefined) ??
         ws.find((w) => w.why.startsWith('death')) ??
-        (due > ctx.end ? { why: 'the run ended' } : undefined) ??
-        (replied ? ws.find((w) => /^(idb|quota) /.test(w.why) && w.from <= at + SENT_WITHIN_MS) : undefined);
+        (due > ctx.end ? { why: 'the run ended' } : undefined);
       if (lost) count.excused('L1', lost.why);
       else
         v.push(`L1 a look-up asked at ${at - ctx.end} ms (before the end) not sent within ${due - at} ms (2 s after the windows over it)`);
