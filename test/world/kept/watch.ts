@@ -702,3 +702,110 @@ export const FIXED: Example[] = [
     } as unknown as Schedule,
   },
 ];
+
+/** Found failing and not fixed: each still fails (WORLD_EXAMPLES=1 runs them). */
+export const KNOWN_FAILING: Example[] = [
+  {
+    // Seed 20261130, run 21095 (WORLD_FAULTS=all).
+    seed: 20282225,
+    found:
+      "W1 (worker, lib/store/sync.ts): the address ticked here (41.7 s), unticked on another device (253 s, by sync); at 626 s another device's malformed settings.autoTrackAddresses is left out and this device's own copy decides — its own last save, still ticked (the synced untick never reached the local copy) — so the check ticks it again (checkpoint unticked: from that moment less 60 s) and tracks the intent created at 685 s while unticked. The stated limit names only a malformed item replacing a synced tick; the sync store keeps no last good synced value to fall back on",
+    schedule: {
+      kind: 'firefox',
+      intents: [
+        {
+          addAt: 2,
+          createdBefore: 18,
+          committedFor: 59990,
+          executing: [119985],
+          end: 'ABORTED',
+          inHistory: false,
+          flapStates: 29,
+          flapEveryMs: 4000,
+          flapForMs: 127106,
+        },
+        {
+          addAt: 0,
+          createdBefore: 94502,
+          committedFor: -1,
+          executing: [7, 14],
+          end: 'EXECUTING',
+          inHistory: true,
+          flapStates: 37,
+          flapEveryMs: 1000,
+          flapForMs: 296455,
+        },
+        {
+          addAt: 226692,
+          createdBefore: 376397,
+          committedFor: 473045,
+          executing: [116684, 95856, 9231],
+          end: 'FAILED',
+          inHistory: true,
+          flapStates: 13,
+          flapEveryMs: 1000,
+          flapForMs: 60003,
+        },
+      ],
+      serverWaitMs: 90000,
+      history: false,
+      user: [
+        { at: 302787, kind: 'retry', target: 28 },
+        { at: 719992, kind: 'remove', target: 9 },
+      ],
+      kill: [],
+      idle: [],
+      restart: [],
+      skewMs: -3600000,
+      jumps: [],
+      drift: { at: 415575, rate: -7.90735363782381e-299, correctAfter: 60003 },
+      idb: [
+        { db: 'svc-intents', key: 'settings', mode: 'write', from: 369298, forMs: 1076 },
+        { db: 'svc-settings', key: 'tracker-state', mode: 'write', from: 368672, forMs: 51935 },
+      ],
+      quota: [
+        { db: 'svc-settings', from: 508742, forMs: 151045 },
+        { db: 'svc-outbox', from: 691340, forMs: 62282 },
+      ],
+      sync: [
+        { at: 626283, what: 'malformed' },
+        { at: 235430, what: 'fast-clock' },
+      ],
+      rejectNotificationAt: [],
+      closes: [],
+      burst: ['reset', 'reset'],
+      retryAfter: { rate: 0.01, seconds: 30, form: 'http-date' },
+      updatedAhead: { rate: 0.02, aheadMs: 2270592000000 },
+      flap40: false,
+      bigInt: { rate: 0.05 },
+      testConnection: [{ at: 8893, clockAheadMs: 0, retryAfterSeconds: 86400 }],
+      extra: {
+        trackMany: {
+          at: 11,
+          members: [false, false, false, true, true, false],
+          invalid: ['track 0xabc'],
+          repeats: [{ of: 641421568, padded: true }],
+          import: { format: 'csv', ended: [false, false, true] },
+        },
+        clicks: [{ at: 60012, target: 1288479606, button: -1, removeFirst: true }],
+        bigIntIntent: { rate: 0.3, inEstimate: 0.5 },
+        watched: {
+          tickAt: 41694,
+          tickVia: 'options',
+          untick: { after: 211381, via: 'sync', retickVia: 'sync' },
+          intents: [{ at: 684885, runsFor: 55310 }],
+        },
+        chain: {
+          intents: [{ index: 400357765, story: 'exact', lagMs: 0 }],
+          reorgs: [],
+          faultRate: 0.3,
+          faults: ['timeout'],
+          wrongChain: [],
+        },
+        notFound: [878, -1, 0, 514, 205094, 0],
+        history: { others: 0, othersSpanMs: 3600000, ignoreOwner: true, repeatCursor: true, outOfOrder: false, staleRows: true, omit: 0.2 },
+        lookups: [14, 528517, 422249, 719985],
+      },
+    } as unknown as Schedule,
+  },
+];
