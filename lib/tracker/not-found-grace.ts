@@ -8,8 +8,10 @@
  * the intent is never marked not found before 10 minutes have truly passed since it was added.
  *
  * Time while no worker ran is not counted (nothing measures it: the wall clock may have jumped meanwhile), nor what a
- * worker served after its last NotFound answer before it stopped: a grace that spans a worker's death ends that much
- * later. Pure.
+ * worker served after it last wrote the grace down before it stopped: a grace that spans a worker's death ends that
+ * much later. A running worker writes it at each NotFound answer, and, once one came, every
+ * {@link GRACE_CHECKPOINT_MS} while none comes (a Retry-After pause, checks waiting behind a hold of the request
+ * budget, or failing otherwise), so a death loses at most that, or the back-off it cut short. Pure.
  */
 import type { TrackedIntent } from '../store';
 
@@ -30,6 +32,26 @@ export function graceServed(t: Pick<TrackedIntent, 'addedAt' | 'notFoundGrace'>,
   const mine = g?.life === undefined || g.life === lifeStartedAt;
   const since = mine && from >= lifeStartedAt && from <= now ? from : lifeStartedAt;
   return (g?.servedMs ?? 0) + Math.max(0, now - since);
+}
+
+/**
+ * While no NotFound answer writes it (checks waiting behind a hold of the worker's request budget, or failing another
+ * way), the grace served is written down this often (ms): a worker that dies meanwhile loses at most this much of it,
+ * beside the back-off its death cut short.
+ */
+export const GRACE_CHECKPOINT_MS = 10_000;
+
+/**
+ * When (ms, on the steady clock of the worker whose engine started at `lifeStartedAt`) the grace of `t` is next to be
+ * written down ({@link GRACE_CHECKPOINT_MS} after this life last wrote it, or after this life began); undefined for a
+ * record with no grace to keep: not tracking, known (it has a receipt), or never answered NotFound (no grace written
+ * yet — so that thousands of intents just tracked and waiting for their first check are not written over and over).
+ * Pure.
+ */
+export function graceKeepAt(t: Pick<TrackedIntent, 'phase' | 'receipt' | 'notFoundGrace'>, lifeStartedAt: number): number | undefined {
+  const g = t.notFoundGrace;
+  if (t.phase !== 'tracking' || t.receipt || !g) return undefined;
+  return (g.life === lifeStartedAt ? g.at : lifeStartedAt) + GRACE_CHECKPOINT_MS;
 }
 
 /** The record's grace counted up to `now` (ms, steady) by the worker whose engine started at `lifeStartedAt`. */

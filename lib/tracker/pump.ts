@@ -4,6 +4,7 @@
  * coalesces wake-ups. Nothing is sent while the Retry-After pause or a rejected key holds (./pause).
  */
 import { type EngineCore, trackingOf } from './engine-core';
+import { GRACE_CHECKPOINT_MS, graceKeepAt } from './not-found-grace';
 import { PAUSE_CHECKPOINT_MS } from './pause';
 import { check, historyPage } from './requests';
 import { planChecks, type SweepJob } from './scheduler';
@@ -91,6 +92,7 @@ export async function pump(c: EngineCore): Promise<void> {
     return c.refresh.settleAll();
   }
   now = clock.now();
+  const keepAt = await keepStaleGraces(c, now);
   const { verify, wakeAt } = await runWatchdogs(c, now);
   const tracking = trackingOf(c);
   const history = transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt);
@@ -119,7 +121,7 @@ export async function pump(c: EngineCore): Promise<void> {
     const hasCold = tracking.length > c.tuning.maxConcurrent - 1;
     sweep(c, transport, plan.sweep, hasCold, history);
   }
-  c.wakeAt(Math.min(plan.wakeAt, wakeAt));
+  c.wakeAt(Math.min(plan.wakeAt, wakeAt, keepAt));
 }
 
 /**
@@ -133,6 +135,26 @@ async function keepGraces(c: EngineCore, now: number): Promise<void> {
     .map((t) => t.intentId);
   if (ids.length === 0) return;
   await c.mirror.writeMany(ids, (_id, r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
+}
+
+/**
+ * Out of a pause, the NotFound grace of each intent answered NotFound and not known yet that this life has not written
+ * down for {@link GRACE_CHECKPOINT_MS} (no NotFound answer came since: its checks wait behind a hold of the worker's
+ * request budget the tracker's pause did not learn of, or fail another way) is written down now, all in one store
+ * transaction; a refused write keeps the previous one. Resolves with when (ms, steady) the next is due; Infinity when
+ * none is (./not-found-grace `graceKeepAt`).
+ */
+async function keepStaleGraces(c: EngineCore, now: number): Promise<number> {
+  let next = Number.POSITIVE_INFINITY;
+  const stale: string[] = [];
+  for (const t of trackingOf(c)) {
+    const at = graceKeepAt(t, c.startedAt);
+    if (at === undefined) continue;
+    if (at <= now) stale.push(t.intentId);
+    next = Math.min(next, at <= now ? now + GRACE_CHECKPOINT_MS : at);
+  }
+  if (stale.length > 0) await c.mirror.writeMany(stale, (_id, r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
+  return next;
 }
 
 /** Every tracked intent is marked not configured (once): there is no service to ask. */

@@ -27,8 +27,8 @@ export const lookupsArb = fc.option(fc.array(fc.integer({ min: 0, max: 12 * MIN 
 /** The family's part of a schedule. */
 export type LookupsSpec = NonNullable<typeof lookupsArb extends fc.Arbitrary<infer T> ? T : never>;
 
-/** What the family saw: each look-up, when asked (true time) and whether a reply came. */
-export type LookupsObs = Array<{ at: number; replied: boolean }>;
+/** What the family saw: each look-up, when asked (true time), whether a reply came and when (`repliedAt`, true time). */
+export type LookupsObs = Array<{ at: number; replied: boolean; repliedAt?: number }>;
 
 /** Plays the look-ups: the popup's History of {@link LOOKED_UP}, 20 a page. */
 export function playLookups(ctx: FamilyContext, spec: LookupsSpec | undefined): LookupsObs | undefined {
@@ -38,12 +38,14 @@ export function playLookups(ctx: FamilyContext, spec: LookupsSpec | undefined): 
   for (const t of spec)
     ctx.at(t, () => {
       if (ctx.world.closed) return;
-      const asked = { at: ctx.now(), replied: false };
+      const asked: LookupsObs[number] = { at: ctx.now(), replied: false };
       obs.push(asked);
       void ctx.world
         .send({ type: 'lookup', operation: 'getIntentHistory', request: { byOwnerAddress: LOOKED_UP, page: { pageSize: 20 } } })
         .then((reply) => {
-          if (reply !== undefined) asked.replied = true;
+          if (reply === undefined) return;
+          asked.replied = true;
+          asked.repliedAt = ctx.now();
         });
     });
   return obs;
@@ -66,16 +68,18 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
     }
   };
   const dues = new Map(obs.map((o) => [o, dueOf(o.at)]));
-  // Each look-up gets the first user request sent in its wait, in the order asked — those that were replied to
-  // first (they surely had one), and of those the ones no window delays first: a look-up asked into a dying worker
-  // (lost with it) must not take the request of the one asked again at the next start.
+  // Each look-up gets the first user request sent in its wait and not after its reply (a request started after a
+  // look-up was answered is another's), in the order asked — those that were replied to first (they surely had one),
+  // and of those the ones no window delays first: a look-up asked into a dying worker (lost with it) must not take the
+  // request of the one asked again at the next start, nor one answered at once without a request (IndexedDB refusing
+  // the settings) the request of one asked later.
   const sentFor = new Map<LookupsObs[number], number>();
   for (const replied of [true, false])
     for (const delayed of [false, true])
       for (const o of obs) {
         const due = dues.get(o)!;
         if (o.replied !== replied || due > o.at + SENT_WITHIN_MS !== delayed) continue;
-        const k = userSent.findIndex((start) => start >= o.at && start <= due);
+        const k = userSent.findIndex((start) => start >= o.at && start <= Math.min(due, o.repliedAt ?? due));
         if (k >= 0) sentFor.set(o, userSent.splice(k, 1)[0]!);
       }
   for (const o of obs) {
@@ -86,10 +90,11 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
     if (sent === undefined) {
       // Lost with a dying worker (the popup's message gets no answer; the user asks again), the run ended first, or
       // answered without a request while IndexedDB refused (the worker could not read its settings and said so).
+      // A look-up answered is named by the refusal that answered it, if one did, before a death over its wait.
       const lost =
+        (replied ? ws.find((w) => /^(idb|quota) /.test(w.why) && w.from <= at + SENT_WITHIN_MS) : undefined) ??
         ws.find((w) => w.why.startsWith('death')) ??
-        (due > ctx.end ? { why: 'the run ended' } : undefined) ??
-        (replied ? ws.find((w) => /^(idb|quota) /.test(w.why) && w.from <= at + SENT_WITHIN_MS) : undefined);
+        (due > ctx.end ? { why: 'the run ended' } : undefined);
       if (lost) count.excused('L1', lost.why);
       else
         v.push(`L1 a look-up asked at ${at - ctx.end} ms (before the end) not sent within ${due - at} ms (2 s after the windows over it)`);

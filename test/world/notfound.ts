@@ -93,21 +93,25 @@ export function notFoundUntold(obs: NotFoundObs | undefined, id: string, markedA
 
 /**
  * When (true time) the grace of an intent tracked at `from` is served at the latest: `from` + the grace, later by each
- * death before then — its span until the next worker started (the run's `end` if none did), the longest back-off,
- * which the death may have cut short unrecorded, and the refusals of IndexedDB (`refused`: windows of an `idb` or
- * `quota` fault) within the life it ended, in which that life could neither load nor write what it served.
+ * death before it was marked not found — its span until the next worker started (the run's `end` if none did), the
+ * longest back-off, which the death may have cut short unrecorded, and the refusals of IndexedDB (`refused`: windows
+ * of an `idb` or `quota` fault) within the life it ended, in which that life could neither load nor write what it
+ * served. A death counts while the marking was not yet overdue at it (before `overdueAt(due, its time)`; default: the
+ * grace `due` so far): one after the grace was served but before the marking was written (the next NotFound answer
+ * had not come, or a refusal kept it from the record) loses that life's unwritten time as one before does.
  */
 export function graceDue(
   deaths: CheckContext['deaths'],
   from: number,
   end: number,
   refused: (a: number, b: number) => Window[] = () => [],
+  overdueAt: (due: number, at: number) => number = (due) => due,
 ): number {
   const sorted = [...deaths].filter((d) => d.kind !== 'end').sort((a, b) => a.at - b.at);
   let due = from + NOT_FOUND_GRACE_MS;
   let counted = from;
   for (const [i, d] of sorted.entries()) {
-    if (d.at >= due) break;
+    if (d.at >= overdueAt(due, d.at)) break;
     const restart = d.restartAt ?? sorted.slice(i + 1).find((x) => x.restartAt !== undefined)?.restartAt ?? end;
     if (d.at >= counted) due += covered(refused(counted, d.at), counted, d.at);
     if (restart <= counted) continue;
@@ -157,7 +161,16 @@ export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, c
     else {
       const until = markedAt ?? ctx.end;
       const refused = (a: number, b: number) => ctx.over(id, a, b).filter((w) => /^(idb|quota) /.test(w.why));
-      const due = graceDue(ctx.deaths, t.from, ctx.end, refused);
+      // Overdue: `late` after the grace, later by the windows about it begun before `at` (as the lateness is excused).
+      const overdueAt = (due: number, at: number) =>
+        Math.max(
+          due,
+          ...ctx
+            .over(id, t.from, at)
+            .filter((w) => w.from < at)
+            .map((w) => w.to),
+        ) + late;
+      const due = graceDue(ctx.deaths, t.from, ctx.end, refused, overdueAt);
       if (until <= due + late) {
         if (markedAt !== undefined) count.ok('F1');
         else count.excused('F1', 'the grace had not surely ended by the end');

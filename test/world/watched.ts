@@ -116,45 +116,59 @@ function recordPages(ctx: FamilyContext, pages: WatchedPage[]): void {
 }
 
 /**
- * Why the history kept an intent of the watched owner, created at `createdAt`, from the watched check by the end,
- * when it did (undefined: it did not, the worker is to blame). The docs promise the check reads what the history
- * lists, 5 pages of 50 a check, going on from where it stopped, and moves the checkpoint to the newest own row read
- * less 60 s (docs/features.md "Watched addresses"); they do not promise what the history never lists:
- * - a row left out of the last page that listed it (the `omit` of `adversarialHistory`): the checkpoint moved over it
- *   with the newer rows of that page (a row the last listing gave the check is the check's to track);
- * - a row further down a listing than the check read by the end: a read that covered it (`fromTime` at or before its
- *   creation, the cursor before it) answered more to come each time — the walk was cut by a repeated cursor or had
- *   not got there, other owners' rows before it (a history that ignores the owner filter);
- * - a row created while a walk begun before it was still under way (every page since, but those of the margin before
- *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
- *   it yet.
+ * Whether the walk of page `from` was cut by the history or was still under way when its tick ended: following the
+ * pages that asked with the cursor the previous one answered, the last one answered the cursor it was asked
+ * (repeated) or more to come less than the margin before `tickEnd(its time)` — the untick that ended the tick it was
+ * read under, or the run's end. False when the check left a walk with more to come while still ticked (a defect).
  */
-/**
- * Whether the walk of page `from` was cut by the history or was still under way at the end: following the pages that
- * asked with the cursor the previous one answered, the last one answered the cursor it was asked (repeated) or more
- * to come less than the margin before the end. False when the check left a walk with more to come (a defect).
- */
-function walkCut(pages: WatchedPage[], from: WatchedPage, end: number): boolean {
+function walkCut(pages: WatchedPage[], from: WatchedPage, tickEnd: (at: number) => number): boolean {
   let p = from;
   for (let k = pages.indexOf(from) + 1; ; k++) {
     const next = p.answer.nextPage;
     if (next?.more === false || typeof next?.after !== 'number') return false;
     if (next.after === p.after) return true;
     while (k < pages.length && pages[k]!.after !== next.after) k++;
-    if (k >= pages.length) return p.at > end - MARGIN_MS;
+    if (k >= pages.length) return p.at > tickEnd(p.at) - MARGIN_MS;
     p = pages[k]!;
   }
 }
 
-function hiddenByHistory(pages: WatchedPage[], intentId: string, createdAt: number, end: number): string | undefined {
+/** `tickEnd` of {@link walkCut}: the end of the last tick span begun at or before `at` (its untick, or `end`). */
+function tickEndOf(spans: Array<{ from: number; to: number }>, end: number): (at: number) => number {
+  return (at) => Math.min(end, spans.filter((s) => s.from <= at).at(-1)?.to ?? end);
+}
+
+/**
+ * Why the history kept an intent of the watched owner, created at `createdAt`, from the watched check by the end,
+ * when it did (undefined: it did not, the worker is to blame). The docs promise the check reads what the history
+ * lists, 5 pages of 50 a check, going on from where it stopped, and moves the checkpoint to the newest own row read
+ * less 60 s (docs/features.md "Watched addresses"); they do not promise what the history never lists:
+ * - a row left out of the last page that listed it (the `omit` of `adversarialHistory`): the checkpoint moved over it
+ *   with the newer rows of that page (a row the last listing gave the check is the check's to track);
+ * - a row further down a listing than the check read: a read that covered it (`fromTime` at or before its creation,
+ *   the cursor before it) answered more to come each time — the walk was cut by a repeated cursor, or had not got
+ *   there, other owners' rows before it (a history that ignores the owner filter), when the tick it was read under
+ *   ended (the address unticked: the check reads only ticked addresses, and a tick again starts from that moment;
+ *   or the run's end);
+ * - a row created while a walk begun before it was still under way (every page since, but those of the margin before
+ *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
+ *   it yet.
+ */
+function hiddenByHistory(
+  pages: WatchedPage[],
+  intentId: string,
+  createdAt: number,
+  end: number,
+  tickEnd: (at: number) => number,
+): string | undefined {
   const since = pages.filter((p) => p.at >= createdAt);
   const last = since.filter((p) => p.listed.includes(intentId)).at(-1);
   if (last)
     return last.answer.intents.some((r) => r.intentId === intentId) ? undefined : 'the history left it out of the last page that listed it';
   const more = (p: WatchedPage) => p.answer.nextPage?.more !== false && typeof p.answer.nextPage?.after === 'number';
   const covering = since.filter((p) => p.fromTime * 1000 <= createdAt && (p.after === undefined || createdAt < p.after));
-  if (covering.length > 0 && covering.every((p) => more(p) && walkCut(pages, p, end)))
-    return 'the history listed more rows before it than the check read by the end';
+  if (covering.length > 0 && covering.every((p) => more(p) && walkCut(pages, p, tickEnd)))
+    return 'the history listed more rows before it than the check read while it was ticked';
   // A walk that ended less than the margin before the end: the next one (a check a minute) may not have begun.
   const walking = since.filter((p) => p.at <= end - MARGIN_MS);
   const moving = walking.every((p) => more(p) && p.answer.nextPage?.after !== p.after);
@@ -285,7 +299,7 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
         const ws = ctx.over(undefined, createdAt, ctx.end);
         const calmFrom = Math.max(createdAt, ...ws.map((w) => w.to));
         const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to);
-        const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end);
+        const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end, tickEndOf(spans, ctx.end));
         if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
         // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
         else if (malformed) count.excused('W1', 'a malformed synced autoTrackAddresses replaced the tick');
