@@ -130,9 +130,17 @@ export async function pump(c: EngineCore): Promise<void> {
  * write keeps the previous one.
  */
 async function keepGraces(c: EngineCore, now: number): Promise<void> {
-  const ids = trackingOf(c)
-    .filter((t) => !t.receipt)
-    .map((t) => t.intentId);
+  await writeGraces(
+    c,
+    trackingOf(c)
+      .filter((t) => !t.receipt)
+      .map((t) => t.intentId),
+    now,
+  );
+}
+
+/** Writes down the NotFound grace of `ids` served up to `now` (ms, steady) in one store transaction; a refused write keeps the previous one. */
+async function writeGraces(c: EngineCore, ids: string[], now: number): Promise<void> {
   if (ids.length === 0) return;
   await c.mirror.writeMany(ids, (_id, r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
 }
@@ -153,7 +161,7 @@ async function keepStaleGraces(c: EngineCore, now: number): Promise<number> {
     if (at <= now) stale.push(t.intentId);
     next = Math.min(next, at <= now ? now + GRACE_CHECKPOINT_MS : at);
   }
-  if (stale.length > 0) await c.mirror.writeMany(stale, (_id, r) => graceKept(r, now, c.startedAt), { quiet: true }).catch(() => {});
+  await writeGraces(c, stale, now);
   return next;
 }
 
