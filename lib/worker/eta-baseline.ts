@@ -43,11 +43,11 @@ export const MAX_TRIES = 3;
  * change), a chain pair whose history gave no median is not read again for {@link ROUTE_MISS_MS}, and an intent is
  * tried again at most once per {@link RETRY_AFTER_MISS_MS} (trying again on each record change would make about 7.5
  * look-ups a minute, idle, for routes without a median). A look-up that failed (GetIntent or the history read threw,
- * the route giving nothing instead) is tried again after {@link RETRY_AFTER_FAILURE_MS}, 60 s, up to
+ * the route giving nothing instead) is tried again after {@link RETRY_AFTER_FAILURE_MS} (30 s, doubled per try), up to
  * {@link MAX_TRIES} a life. A baseline found whose write the store refused (a quota
- * error) is kept here and written on the intent's next change, neither waiting those 10 minutes nor asking the
- * service again: otherwise the stuck warning would come at the 15-minute floor, before twice an estimate already
- * read. Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
+ * error) is held by the tracker (`Tracker.setBaseline`) and written with the intent's next write: the record then has
+ * it, so it is not asked again (otherwise the stuck warning would come at the 15-minute floor, before twice an
+ * estimate already read). Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
  */
 export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: string) => Promise<void> {
   const monotonic = deps.monotonic ?? (() => realClock.monotonic());
@@ -55,19 +55,6 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   /** Per intent: not tried again before this monotonic time (ms). */
   const notBefore = new Map<string, number>();
   const misses: Misses = { noEstimate: new Map(), routes: new Map(), monotonic };
-  /** Baselines found whose write the store refused: written on the intent's next change, without asking again. */
-  const unwritten = new Map<string, Pick<TrackedIntent, 'estimatedDuration' | 'routeDuration'>>();
-  const keeper: Pick<Tracker, 'setBaseline'> = {
-    setBaseline: async (intentId, baseline) => {
-      try {
-        await deps.tracker.setBaseline(intentId, baseline);
-        unwritten.delete(intentId);
-      } catch (err) {
-        unwritten.set(intentId, baseline);
-        throw err;
-      }
-    },
-  };
   const queued = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   /** True while `intentId` is tracked, not final and without a baseline: asked again just before each request (I4). */
@@ -77,12 +64,7 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   };
   const run = async (intentId: string) => {
     const t = await wanted(intentId);
-    if (!t) {
-      unwritten.delete(intentId);
-      return;
-    }
-    const found = unwritten.get(intentId);
-    if (found) return keeper.setBaseline(intentId, found);
+    if (!t) return;
     const client = await deps.client();
     if (!client) return;
     tries.set(intentId, (tries.get(intentId) ?? 0) + 1);
@@ -91,7 +73,7 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
     // A failure (not a miss) is tried again sooner, doubling per try in this life.
     const soon = () => notBefore.set(intentId, monotonic() + RETRY_AFTER_FAILURE_MS * 2 ** ((tries.get(intentId) ?? 1) - 1));
     try {
-      if (await find(client, t, keeper, async () => (await wanted(intentId)) !== undefined, misses)) soon();
+      if (await find(client, t, deps.tracker, async () => (await wanted(intentId)) !== undefined, misses)) soon();
     } catch (err) {
       soon();
       throw err;
@@ -100,7 +82,7 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   return (intentId) => {
     if (!intentId || queued.has(intentId)) return queue;
     const waits = (tries.get(intentId) ?? 0) >= MAX_TRIES || monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY);
-    if (waits && !unwritten.has(intentId)) return queue;
+    if (waits) return queue;
     queued.add(intentId);
     queue = queue
       .then(() => run(intentId))

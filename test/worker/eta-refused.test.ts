@@ -16,29 +16,33 @@ const ID = `0x${'1'.padStart(64, '0')}`;
 const MIN = 60_000;
 
 describe('an ETA baseline whose write was refused', () => {
-  it('is written on the next change a minute later, GetIntent read once', async () => {
+  it('is not asked again once found: the next look-up a minute later sends nothing, and the next write stores it', async () => {
     const clock = new EventClock();
-    const { tracker } = memoryTracker();
-    let refuse = true;
-    const setBaseline = tracker.setBaseline.bind(tracker);
-    tracker.setBaseline = async (intentId, baseline) => {
-      if (refuse) throw new DOMException('write refused', 'QuotaExceededError');
-      return setBaseline(intentId, baseline);
-    };
+    let refuse = false;
+    /** The store refuses every write while `refuse` (a quota error). */
+    class RefusingStore extends MemoryStore {
+      override async update(...args: Parameters<MemoryStore['update']>) {
+        if (refuse) throw new DOMException('write refused', 'QuotaExceededError');
+        return super.update(...args);
+      }
+    }
+    const { tracker, store } = memoryTracker(undefined, new RefusingStore());
     const { client, asked } = etaClient(() => ({
       intent: { intentId: ID, originChainId: 42161, destinationChainId: 8453, quote: { estimatedDuration: 1_200 } },
     }));
     const find = createBaselineFinder({ client: async () => client, tracker, monotonic: () => clock.monotonic() });
     await tracker.track(ID);
+    refuse = true;
     await find(ID);
-    expect((await tracker.list())[0]!.estimatedDuration).toBeUndefined();
+    expect((await store.get(ID))?.estimatedDuration).toBeUndefined();
     refuse = false;
     await clock.advance(MIN);
     await find(ID);
-    const record = (await tracker.list())[0]!;
+    expect(asked).toEqual(['GetIntent']);
+    await tracker.retryNow(ID);
+    const record = (await store.get(ID))!;
     expect(record.estimatedDuration).toBe(1_200);
     expect(stuckLimitMs(baselineOf(record), 15 * MIN)).toBe(40 * MIN);
-    expect(asked).toEqual(['GetIntent']);
   });
 
   it('is held by the tracker while the store refuses: the stuck limit is twice the estimate at once, stored on the next write', async () => {
