@@ -21,7 +21,10 @@
  *   ({@link CheckContext.over}) overlapping it, since the outbox hands a queued job to the next worker (a settled leg
  *   is not asked again: a disagreement found when the service catches up rests on an older answer);
  * - every verifiable leg of the intent's last recorded receipt with a verdict by the end, and "verified" at the end
- *   when the story ended well (the destination final with the exact amount, the service SUCCEEDED) — unless removed.
+ *   when the story ended well (the destination final with the exact amount, the service SUCCEEDED) — unless removed;
+ *   a leg is excused only when the worker kept asking about it through RPC faults to the end, or when a record named
+ *   it so late that its origin's stated budget (30 a minute, burst 8, replayed from the requests it saw) held no
+ *   check of it before the end.
  */
 import fc from 'fast-check';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
@@ -33,6 +36,7 @@ import { CHAIN } from '@/lib/notify/browser';
 import { CHAIN_PREFERENCES_KEY, CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
 import { reorgsArb, rpcFaultsArb, rpcFetch, SimChain } from './chain-sim';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+import { budgetOwedAt } from './rpc-budget';
 
 const ARB = 'https://arb.rpc.example';
 const BASE = 'https://base.rpc.example';
@@ -117,6 +121,10 @@ export interface ChainObs {
   asks: Map<string, number[]>;
   /** World times at which a request met an RPC fault or a wrong-chain answer, per chain id. */
   faultsAt: Map<number, Set<number>>;
+  /** World times of every RPC request, per chain id (the RPC budget's replay, test/world/rpc-budget.ts). */
+  requests: Map<number, number[]>;
+  /** World time at which a record of the worker first named each verifiable leg (by hash, lower case). */
+  namedAt: Map<string, number>;
 }
 
 const hashOf = (n: number, leg: number) => `0x${(n * 16 + leg + 1).toString(16).padStart(64, 'c')}`;
@@ -155,6 +163,8 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     now: () => undefined as never,
     asks: new Map(),
     faultsAt: new Map(),
+    requests: new Map(),
+    namedAt: new Map(),
   };
   const recorded = new Map<string, string>();
   const plan = new Map<string, { executingAt: number; succeededAt: number; destAt: number; n: number }>();
@@ -249,8 +259,12 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
   const onWrite = world.idb.onIntentWrite;
   world.idb.onIntentWrite = (id, value) => {
     onWrite?.(id, value);
-    const status = (value as { receipt?: IntentReceipt } | undefined)?.receipt?.status;
+    const receipt = (value as { receipt?: IntentReceipt } | undefined)?.receipt;
+    const status = receipt?.status;
     if (plan.has(id) && status) recorded.set(id, status);
+    if (plan.has(id) && receipt)
+      for (const l of verifiableLegs(receipt))
+        if (!obs.namedAt.has(l.txnHash.toLowerCase())) obs.namedAt.set(l.txnHash.toLowerCase(), world.time.t);
     if (plan.has(id)) sample();
   };
   const local = world.profile.local;
@@ -300,6 +314,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const pending = (wrongNow ? wrong : inner)(url, init);
       const body = JSON.parse(String(init.body)) as { method: string; params?: unknown[] };
       if (faulted) obs.faultsAt.set(chain.chainId, (obs.faultsAt.get(chain.chainId) ?? new Set()).add(t));
+      obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), t]);
       const hash = String(body.params?.[0] ?? '').toLowerCase();
       if (body.method === 'eth_getTransactionReceipt') obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
       const answer = await pending;
@@ -329,6 +344,26 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
     return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= since).every((t) => faults.has(t));
   };
 }
+
+/**
+ * Whether a leg without a verdict at the end waited on its RPC origin's budget (docs/chain.md "Budgets": 30 requests a
+ * minute, burst 8, 4 a check): never asked since a record first named it, and the budget, replayed from the requests
+ * that origin saw ({@link budgetOwedAt}), held a check's requests only later than 1 s before the end (the cadence's
+ * shortest wait for the timer, {@link MIN_DUE_MS}).
+ */
+function budgetWait(ctx: CheckContext, obs: ChainObs) {
+  const end = ctx.end - ctx.T0;
+  const lifeStarts = ctx.world.lives.map((l) => l.bornAt);
+  return (leg: { chainId: number; txnHash: string }) => {
+    const hash = leg.txnHash.toLowerCase();
+    const named = obs.namedAt.get(hash);
+    if (named === undefined || (obs.asks.get(hash) ?? []).some((t) => t >= named)) return false;
+    return budgetOwedAt(obs.requests.get(leg.chainId) ?? [], lifeStarts, named) + MIN_DUE_MS > end;
+  };
+}
+
+/** The worker's shortest delay before a receipt's next check (lib/worker/chain-verify.ts). */
+const MIN_DUE_MS = 1_000;
 
 /** The destination is final with the exact amount and the service says SUCCEEDED. */
 function verifiedTrue(t: Truth): boolean {
@@ -407,7 +442,10 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
     const want = legs.map((l) => l.leg);
     const have = verdict?.legs.map((l) => l.leg) ?? [];
     const missing = legs.filter((l) => !have.includes(l.leg));
+    const waited = budgetWait(ctx, obs);
     if (missing.length > 0 && missing.every((l) => faultedTo(l))) count.excused('V1', 'RPC faults at every ask of the last worker life');
+    else if (missing.length > 0 && missing.every((l) => faultedTo(l) || waited(l)))
+      count.excused('V1', "the RPC budget: a leg named at the end, its origin's budget spent on other legs");
     else if (missing.length > 0) v.push(`V1 ${id.slice(0, 8)}…: legs without a verdict at the end: ${JSON.stringify({ want, have })}`);
     else count.ok('V1');
     const truth = obs.now(id);

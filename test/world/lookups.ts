@@ -8,7 +8,8 @@
  * starts between the asking and its sending; a reply comes (its data, or a failure the popup shows). Excused: only
  * the windows about every intent (a death, a 429's hold and the part of it a restarted worker serves again,
  * IndexedDB refusing, the minute spent) over those 2 s, and only until 2 s after they end (chained); one never sent
- * only when a death over that wait lost it, or the run ended first.
+ * only when a death over that wait lost it (one at the very instant of the asking too: the worker it woke died in its
+ * wiring), or the run ended first.
  */
 import fc from 'fast-check';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
@@ -94,6 +95,7 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
       const lost =
         (replied ? ws.find((w) => /^(idb|quota) /.test(w.why) && w.from <= at + SENT_WITHIN_MS) : undefined) ??
         ws.find((w) => w.why.startsWith('death')) ??
+        diedInWait(ctx.deaths, at, due) ??
         (due > ctx.end ? { why: 'the run ended' } : undefined);
       if (lost) count.excused('L1', lost.why);
       else
@@ -109,4 +111,14 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
     else count.ok('L1');
   }
   return v;
+}
+
+/**
+ * A death inside a look-up's wait [`at`, `due`) (true time, ms), as the excuse that it was lost with that worker —
+ * those the oracle's windows miss too: a worker that died at the very instant it was asked, the next one started at
+ * that same instant (a window of no length, which overlaps nothing). Undefined: no worker died in that wait.
+ */
+export function diedInWait(deaths: ReadonlyArray<{ at: number; kind: string }>, at: number, due: number): { why: string } | undefined {
+  const d = deaths.find((x) => x.kind !== 'end' && x.at >= at && x.at < due);
+  return d ? { why: `death (${d.kind})` } : undefined;
 }

@@ -116,20 +116,33 @@ function recordPages(ctx: FamilyContext, pages: WatchedPage[]): void {
 }
 
 /**
- * Whether the walk of page `from` was cut by the history or was still under way when its tick ended: following the
- * pages that asked with the cursor the previous one answered, the last one answered the cursor it was asked
- * (repeated) or more to come less than the margin before `tickEnd(its time)` — the untick that ended the tick it was
- * read under, or the run's end. False when the check left a walk with more to come while still ticked (a defect).
+ * Whether, and by what, the walk of page `from` was cut: following the pages that asked with the cursor the previous
+ * one answered, `'history'` when the last one answered the cursor it was asked (repeated) or more to come less than
+ * the margin before `tickEnd(its time)` — the untick that ended the tick it was read under, or the run's end;
+ * `'death'` when the worker died after that last page, before the check asked its next page (any later one, or the
+ * run's end): the walk was lost with it (a later walk reads from the top again). False when the check left a walk
+ * with more to come while still ticked and alive (a defect).
  */
-function walkCut(pages: WatchedPage[], from: WatchedPage, tickEnd: (at: number) => number): boolean {
+export function walkCut(
+  pages: WatchedPage[],
+  from: WatchedPage,
+  tickEnd: (at: number) => number,
+  deaths: ReadonlyArray<{ at: number; kind: string }> = [],
+): 'history' | 'death' | false {
   let p = from;
   for (let k = pages.indexOf(from) + 1; ; k++) {
     const next = p.answer.nextPage;
     if (next?.more === false || typeof next?.after !== 'number') return false;
-    if (next.after === p.after) return true;
+    if (next.after === p.after) return 'history';
     while (k < pages.length && pages[k]!.after !== next.after) k++;
-    if (k >= pages.length) return p.at > tickEnd(p.at) - MARGIN_MS;
-    p = pages[k]!;
+    if (k < pages.length) {
+      p = pages[k]!;
+      continue;
+    }
+    if (p.at > tickEnd(p.at) - MARGIN_MS) return 'history';
+    const last = p;
+    const nextAsked = pages.find((q) => q.at > last.at)?.at ?? Number.POSITIVE_INFINITY;
+    return deaths.some((d) => d.kind !== 'end' && d.at >= last.at && d.at < nextAsked) ? 'death' : false;
   }
 }
 
@@ -149,17 +162,18 @@ function tickEndOf(spans: Array<{ from: number; to: number }>, end: number): (at
  *   the cursor before it) answered more to come each time — the walk was cut by a repeated cursor, or had not got
  *   there, other owners' rows before it (a history that ignores the owner filter), when the tick it was read under
  *   ended (the address unticked: the check reads only ticked addresses, and a tick again starts from that moment;
- *   or the run's end);
+ *   or the run's end); an earlier walk lost with a dying worker counts when the last covering walk was so cut;
  * - a row created while a walk begun before it was still under way (every page since, but those of the margin before
  *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
  *   it yet.
  */
-function hiddenByHistory(
+export function hiddenByHistory(
   pages: WatchedPage[],
   intentId: string,
   createdAt: number,
   end: number,
   tickEnd: (at: number) => number,
+  deaths: ReadonlyArray<{ at: number; kind: string }> = [],
 ): string | undefined {
   const since = pages.filter((p) => p.at >= createdAt);
   const last = since.filter((p) => p.listed.includes(intentId)).at(-1);
@@ -167,7 +181,8 @@ function hiddenByHistory(
     return last.answer.intents.some((r) => r.intentId === intentId) ? undefined : 'the history left it out of the last page that listed it';
   const more = (p: WatchedPage) => p.answer.nextPage?.more !== false && typeof p.answer.nextPage?.after === 'number';
   const covering = since.filter((p) => p.fromTime * 1000 <= createdAt && (p.after === undefined || createdAt < p.after));
-  if (covering.length > 0 && covering.every((p) => more(p) && walkCut(pages, p, tickEnd)))
+  const cut = (p: WatchedPage) => more(p) && walkCut(pages, p, tickEnd, deaths);
+  if (covering.length > 0 && covering.every(cut) && cut(covering.at(-1)!) === 'history')
     return 'the history listed more rows before it than the check read while it was ticked';
   // A walk that ended less than the margin before the end: the next one (a check a minute) may not have begun.
   const walking = since.filter((p) => p.at <= end - MARGIN_MS);
@@ -299,7 +314,7 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
         const ws = ctx.over(undefined, createdAt, ctx.end);
         const calmFrom = Math.max(createdAt, ...ws.map((w) => w.to));
         const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to);
-        const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end, tickEndOf(spans, ctx.end));
+        const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end, tickEndOf(spans, ctx.end), ctx.deaths);
         if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
         // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
         else if (malformed) count.excused('W1', 'a malformed synced autoTrackAddresses replaced the tick');
