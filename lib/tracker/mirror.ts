@@ -116,23 +116,28 @@ export class IntentMirror {
 
   /**
    * Forgets an intent: at once in memory (tombstoned), then in the store. When the store refuses the deletion (disk
-   * full) the intent is held again as the store has it — still tracked, still listed, as a restarted worker would find
-   * it — and the error is thrown for the caller to tell the user.
+   * full) the intent is kept — still tracked, still listed — and the error is thrown for the caller to tell the user:
+   * as the store has it, or, when the mirror held a newer copy the store had refused ({@link IntentMirror.hold}: times
+   * moved back at load), that copy, still held for the next write. Dropping the held copy would bring back the times
+   * an earlier worker wrote before the clock went back: an intent an hour ahead is not asked for an hour.
    */
   async remove(intentId: string): Promise<void> {
     const before = this.#map.get(intentId);
     const wasRemoved = this.#removed.has(intentId);
     this.#removed.add(intentId);
     this.#map.delete(intentId);
-    this.#held.delete(intentId);
     try {
       await this.store.remove(intentId);
     } catch (err) {
       if (!wasRemoved) this.#removed.delete(intentId);
-      const kept = await this.store.get(intentId).catch(() => before);
+      // Still held: no write took it in meanwhile, so it is newer than the store's copy.
+      const held = this.#held.get(intentId);
+      const kept = held ?? (await this.store.get(intentId).catch(() => before));
       if (kept && !this.#removed.has(intentId)) this.#map.set(intentId, compactRecord(kept, this.#strings));
+      else this.#held.delete(intentId);
       throw err;
     }
+    this.#held.delete(intentId);
     this.onChange?.(intentId);
   }
 

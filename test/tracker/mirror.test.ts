@@ -78,6 +78,46 @@ describe('IntentMirror', () => {
     expect(mirror.values().map((t) => t.intentId)).toEqual(['a']);
   });
 
+  it('a removal the store refuses keeps the copy held in memory, not the older one the store has', async () => {
+    // Seed 20261130 run 11618: times moved back at load (the clock went back an hour) were held while IndexedDB refused
+    // writes; the user's remove was refused too, and the store's copy, an hour ahead, came back: never asked again.
+    const store = new MemoryStore();
+    const hourAhead = 3_600_000;
+    await store.put(rec('a', { lastCheckedAt: 10 + hourAhead, retry: { attempt: 8, nextAt: 20 + hourAhead, at: 10 + hourAhead } }));
+    const mirror = new IntentMirror(store);
+    await mirror.load();
+    const movedBack = rec('a', { lastCheckedAt: 10, retry: { attempt: 8, nextAt: 20, at: 10 } });
+    mirror.hold(movedBack);
+    const remove = store.remove.bind(store);
+    store.remove = () => Promise.reject(new DOMException('quota', 'QuotaExceededError'));
+    await expect(mirror.remove('a')).rejects.toThrow('quota');
+    expect(mirror.get('a')).toEqual(movedBack);
+    // Still held: the next write starts from it (here one that refreshes the grace only), not from the store's copy.
+    await mirror.write('a', (c) => (c ? { ...c, seen: true } : undefined));
+    expect(await store.get('a')).toEqual({ ...movedBack, seen: true });
+    // A removal the store accepts forgets the intent, held copy and all.
+    mirror.hold({ ...movedBack, seen: false });
+    store.remove = remove;
+    await mirror.remove('a');
+    expect(mirror.get('a')).toBeUndefined();
+    expect(await store.get('a')).toBeUndefined();
+  });
+
+  it('a refused removal keeps a write that landed meanwhile (the store is then newer than the held copy)', async () => {
+    const store = new MemoryStore();
+    await store.put(rec('a', { status: 'COMMITTED' }));
+    const mirror = new IntentMirror(store);
+    await mirror.load();
+    mirror.hold(rec('a', { status: 'COMMITTED', lastCheckedAt: 5 }));
+    let reject!: (err: Error) => void;
+    store.remove = () => new Promise<void>((_resolve, r) => (reject = r));
+    const removing = mirror.remove('a');
+    await mirror.write('a', (c) => (c ? { ...c, status: 'EXECUTING' } : undefined));
+    reject(new Error('refused'));
+    await expect(removing).rejects.toThrow('refused');
+    expect(mirror.get('a')).toMatchObject({ status: 'EXECUTING', lastCheckedAt: 5 });
+  });
+
   it('a failed load is tried again by the next call', async () => {
     const store = new MemoryStore();
     await store.put(rec('a'));

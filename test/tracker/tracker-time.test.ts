@@ -270,3 +270,40 @@ describe('a restarted worker after the wall clock went back an hour', () => {
     tracker.stop();
   });
 });
+
+describe('times moved back at load while IndexedDB refuses the intents’ writes', () => {
+  it('a removal refused meanwhile keeps them: the intent is still asked within a minute, not an hour later (world campaign seed 20261130, run 11618)', async () => {
+    const clock = new EventClock();
+    const store = new MemoryStore();
+    const id = `0x${'e'.repeat(64)}`;
+    // The previous worker's clock was an hour ahead: its last NotFound answer and the back-off after it lie an hour ahead.
+    const ahead = clock.now() + 60 * MIN;
+    await store.put(
+      trackedRecord(id, {
+        addedAt: ahead - 5 * MIN,
+        lastError: { kind: 'not-found-yet', message: 'not known yet', at: ahead },
+        retry: { attempt: 8, nextAt: ahead + 8_000, at: ahead },
+      }),
+    );
+    // From this worker's start, every write is refused (quota): the times moved back are held in memory only.
+    const refused = () => Promise.reject(new DOMException('quota', 'QuotaExceededError'));
+    store.update = refused;
+    store.updateMany = refused;
+    store.remove = refused;
+    const transport = new ScriptedTransport();
+    const tracker = new Tracker({
+      store,
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => transport,
+    });
+    await tracker.resume();
+    // The user removes it; the store refuses the deletion: still tracked, so still checked (I1).
+    await expect(tracker.remove(id)).rejects.toThrow('quota');
+    expect((await tracker.list()).map((t) => t.intentId)).toEqual([id]);
+    await clock.advance(61_000);
+    expect(transport.callsFor(id).length).toBeGreaterThan(0);
+    tracker.stop();
+  });
+});

@@ -78,30 +78,39 @@ export function keptHolds(
 }
 
 /**
- * A kept hold lengthened by the user's wall clock going back while no worker ran (docs/simulation.md "The fault
- * table", **stepped hold**): the next worker reads what is left of the hold on its wall clock, and nothing it can read
- * shows a step back taken while none ran (its records are not ahead of it; the hold forbids asking the service's
- * time). Each death inside the hold whose next worker started with the wall clock further behind the true time
- * lengthens the hold by that step, never past its own length (capped at an hour) from that start. Windows about every
- * intent, from that start.
+ * A kept hold lengthened by the user's wall clock going back while no worker kept it written (docs/simulation.md "The
+ * fault table", **stepped hold**): the next worker reads what is left of the hold on its wall clock, and nothing it can
+ * read shows a step back taken after the dying worker last wrote the hold down (its records are not ahead of it; the
+ * hold forbids asking the service's time). That write is at most 10 s before the death (what is left is written every
+ * 10 s), or before the tracker state's writes were refused (`refused`, as {@link keptHolds}), never before the 429;
+ * the wall clock then read at most `maxSkew(from, to)` (the largest skew in that span, true times in ms). Each death
+ * inside the hold whose next worker started with the wall clock further behind the true time than that lengthens the
+ * hold by the difference, never past its own length (capped at an hour) from that start. Without `maxSkew`, the skew
+ * at the death. Windows about every intent, from that start.
  */
 export function steppedBackHolds(
   wire: readonly WireEntry[],
   deaths: ReadonlyArray<{ at: number; kind: string; restartAt?: number; skew?: number; restartSkew?: number }>,
+  options: { maxSkew?: (from: number, to: number) => number; refused?: readonly StateRefusal[] } = {},
 ): Array<{ from: number; to: number; why: string }> {
   const out: Array<{ from: number; to: number; why: string }> = [];
   const inOrder = deaths.filter((d) => d.kind !== 'end').sort((a, b) => a.at - b.at);
+  const spans = stretches(options.refused ?? []);
   for (const w of wire) {
     if (w.holdMs === undefined || w.entry.end === undefined) continue;
     const length = Math.min(w.holdMs, HOLD_CAP_MS);
     let end = w.entry.end + length;
     for (const d of inOrder) {
       if (d.at < w.entry.end || d.at >= end || d.restartAt === undefined) continue;
-      const back = (d.skew ?? 0) - (d.restartSkew ?? 0);
+      // The span in which the dying worker last wrote the hold down (and read its wall clock to do it).
+      const refusal = spans.find((s) => s.from <= d.at && d.at < s.to + HOLD_WRITTEN_EVERY_MS);
+      const writtenFrom = Math.max(w.entry.end, Math.min(d.at - HOLD_WRITTEN_EVERY_MS, refusal?.from ?? d.at));
+      const written = options.maxSkew ? Math.max(d.skew ?? 0, options.maxSkew(writtenFrom, d.at)) : (d.skew ?? 0);
+      const back = written - (d.restartSkew ?? 0);
       if (!(back > 0)) continue;
       end = Math.min(end + back, d.restartAt + length);
       if (end > d.restartAt)
-        out.push({ from: d.restartAt, to: end, why: 'a kept hold lengthened by a clock step back while no worker ran' });
+        out.push({ from: d.restartAt, to: end, why: 'a kept hold lengthened by a clock step back after its last write' });
     }
   }
   return out;

@@ -109,7 +109,13 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   // running workers (as written down in the tracker state, which IndexedDB may refuse to write): nothing is sent
   // meanwhile, for any intent.
   const stateRefused = o.windows.filter((w) => /^(idb write svc-settings(\/tracker-state)?|quota svc-settings)$/.test(w.why));
-  windows.push(...keptHolds(world.net.wire, o.deaths, stateRefused), ...steppedBackHolds(world.net.wire, o.deaths));
+  windows.push(
+    ...keptHolds(world.net.wire, o.deaths, stateRefused),
+    ...steppedBackHolds(world.net.wire, o.deaths, {
+      maxSkew: (from, to) => world.time.maxSkew(from - world.time.T0, to - world.time.T0),
+      refused: stateRefused,
+    }),
+  );
   // The worker's minute spent (I5: the tracker and the user have 59 places in any 60 s window, lib/api/rate-window.ts):
   // no check can go out until the window slides, from the first of those 59 to 60 s after it; then I1 holds again.
   // Every request of the worker takes a place, Test connection of another, unsaved service too (lib/api/budget.ts).

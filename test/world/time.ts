@@ -61,6 +61,8 @@ export class WorldTime {
   #offset = 0;
   #offsetAt = 0;
   #drift = 0;
+  /** Every change of the offset or the drift (true time `at`, ms), in order: the wall clock's history for the oracle. */
+  readonly #segments: Array<{ at: number; offset: number; drift: number }> = [{ at: 0, offset: 0, drift: 0 }];
   #seq = 0;
   readonly #timers: Timer[] = [];
   /** Real macrotasks still running (fake-indexeddb's transactions): the world waits for them before moving time. */
@@ -83,10 +85,29 @@ export class WorldTime {
     return Math.round(this.trueNow() + this.skew());
   }
 
+  /**
+   * The largest {@link WorldTime.skew} (ms) the wall clock had at any true time in `[from, to]` (ms since the world's
+   * start; a time before the start reads the start's): what a worker may have read as it last wrote a time down
+   * somewhere in that span.
+   */
+  maxSkew(from: number, to: number): number {
+    let max = Number.NEGATIVE_INFINITY;
+    this.#segments.forEach((seg, i) => {
+      const next = this.#segments[i + 1]?.at ?? Number.POSITIVE_INFINITY;
+      const a = Math.max(from, seg.at);
+      const b = Math.min(to, next);
+      if (a > b) return;
+      // Linear within a segment: its largest value is at one end of the part inside the span.
+      for (const t of [a, b]) max = Math.max(max, seg.offset + seg.drift * (t - seg.at));
+    });
+    return max;
+  }
+
   /** The user's clock jumps by `ms` (negative: back). */
   jump(ms: number): void {
     this.#offset = this.skew() + ms;
     this.#offsetAt = this.t;
+    this.#logSegment();
   }
 
   /** The user's clock starts gaining `rate` ms per ms of true time (negative: losing). */
@@ -94,6 +115,7 @@ export class WorldTime {
     this.#offset = this.skew();
     this.#offsetAt = this.t;
     this.#drift = rate;
+    this.#logSegment();
   }
 
   /** An NTP correction: the wall clock is set right (no drift, no offset). */
@@ -101,6 +123,15 @@ export class WorldTime {
     this.#offset = 0;
     this.#offsetAt = this.t;
     this.#drift = 0;
+    this.#logSegment();
+  }
+
+  /** Notes the offset and drift from now on (a change at the same instant replaces the one before). */
+  #logSegment(): void {
+    const last = this.#segments.at(-1)!;
+    const seg = { at: this.t, offset: this.#offset, drift: this.#drift };
+    if (last.at === this.t) this.#segments[this.#segments.length - 1] = seg;
+    else this.#segments.push(seg);
   }
 
   /**
