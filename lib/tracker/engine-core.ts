@@ -47,7 +47,8 @@ export interface EngineCore {
   readonly inFlight: Map<string, { kind: CheckKind | 'batch'; controller: AbortController }>;
   /**
    * Per intent, when (monotonic ms) this engine last had an answer that showed the status it believes: the only
-   * answers a watchdog acts on (I2). A stale answer (a status behind) never counts, nor does a previous worker's
+   * answers a watchdog acts on (I2). Each answer takes it back as it arrives and sets it again once written: a stale
+   * answer (a status behind) never counts, nor does one whose write the store refused, nor a previous worker's
    * `lastCheckedAt`, whose wall time a jump between the two lives may have made look recent.
    */
   readonly confirmedAt: Map<string, number>;

@@ -166,6 +166,10 @@ export async function record(
   const now = c.clock.now();
   c.heard = true;
   c.serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''));
+  // What the last answer confirmed is taken back as this one arrives: only its own write confirms again (a stale
+  // answer, or one whose write the store refused, leaves the watchdogs nothing to act on until the next answer).
+  c.confirmedAt.delete(intentId);
+  if (receipt.status !== 'COMMITTED') c.expiryVotes.delete(intentId);
   let news = false;
   let stale = false;
   const written = await c.mirror.write(intentId, (t) => {
@@ -178,8 +182,6 @@ export async function record(
   });
   if (news) c.busyUntil = now + c.tuning.busyForMs;
   if (written && !stale) c.confirmedAt.set(intentId, c.clock.monotonic());
-  if (receipt.status !== 'COMMITTED') c.expiryVotes.delete(intentId);
-  else if (stale) c.confirmedAt.delete(intentId);
   if (written?.phase !== 'tracking') {
     c.confirmedAt.delete(intentId);
     c.expiryVotes.delete(intentId);

@@ -35,7 +35,10 @@ export async function runWatchdogs(c: EngineCore, now: number): Promise<{ verify
     else if (w.action === 'verify' || !clockKnown) verify.add(t.intentId);
     else if (w.action === 'expire' && expiryVote(c, t.intentId)) await expire(c, t.intentId);
     else if (w.action === 'expire') verify.add(t.intentId);
-    else await stuck(c, t.intentId, w.minutes);
+    // While a read of it is in flight, its answer (maybe arrived, not yet read) is newer than the one confirmed: the
+    // warning waits for it (its arrival wakes the pump). Expiry needs no such wait: each of its votes is a new answer,
+    // cast by the pass its arrival wakes, before the next read goes out.
+    else if (!readInFlight(c, t.intentId)) await stuck(c, t.intentId, w.minutes);
   }
   return { verify, wakeAt };
 }
@@ -43,6 +46,11 @@ export async function runWatchdogs(c: EngineCore, now: number): Promise<{ verify
 /** How long ago (monotonic ms) this engine had an answer that showed the status it believes; Infinity if never. */
 export function answerAge(c: EngineCore, intentId: string): number {
   return c.clock.monotonic() - (c.confirmedAt.get(intentId) ?? Number.NEGATIVE_INFINITY);
+}
+
+/** True while a read of `intentId` (a long-poll or a single read) is in flight: its answer may already be on its way. */
+export function readInFlight(c: EngineCore, intentId: string): boolean {
+  return c.inFlight.has(intentId);
 }
 
 /**
@@ -77,10 +85,13 @@ async function stuck(c: EngineCore, intentId: string, minutes: number): Promise<
   const current = c.mirror.get(intentId);
   if (!current || current.stuckNotifiedAt !== undefined || !notifier.showStuck) return;
   // Asked again when the warning's turn comes (the notifier may wait for a notification being grouped): an answer
-  // that arrived meanwhile and did not show EXECUTING (a stale one) leaves the decision to the next watchdog turn.
+  // that arrived meanwhile and did not show EXECUTING (a stale one), or a read gone out since, leaves the decision to
+  // the next watchdog turn.
   const stillDue = () => {
     const t = c.mirror.get(intentId);
-    return t?.phase === 'tracking' && t.status === 'EXECUTING' && answerAge(c, intentId) < c.tuning.freshForMs;
+    return (
+      t?.phase === 'tracking' && t.status === 'EXECUTING' && answerAge(c, intentId) < c.tuning.freshForMs && !readInFlight(c, intentId)
+    );
   };
   try {
     if ((await notifier.showStuck(current, minutes, stillDue)) === false) return;

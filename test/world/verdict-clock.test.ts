@@ -42,4 +42,14 @@ describe('the verdict clock', () => {
     ]);
     expect(maxVerdictLag(s, [0], 11_000, 20_000)).toBe(10 * MIN);
   });
+
+  it('reads the samples of one millisecond one at a time: a lying one read before the next took the majority away lags (seed 20261130, run 20884)', () => {
+    // 12 truthful samples, then 4 lying 10 min behind that arrive in the same millisecond: once all 4 are read the last
+    // 8 have no majority, but after the first one alone the clock decides, 10 min behind (the worker warned then).
+    const s = [...samples(Array(12).fill(0)), ...Array.from({ length: 4 }, () => ({ at: 20_000, life: 0, offsetMs: -10 * MIN }))];
+    expect(verdictLag(s, [0], 20_000)).toBeUndefined();
+    expect(maxVerdictLag(s, [0], 15_000, 20_000)).toBe(10 * MIN);
+    // Outside the span, nothing.
+    expect(maxVerdictLag(s, [0], 15_000, 19_999)).toBe(0);
+  });
 });

@@ -28,7 +28,11 @@ export type Births = readonly number[];
 /** What the verdict clock allows at true time `t`: undefined when it decides nothing, else how far (ms) it lags the truth. */
 export function verdictLag(samples: readonly DateSample[], births: Births, t: number): number | undefined {
   const life = births.findLastIndex((b) => b <= t);
-  const mine = samples.filter((s) => s.at <= t && s.life === life);
+  return lagAfter(samples.filter((s) => s.at <= t && s.life === life));
+}
+
+/** What the verdict clock allows once a worker has received `mine` (its samples, in order): as {@link verdictLag}. */
+function lagAfter(mine: readonly DateSample[]): number | undefined {
   if (mine.length < SURE_SAMPLES) return undefined;
   const last = mine.slice(-SURE_SAMPLES);
   const recent = mine.slice(-DATE_SAMPLES);
@@ -65,8 +69,17 @@ export function verdictClockWindows(samples: readonly DateSample[], births: Birt
   return out;
 }
 
-/** The most the verdict clock lagged the truth (ms) over [from, to] (true ms); 0 when it never decided. */
+/**
+ * The most the verdict clock lagged the truth (ms) over [from, to] (true ms); 0 when it never decided. It is read at
+ * `from` and after each sample received in (from, to], one at a time: the worker reads the answers that arrive in the
+ * same millisecond one after another, and a verdict may be reached between two of them (a `Date` lying behind read
+ * while the majority still stood, before the next lying ones took it away).
+ */
 export function maxVerdictLag(samples: readonly DateSample[], births: Births, from: number, to: number): number {
-  const points = [from, ...samples.filter((s) => s.at > from && s.at <= to).map((s) => s.at)];
-  return Math.max(0, ...points.map((t) => verdictLag(samples, births, t) ?? 0));
+  let most = verdictLag(samples, births, from) ?? 0;
+  samples.forEach((s, i) => {
+    if (s.at <= from || s.at > to) return;
+    most = Math.max(most, lagAfter(samples.slice(0, i + 1).filter((x) => x.life === s.life)) ?? 0);
+  });
+  return most;
 }
