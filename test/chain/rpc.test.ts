@@ -51,6 +51,28 @@ describe('createChainReader', () => {
     expect(asked.sort()).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getTransactionReceipt']);
   });
 
+  it('reads the native value, asked for, from eth_getTransactionByHash (wei, hex on the wire)', async () => {
+    const { chain, asked } = setup();
+    const answered = { ...(chain.answer('eth_getTransaction', [HASH]) as object), value: '0xde0b6b3a7640000' };
+    const withTx = (value: unknown): typeof fetch => {
+      const inner = rpcFetch(new Map([[RPC, chain]]), (method) => void asked.push(method));
+      return async (input, init) => {
+        const body = JSON.parse(String(init?.body)) as { id: number; method: string };
+        if (body.method !== 'eth_getTransactionByHash') return inner(input, init);
+        asked.push(body.method);
+        return Response.json({ jsonrpc: '2.0', id: body.id, result: value });
+      };
+    };
+    const seen = await createChainReader(RPC, withTx(answered)).observe(HASH, true);
+    expect(seen.value).toBe(10n ** 18n);
+    expect(asked).toContain('eth_getTransactionByHash');
+    expect(asked.length).toBe(requestsPerObservation(true));
+    // A transaction the node does not know (null) or answers without a value: no value read.
+    expect(await createChainReader(RPC, withTx(null)).observe(HASH, true)).not.toHaveProperty('value');
+    const { value: _, ...valueless } = answered;
+    expect((await createChainReader(RPC, withTx(valueless)).observe(HASH, true)).value).toBeUndefined();
+  });
+
   it.each<[string, RpcFault]>([
     ['eth_getTransactionReceipt', 'rpcError'],
     ['eth_getTransactionReceipt', 'http500'],
