@@ -32,6 +32,10 @@ describe.each(['chrome-mv3', 'firefox-mv3'])('%s bundles', (dir) => {
     for (const operation of ['QuoteIntent', 'CommitIntent', 'ExecuteIntent']) expect(worker()).not.toContain(operation);
   });
 
+  it('the worker carries no zod partial() (GetIntentHistory’s page fields are optional already)', () => {
+    expect(worker()).not.toContain('cannot be used on tuple schemas containing refinements');
+  });
+
   it('the popup opens without the export formats (a chunk loaded on the first Export click)', () => {
     const exportColumn = 'originAmountRaw';
     expect(popupScripts(`.output/${dir}`)).not.toContain(exportColumn);
