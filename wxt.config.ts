@@ -53,7 +53,8 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   srcDir: '.',
   outDir: '.output',
-  vite: () => ({ plugins: [preactWithoutInnerHtml(), preact()] }),
+  // SVC_SOURCEMAP=1 adds sourcemaps, for scripts/bundle-parts.ts (where the bundle's bytes go); never in a release.
+  vite: () => ({ plugins: [preactWithoutInnerHtml(), preact()], build: process.env.SVC_SOURCEMAP ? { sourcemap: true } : {} }),
   // The sources zip for Firefox's review: what builds the add-on, without screenshots and benchmark figures.
   zip: { excludeSources: ['docs/**/*.png', 'bench/**'] },
   manifest: ({ browser }) => ({

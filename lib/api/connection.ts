@@ -4,8 +4,8 @@
  */
 
 import { t } from '../i18n';
-import type { SvcClient } from './client';
 import { isKeyRejected, isNotFound, isOriginRejected, SvcApiError, SvcServiceError } from './errors';
+import type { SvcReadClient } from './read-client';
 
 /** Outcome of a connection test; `message` is the sentence shown to the user. */
 export type ConnectionResult =
@@ -23,7 +23,7 @@ export const PROBE_INTENT_ID = `0x${'0'.repeat(64)}`;
  * Probes the service with GetIntentReceipt for an intent that does not exist. NotFound (8000) means the
  * service answered and accepted the key. Never throws; time-out is `timeoutMs` milliseconds (default 10 000).
  */
-export async function testConnection(client: SvcClient, timeoutMs = 10_000): Promise<ConnectionResult> {
+export async function testConnection(client: SvcReadClient, timeoutMs = 10_000): Promise<ConnectionResult> {
   try {
     await client.getIntentReceipt({ intentId: PROBE_INTENT_ID }, { timeoutMs });
     return { kind: 'ok', message: t('connOk') };

@@ -65,7 +65,7 @@ const UNLIMITED = new RequestBudget({
   maxBackground: Number.POSITIVE_INFINITY,
 });
 
-/** Calls the service over HTTP. One instance per (baseUrl, accessKey); {@link SvcClient} adds the operations. */
+/** Calls the service over HTTP. One instance per (baseUrl, accessKey); {@link SvcReadClient} and {@link SvcClient} add the operations. */
 export class SvcHttp {
   readonly baseUrl: string;
   readonly #accessKey: string;

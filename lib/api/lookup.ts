@@ -1,5 +1,5 @@
 /**
- * The read-only operations behind the popup's History, Search, Stuck funds and Routes views. SvcClient implements
+ * The read-only operations behind the popup's History, Search, Stuck funds and Routes views. SvcReadClient implements
  * them over HTTP; the popup implements them through the background worker, so its bundle carries no HTTP client and
  * no schemas.
  */

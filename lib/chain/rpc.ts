@@ -1,11 +1,24 @@
 /**
- * The verifier's JSON-RPC transport: one observation of one transaction on one chain, with viem (`createClient`, the
- * `http` transport on the platform's `fetch`, and the tree-shakable actions of `viem/actions`, which cost about a
- * tenth of `createPublicClient`'s bundle). It sends only JSON-RPC bodies: no access key, no cookies, no header of
- * the extension's own. viem's own retries are off: the verifier checks again on its own cadence and budget.
+ * The verifier's JSON-RPC transport: one observation of one transaction on one chain, with viem's HTTP JSON-RPC
+ * client (`getHttpRpcClient` on the platform's `fetch`: its request ids, timeout, body limit and error classes),
+ * viem's receipt formatter and its hex decoding (a transaction's `value`: viem's transaction formatter, 1.5 KB of
+ * minified code, for one field). It sends only JSON-RPC bodies: no access key, no cookies, no header of
+ * the extension's own, and no retries: the verifier checks again on its own cadence and budget. Neither
+ * `createClient` nor the actions are used: their request pipeline (retries, dedupe, batching, and the error-code
+ * classes it maps every RPC error to) costs the worker about 3 KB gzip and does nothing the verifier needs.
  */
-import { type Client, createClient, type Hash, hexToBigInt, hexToNumber, http, numberToHex, type PublicRpcSchema } from 'viem';
-import { getTransaction, getTransactionReceipt } from 'viem/actions';
+import {
+  formatTransactionReceipt,
+  type Hash,
+  hexToBigInt,
+  hexToNumber,
+  numberToHex,
+  type RpcBlock,
+  RpcRequestError,
+  type RpcTransaction,
+  type RpcTransactionReceipt,
+} from 'viem';
+import { getHttpRpcClient } from 'viem/utils';
 import type { LegObservation } from './verify';
 
 /** Reads transactions of one chain. */
@@ -27,38 +40,37 @@ export function requestsPerObservation(withValue: boolean): number {
   return withValue ? 5 : 4;
 }
 
-/** True for viem's "not found" errors, which are answers (null), not failures. */
-function isNotFound(error: unknown): boolean {
-  const name = (error as { name?: string } | null)?.name;
-  return name === 'TransactionReceiptNotFoundError' || name === 'BlockNotFoundError' || name === 'TransactionNotFoundError';
-}
-
-async function orNull<T>(promise: Promise<T>): Promise<T | null> {
-  try {
-    return await promise;
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
+/** One JSON-RPC method of the verifier, with its params and its `result` (null: the chain does not know it). */
+interface Methods {
+  eth_chainId: { params: []; result: `0x${string}` };
+  eth_blockNumber: { params: []; result: `0x${string}` };
+  eth_getBlockByNumber: { params: [`0x${string}`, false]; result: RpcBlock | null };
+  eth_getTransactionReceipt: { params: [Hash]; result: RpcTransactionReceipt | null };
+  eth_getTransactionByHash: { params: [Hash]; result: RpcTransaction | null };
 }
 
 /**
  * A {@link ChainReader} for the JSON-RPC endpoint `url`, sending with `fetchFn` (the platform's fetch) and giving up
- * on a request after `timeoutMs` (default 10 s).
+ * on a request after `timeoutMs` (default 10 s). A network failure, a timeout, a non-2xx answer or a JSON-RPC
+ * `error` rejects with viem's `HttpRequestError`, `TimeoutError` or `RpcRequestError`.
  */
 export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs = 10_000): ChainReader {
-  const client: Client = createClient({ transport: http(url, { fetchFn, retryCount: 0, timeout: timeoutMs }) });
-  const request = client.request as Client<never, never, never, PublicRpcSchema>['request'];
+  const rpc = getHttpRpcClient(url, { fetchFn, timeout: timeoutMs });
+  async function request<M extends keyof Methods>(method: M, ...params: Methods[M]['params']): Promise<Methods[M]['result']> {
+    const body = { method, params };
+    const { error, result } = await rpc.request({ body });
+    if (error) throw new RpcRequestError({ body, error, url });
+    return result as Methods[M]['result'];
+  }
   return {
     async observe(hash, withValue) {
-      const receipt = await orNull(getTransactionReceipt(client, { hash }));
-      // The chain id, the head and the block's hash as raw JSON-RPC: viem's actions for them would bring the block
-      // formatter and the block-number cache into the worker for three fields.
+      const raw = await request('eth_getTransactionReceipt', hash);
+      const receipt = raw ? formatTransactionReceipt(raw) : null;
       const [chainId, head, block, tx] = await Promise.all([
-        request({ method: 'eth_chainId' }).then(hexToNumber),
-        request({ method: 'eth_blockNumber' }).then((n) => hexToBigInt(n)),
-        receipt ? request({ method: 'eth_getBlockByNumber', params: [numberToHex(receipt.blockNumber), false] }) : undefined,
-        receipt && withValue ? orNull(getTransaction(client, { hash })) : undefined,
+        request('eth_chainId').then(hexToNumber),
+        request('eth_blockNumber').then((n) => hexToBigInt(n)),
+        receipt ? request('eth_getBlockByNumber', numberToHex(receipt.blockNumber), false) : undefined,
+        receipt && withValue ? request('eth_getTransactionByHash', hash) : undefined,
       ]);
       if (!receipt) return { receipt: null, head, chainId };
       return {
@@ -72,7 +84,7 @@ export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs 
         head,
         chainId,
         canonicalBlockHash: block?.hash ?? null,
-        ...(tx ? { value: tx.value } : {}),
+        ...(tx?.value ? { value: hexToBigInt(tx.value) } : {}),
       };
     },
   };

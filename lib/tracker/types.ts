@@ -11,7 +11,7 @@ import type { IntentStore, TrackedIntent, TrackerState, TrackerStateStore } from
 import type { Clock } from '../time/clock';
 import type { ServiceClock } from './service-clock';
 
-/** What the tracker needs from the service; SvcClient implements it. Without `getIntentHistoryLite` no history sweep runs. */
+/** What the tracker needs from the service; SvcReadClient implements it. Without `getIntentHistoryLite` no history sweep runs. */
 export interface ReceiptTransport {
   waitIntentReceipt(request: WaitIntentReceiptRequest, options?: CallOptions): Promise<WaitIntentReceiptResponse>;
   getIntentReceipt(request: GetIntentReceiptRequest, options?: CallOptions): Promise<GetIntentReceiptResponse>;

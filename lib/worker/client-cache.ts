@@ -5,7 +5,7 @@
  * baselines) waits for what the tracker leaves of the idle budget.
  */
 import { type Lane, RequestBudget } from '../api/budget';
-import { SvcClient } from '../api/client';
+import { SvcReadClient } from '../api/read-client';
 import { holdScopeOf } from '../api/retry-after';
 import type { Timers } from '../platform';
 import type { SettingsStore } from '../store';
@@ -21,9 +21,9 @@ export interface ClientCache {
    * The client of `lane` for the saved base URL and access key; undefined while either is missing or the URL is
    * unusable. Every client shares {@link ClientCache.budget}.
    */
-  current(lane: Lane): Promise<SvcClient | undefined>;
+  current(lane: Lane): Promise<SvcReadClient | undefined>;
   /** A client for settings not saved yet (the options page's Test connection), on the same budget, in the user's lane. */
-  forSettings(baseUrl: string, accessKey: string): SvcClient;
+  forSettings(baseUrl: string, accessKey: string): SvcReadClient;
   /** Forgets the clients (the settings were saved): the next `current()` builds them from what is saved now. */
   reset(): void;
   /**
@@ -58,7 +58,7 @@ export function createClientCache(settings: SettingsStore, options: ClientCacheO
   const budget = options.budget ?? new RequestBudget();
   const build = (baseUrl: string, accessKey: string, lane: Lane, configured: boolean) => {
     const fetch = configured ? (options.configuredFetch ?? options.fetch) : options.fetch;
-    return new SvcClient({
+    return new SvcReadClient({
       baseUrl,
       accessKey,
       timeoutMs: CALL_TIMEOUT_MS,
@@ -70,7 +70,7 @@ export function createClientCache(settings: SettingsStore, options: ClientCacheO
       ...(options.now ? { now: options.now } : {}),
     });
   };
-  let cached: { key: string; clients: Partial<Record<Lane, SvcClient>> } | undefined;
+  let cached: { key: string; clients: Partial<Record<Lane, SvcReadClient>> } | undefined;
   return {
     budget,
     async current(lane) {

@@ -1,11 +1,16 @@
 import { useMemo } from 'preact/hooks';
 import { TrackForm } from '@/components/TrackForm';
-import { exportCsv, exportJson } from '@/lib/format/export';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
 import type { ChainVerdict, TrackedIntent } from '@/lib/store';
 import { ImportSection } from './ImportSection';
 import { TrackedList } from './TrackedList';
+
+/**
+ * The export formats (lib/format/export.ts), loaded on the first Export click: a chunk of the extension, so that the
+ * popup opens without them (its bundle budget, scripts/check-budget.ts).
+ */
+const exportFormats = () => import('@/lib/format/export');
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
 function download(filename: string, text: string, type: string): void {
@@ -97,7 +102,9 @@ export function TrackedTab(props: {
                 type="button"
                 class="small secondary"
                 onClick={() =>
-                  download('svc-intents.json', exportJson(props.intents!, Date.now(), new Set(props.muted)), 'application/json')
+                  void exportFormats().then(({ exportJson }) =>
+                    download('svc-intents.json', exportJson(props.intents!, Date.now(), new Set(props.muted)), 'application/json'),
+                  )
                 }
               >
                 {t('exportJson')}
@@ -105,7 +112,11 @@ export function TrackedTab(props: {
               <button
                 type="button"
                 class="small secondary"
-                onClick={() => download('svc-intents.csv', exportCsv(props.intents!, new Set(props.muted)), 'text/csv')}
+                onClick={() =>
+                  void exportFormats().then(({ exportCsv }) =>
+                    download('svc-intents.csv', exportCsv(props.intents!, new Set(props.muted)), 'text/csv'),
+                  )
+                }
               >
                 {t('exportCsv')}
               </button>

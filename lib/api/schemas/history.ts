@@ -56,7 +56,8 @@ export type Page = z.output<typeof Page>;
 
 /** GetIntentHistory request; every field optional. `fromTime`/`toTime` are Unix seconds, inclusive. */
 export const GetIntentHistoryRequest = z.object({
-  page: z.optional(z.partial(Page)),
+  // Page's fields are all optional already: `z.partial(Page)` would add only zod's partial() to the worker (0.4 KB gzip).
+  page: z.optional(Page),
   byProjectId: z.optional(z.number()),
   byOwnerAddress: z.optional(z.string()),
   byStatus: z.optional(intentStatus),

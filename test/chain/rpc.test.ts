@@ -1,0 +1,87 @@
+/**
+ * The verifier's JSON-RPC transport (lib/chain/rpc.ts) on a simulated chain's wire answers: what one observation
+ * reads, and that a fault rejects (the verifier's back-off) rather than reads as "not on the chain" (its grace).
+ */
+import { describe, expect, it } from 'vitest';
+import { createChainReader, requestsPerObservation } from '@/lib/chain/rpc';
+import { type RpcFault, rpcFetch, SimChain } from '../world/chain-sim';
+
+const RPC = 'https://rpc.example';
+const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const HASH = `0x${'ab'.repeat(32)}` as const;
+const OTHER = `0x${'cd'.repeat(32)}` as const;
+
+/** A chain of id 8453 holding HASH (a transfer of 5 to TO) three blocks under its head, and its methods asked. */
+function setup(fault: (method: string) => RpcFault | undefined = () => undefined) {
+  const chain = new SimChain(8453);
+  const block = chain.include({ hash: HASH, status: 'success', token: TOKEN, to: TO, amount: 5n });
+  chain.mine(3);
+  const asked: string[] = [];
+  const fetchFn = rpcFetch(new Map([[RPC, chain]]), (method) => {
+    asked.push(method);
+    return fault(method);
+  });
+  return { chain, block, asked, reader: createChainReader(RPC, fetchFn) };
+}
+
+describe('createChainReader', () => {
+  it('reads an included transaction: its receipt formatted, the chain id, the head and the canonical block hash', async () => {
+    const { chain, block, asked, reader } = setup();
+    const blockHash = (chain.answer('eth_getBlockByNumber', [`0x${block.toString(16)}`]) as { hash: string }).hash;
+    expect(await reader.observe(HASH, false)).toEqual({
+      receipt: {
+        status: 'success',
+        blockNumber: BigInt(block),
+        blockHash,
+        logs: [{ address: TOKEN, topics: expect.any(Array), data: `0x${5n.toString(16).padStart(64, '0')}` }],
+        to: TOKEN,
+      },
+      head: BigInt(block + 3),
+      chainId: 8453,
+      canonicalBlockHash: blockHash,
+    });
+    expect(asked.sort()).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getBlockByNumber', 'eth_getTransactionReceipt']);
+    expect(asked.length).toBeLessThanOrEqual(requestsPerObservation(false));
+  });
+
+  it('reads a transaction the chain does not know as no receipt, with the head and the chain id', async () => {
+    const { chain, asked, reader } = setup();
+    await expect(reader.observe(OTHER, true)).resolves.toEqual({ receipt: null, head: BigInt(chain.head), chainId: 8453 });
+    expect(asked.sort()).toEqual(['eth_blockNumber', 'eth_chainId', 'eth_getTransactionReceipt']);
+  });
+
+  it('reads the native value, asked for, from eth_getTransactionByHash (wei, hex on the wire)', async () => {
+    const { chain, asked } = setup();
+    const answered = { ...(chain.answer('eth_getTransaction', [HASH]) as object), value: '0xde0b6b3a7640000' };
+    const withTx = (value: unknown): typeof fetch => {
+      const inner = rpcFetch(new Map([[RPC, chain]]), (method) => void asked.push(method));
+      return async (input, init) => {
+        const body = JSON.parse(String(init?.body)) as { id: number; method: string };
+        if (body.method !== 'eth_getTransactionByHash') return inner(input, init);
+        asked.push(body.method);
+        return Response.json({ jsonrpc: '2.0', id: body.id, result: value });
+      };
+    };
+    const seen = await createChainReader(RPC, withTx(answered)).observe(HASH, true);
+    expect(seen.value).toBe(10n ** 18n);
+    expect(asked).toContain('eth_getTransactionByHash');
+    expect(asked.length).toBe(requestsPerObservation(true));
+    // A transaction the node does not know (null) or answers without a value: no value read.
+    expect(await createChainReader(RPC, withTx(null)).observe(HASH, true)).not.toHaveProperty('value');
+    const { value: _, ...valueless } = answered;
+    expect((await createChainReader(RPC, withTx(valueless)).observe(HASH, true)).value).toBeUndefined();
+  });
+
+  it.each<[string, RpcFault]>([
+    ['eth_getTransactionReceipt', 'rpcError'],
+    ['eth_getTransactionReceipt', 'http500'],
+    ['eth_getTransactionReceipt', 'timeout'],
+    ['eth_chainId', 'rpcError'],
+    ['eth_blockNumber', 'rpcError'],
+    ['eth_getBlockByNumber', 'rpcError'],
+  ])('rejects when %s is answered with %s (an error, not "not found")', async (method, fault) => {
+    const { reader } = setup((m) => (m === method ? fault : undefined));
+    await expect(reader.observe(HASH, false)).rejects.toThrow();
+  });
+});
