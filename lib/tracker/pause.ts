@@ -126,6 +126,15 @@ export class TrackerPause {
     await this.#save().catch(() => {});
   }
 
+  /**
+   * When (steady ms) what is left of the pause is next to be written down: {@link PAUSE_CHECKPOINT_MS} after the last
+   * checkpoint or the pause's start (`now` + that without a pause). The pump wakes by then whatever other wake-up it
+   * had set, so that a worker dying at any moment of the pause leaves at most that long served unwritten.
+   */
+  nextCheckpointAt(now: number): number {
+    return (this.#state.pausedAt ?? now) + PAUSE_CHECKPOINT_MS;
+  }
+
   /** The pause has been served whole: it is forgotten, so that no later worker holds any of it again. */
   async ended(): Promise<void> {
     const { pausedUntil: _u, pausedAt: _a, pauseServedMs: _s, pauseReason: _r, pauseWallAheadMs: _w, ...rest } = this.#state;

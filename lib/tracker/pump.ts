@@ -5,7 +5,6 @@
  */
 import { type EngineCore, trackingOf } from './engine-core';
 import { GRACE_CHECKPOINT_MS, graceKeepAt } from './not-found-grace';
-import { PAUSE_CHECKPOINT_MS } from './pause';
 import { check, historyPage } from './requests';
 import { planChecks, type SweepJob } from './scheduler';
 import { graceKept, notConfigured as notConfiguredRecord } from './transitions';
@@ -82,7 +81,9 @@ export async function pump(c: EngineCore): Promise<void> {
   if (c.pause.left() > 0) {
     await c.pause.serve(now);
     await keepGraces(c, now);
-    c.wakeAt(now + Math.min(c.pause.left(), PAUSE_CHECKPOINT_MS));
+    // The next checkpoint is due 10 s after the last (or the pause's start), not 10 s after this pass: a wake-up set
+    // before the pause began may have brought this pass early.
+    c.wakeAt(Math.min(now + c.pause.left(), c.pause.nextCheckpointAt(now)));
     return c.refresh.settleAll();
   }
   const transport = await c.deps.transport();
