@@ -2,8 +2,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore } from '@/lib/store/sync';
+import { createSyncSeenStore } from '@/lib/store/sync-seen';
 
-const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
+const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync, undefined, undefined, createSyncSeenStore());
 
 /**
  * The saved settings: undefined while loading, null when the URL or the key is missing. Read again whenever the page

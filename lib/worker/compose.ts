@@ -24,6 +24,7 @@ import { createCheckedIntentStore, createCheckedSettingsStore } from '../store/c
 import { type StoreOpener, storesOn } from '../store/idb';
 import { createOutbox, OUTBOX_DB } from '../store/outbox';
 import { createSyncedSettingsStore } from '../store/sync';
+import { createSyncSeenStore } from '../store/sync-seen';
 import { fetchObservingDate, ServiceClock } from '../tracker/service-clock';
 import { createCalmAlarm } from './calm-alarm';
 import { type ClientCache, createClientCache } from './client-cache';
@@ -54,6 +55,8 @@ export function openWorkerStores(platform: Platform, now: () => number): WorkerS
     createCheckedSettingsStore(createSettingsStore(settingsDb), settingsDb),
     platform.browser.storage?.sync,
     platform.clock,
+    undefined,
+    createSyncSeenStore(settingsDb),
   );
   return { open, settingsDb, intents, settings };
 }
