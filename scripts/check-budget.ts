@@ -1,14 +1,14 @@
 /**
  * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
- * background worker ≤ 49.5 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
+ * background worker ≤ 50 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
  * ≤ 160 KB. Prints the figures; exits 1 above budget.
  *
- * The background's 49.5 KB (the worker without the verifier; it began at 40 KB): the worker's defences against the
+ * The background's 50 KB (the worker without the verifier; it began at 40 KB): the worker's defences against the
  * platform's and the service's faults — a steady clock and an interval estimate of the service's clock, the sliding
  * request window and the tracker's pace, per-intent news pacing, Retry-After pauses served across workers, the
  * NotFound grace as served time and kept every 10 s while unanswered, records and ETA baselines held in memory
  * through refused writes, ETA look-ups retried after a failure, calm-held chain warnings released on an early end, fresh-answer watchdogs, synced
- * settings' logical clock, quiet hours by time-zone rules — the injected platform, tracking many at once, and the
+ * settings' logical clock and their last well-formed values kept for a malformed item (0.5 KB), quiet hours by time-zone rules — the injected platform, tracking many at once, and the
  * module boundaries of lib/'s size limits, which the minifier cannot fold. Its growth is in the commits' history.
  * The on-chain verifier adds what it really costs on top (docs/chain.md). The zip's 160 KB: 149.7 KB with
  * the verifier, the import and the chain settings pages (it was 113.8 KB without them).
@@ -42,7 +42,7 @@ const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
   [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
-  ['background JS (with on-chain verification), gzip', background, 49.5 * KB + VERIFIER_BYTES],
+  ['background JS (with on-chain verification), gzip', background, 50 * KB + VERIFIER_BYTES],
   [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 160 * KB],
 ];
 let failed = false;

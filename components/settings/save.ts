@@ -11,7 +11,7 @@ import { t } from '@/lib/i18n';
 import type { Failure, Request } from '@/lib/messages';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore, SyncFailedError, syncFailureMessage } from '@/lib/store/sync';
-import { createSyncSeenStore } from '@/lib/store/sync-seen';
+import { createSeenMemory, createSyncSeenStore } from '@/lib/store/sync-seen';
 
 /** The pages' settings store: this device's IndexedDB, with the synced keys in `storage.sync`. */
 export const settingsStore = createSyncedSettingsStore(
@@ -19,7 +19,7 @@ export const settingsStore = createSyncedSettingsStore(
   browser.storage?.sync,
   undefined,
   undefined,
-  createSyncSeenStore(),
+  createSeenMemory(createSyncSeenStore()),
 );
 
 /** A sentence shown under a form, good or bad news. */

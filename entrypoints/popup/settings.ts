@@ -2,9 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore } from '@/lib/store/sync';
-import { createSyncSeenStore } from '@/lib/store/sync-seen';
 
-const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync, undefined, undefined, createSyncSeenStore());
+const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
 
 /**
  * The saved settings: undefined while loading, null when the URL or the key is missing. Read again whenever the page

@@ -44,10 +44,9 @@ const isCounter = (v: unknown): v is number => typeof v === 'number' && Number.i
 /** The entries of a stored record that are well formed (a valid value for a known key, a whole counter ≥ 0). Never throws. */
 export function readSyncSeen(raw: unknown): SyncSeen {
   const out: SyncSeen = {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return out;
-  for (const [key, entry] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { value, counter } = entry as { value?: unknown; counter?: unknown };
+  // A list's entries are keyed by indexes, which no synced key is.
+  for (const [key, entry] of Object.entries(typeof raw === 'object' && raw ? raw : {})) {
+    const { value, counter } = (entry ?? {}) as { value?: unknown; counter?: unknown };
     if (isCounter(counter) && validSyncedValue(key, value)) out[key] = { value, counter };
   }
   return out;
@@ -92,13 +91,13 @@ export interface SeenMemory {
   recall(malformed: readonly string[], localCounter: number): Promise<Record<string, unknown>>;
 }
 
-/** The {@link SeenMemory} over `store` (undefined: nothing kept, nothing recalled — this device's own copy stands). */
-export function createSeenMemory(store: SyncSeenStore | undefined): SeenMemory {
-  /** What this memory last wrote or read of the record: a read that brings nothing new writes nothing. */
+/** The {@link SeenMemory} over `store`. */
+export function createSeenMemory(store: SyncSeenStore): SeenMemory {
+  /** What this memory last wrote of the record: a read that brings nothing new writes nothing. */
   let known: SyncSeen | undefined;
   return {
     async remember(synced, version) {
-      if (!store || (known && mergeSyncSeen(known, synced, version) === known)) return;
+      if (known && mergeSyncSeen(known, synced, version) === known) return;
       let next: SyncSeen | undefined;
       await store
         .update((stored) => {
@@ -109,13 +108,11 @@ export function createSeenMemory(store: SyncSeenStore | undefined): SeenMemory {
           () => {
             known = next;
           },
-          (err: unknown) => console.warn('settings sync: the last synced values were not kept', err),
+          (err: unknown) => console.warn('settings sync: last synced values not kept', err),
         );
     },
     async recall(malformed, localCounter) {
-      if (!store) return {};
-      const seen = await store.get().then(readSyncSeen, () => ({}));
-      return seenFallback(seen, malformed, localCounter);
+      return seenFallback(await store.get().then(readSyncSeen, () => ({})), malformed, localCounter);
     },
   };
 }

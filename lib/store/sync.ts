@@ -8,7 +8,7 @@
 import { t } from '../i18n';
 import { type Clock, realClock } from '../time/clock';
 import type { SettingsStore } from './index';
-import { createSeenMemory, type SyncSeenStore } from './sync-seen';
+import type { SeenMemory } from './sync-seen';
 import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, type SyncVersion, syncPartCount, validSyncedValue } from './sync-values';
 import { newTickToken, stampTicks } from './ticks';
 import type { Settings } from './types';
@@ -210,19 +210,18 @@ function localCopyWins(saved: Settings & SyncMeta, synced: SyncVersion | undefin
  * write when only the sync failed. `area` undefined: local only. `clock`: `now` (wall, ms) stamps the revision older
  * versions read, `monotonic` (ms) times the write-rate window, so that no jump of the user's clock frees or blocks
  * it; a plain function is both (tests). `random` (uniform in [0, 1)) makes this device's id on its first save and the
- * tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`). `seen`: where the last well-formed synced
- * value of each key is kept (`./sync-seen.ts`, beside `local`): every read keeps them, and a synced item another
- * device wrote malformed reads as that value, unless this device saved after it (undefined: nothing kept, and this
- * device's own copy stands for a malformed item).
+ * tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`). `seen`: the last well-formed synced value
+ * of each key, kept beside `local` (`./sync-seen.ts`): every read keeps them, and a synced item another device wrote
+ * malformed reads as that value, unless this device saved after it (undefined: nothing kept, and this device's own
+ * copy stands for a malformed item — the popup, which only reads).
  */
 export function createSyncedSettingsStore(
   local: SettingsStore,
   area: SyncArea | undefined,
   clock: Pick<Clock, 'now' | 'monotonic'> | (() => number) = realClock,
   random: () => number = Math.random,
-  seen?: SyncSeenStore,
+  seen?: SeenMemory,
 ): SettingsStore {
-  const memory = createSeenMemory(seen);
   const now = typeof clock === 'function' ? clock : () => clock.now();
   const monotonic = typeof clock === 'function' ? clock : () => clock.monotonic();
   /** When this store wrote to the sync area in the last minute (monotonic ms). */
@@ -242,12 +241,12 @@ export function createSyncedSettingsStore(
       return strip(saved); // sync unavailable: this device's copy is the truth
     }
     const { synced, malformed, revision, version } = readSyncItems(items);
-    await memory.remember(synced, version);
+    await seen?.remember(synced, version);
     if (!saved && Object.keys(synced).length === 0) return undefined;
     if (saved && localCopyWins(saved, version, revision)) return strip(saved);
     // A synced item another device wrote malformed: the last well-formed synced value of it, not this device's own
     // older save (which a change synced from elsewhere never reached) — unless this device saved after reading it.
-    const fallback = malformed.length > 0 ? await memory.recall(malformed, readSyncVersion(saved?.syncVersion)?.counter ?? 0) : {};
+    const fallback = seen && malformed.length > 0 ? await seen.recall(malformed, readSyncVersion(saved?.syncVersion)?.counter ?? 0) : {};
     return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...fallback, ...synced };
   };
   return {

@@ -25,7 +25,7 @@ import { type StoreOpener, storesOn } from '../store/idb';
 import { createOutbox, OUTBOX_DB } from '../store/outbox';
 import { createSyncedSettingsStore } from '../store/sync';
 import { keepSyncedChanges } from '../store/sync-observe';
-import { createSyncSeenStore } from '../store/sync-seen';
+import { createSeenMemory, createSyncSeenStore } from '../store/sync-seen';
 import { fetchObservingDate, ServiceClock } from '../tracker/service-clock';
 import { createCalmAlarm } from './calm-alarm';
 import { type ClientCache, createClientCache } from './client-cache';
@@ -54,7 +54,7 @@ export function openWorkerStores(platform: Platform, now: () => number): WorkerS
   const intentsDb = open(DB_NAMES.intents, 'intents');
   const intents = createCheckedIntentStore(createAsideRecords(settingsDb), intentsDb, settingsDb, now);
   const sync = platform.browser.storage?.sync;
-  const seen = createSyncSeenStore(settingsDb);
+  const seen = createSeenMemory(createSyncSeenStore(settingsDb));
   const settings = createSyncedSettingsStore(
     createCheckedSettingsStore(createSettingsStore(settingsDb), settingsDb),
     sync,

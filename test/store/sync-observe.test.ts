@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore } from '@/lib/store/sync';
 import { keepSyncedChanges, type StorageChange } from '@/lib/store/sync-observe';
-import { createSyncSeenStore, readSyncSeen, SYNC_SEEN_KEY } from '@/lib/store/sync-seen';
+import { createSeenMemory, createSyncSeenStore, readSyncSeen, SYNC_SEEN_KEY } from '@/lib/store/sync-seen';
 
 const ME = `0x${'a1'.repeat(20)}`;
 const base: Settings = { baseUrl: 'https://svc.example.test', accessKey: 'k', watchedAddresses: [ME] };
@@ -24,7 +24,7 @@ describe('a synced value from another device is kept as it arrives by storage.on
   /** This device: its settings and record in its IndexedDB, the worker's listener on the shared sync area. */
   const desk = () => {
     const db = createStore('observe-desk', 'settings');
-    const seen = createSyncSeenStore(db);
+    const seen = createSeenMemory(createSyncSeenStore(db));
     const keep = keepSyncedChanges(fakeBrowser.storage.sync, seen);
     fakeBrowser.storage.onChanged.addListener((changes, area) => void pending.push(keep(changes as Record<string, StorageChange>, area)));
     return { db, store: createSyncedSettingsStore(createSettingsStore(db), fakeBrowser.storage.sync, () => 1_000, Math.random, seen) };
@@ -48,12 +48,12 @@ describe('a synced value from another device is kept as it arrives by storage.on
     expect((await here.store.get())?.autoTrackAddresses).toEqual([]);
   });
 
-  it('keeps only the keys a change brought, under its version; removals, other areas and other items are let go', async () => {
+  it('reads a change over what the area holds, under the change’s version; removals and other areas are let go', async () => {
     const here = desk();
     await here.store.set({ ...base, autoTrackAddresses: [ME] });
     await settle();
     const before = readSyncSeen(await get(SYNC_SEEN_KEY, here.db));
-    const keep = keepSyncedChanges(fakeBrowser.storage.sync, createSyncSeenStore(here.db));
+    const keep = keepSyncedChanges(fakeBrowser.storage.sync, createSeenMemory(createSyncSeenStore(here.db)));
     await keep({ 'settings.autoTrackAddresses': { newValue: [] } }, 'local');
     await keep({ 'settings.autoTrackAddresses': {} }, 'sync');
     await keep({ chainPreferences: { newValue: {} } }, 'sync');
@@ -61,7 +61,7 @@ describe('a synced value from another device is kept as it arrives by storage.on
     await keep({ 'settings.autoTrackAddresses': { newValue: [] }, 'settings.$version': { newValue: { counter: 7, device: 'x' } } }, 'sync');
     const after = readSyncSeen(await get(SYNC_SEEN_KEY, here.db));
     expect(after.autoTrackAddresses).toEqual({ value: [], counter: 7 });
-    expect(after.watchedAddresses).toEqual(before.watchedAddresses);
+    expect(after.watchedAddresses).toEqual({ value: before.watchedAddresses?.value, counter: 7 });
   });
 
   it('a split list of which only some parts changed is read over the parts the area holds', async () => {
@@ -83,11 +83,11 @@ describe('a synced value from another device is kept as it arrives by storage.on
     const here = desk();
     await here.store.set(base);
     const refusing = { ...fakeBrowser.storage.sync, get: () => Promise.reject(new Error('sync unavailable')) };
-    const keep = keepSyncedChanges(refusing, createSyncSeenStore(here.db));
+    const keep = keepSyncedChanges(refusing, createSeenMemory(createSyncSeenStore(here.db)));
     await expect(keep({ 'settings.autoTrackAddresses': { newValue: [] } }, 'sync')).resolves.toBeUndefined();
     const full = { get: async () => undefined, update: () => Promise.reject(new DOMException('full', 'QuotaExceededError')) };
     await expect(
-      keepSyncedChanges(fakeBrowser.storage.sync, full)({ 'settings.autoTrackAddresses': { newValue: [] } }, 'sync'),
+      keepSyncedChanges(fakeBrowser.storage.sync, createSeenMemory(full))({ 'settings.autoTrackAddresses': { newValue: [] } }, 'sync'),
     ).resolves.toBeUndefined();
   });
 });

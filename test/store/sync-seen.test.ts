@@ -4,7 +4,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore, readSyncItems } from '@/lib/store/sync';
-import { createSyncSeenStore, mergeSyncSeen, readSyncSeen, SYNC_SEEN_KEY, type SyncSeenStore, seenFallback } from '@/lib/store/sync-seen';
+import {
+  createSeenMemory,
+  createSyncSeenStore,
+  mergeSyncSeen,
+  readSyncSeen,
+  SYNC_SEEN_KEY,
+  type SyncSeenStore,
+  seenFallback,
+} from '@/lib/store/sync-seen';
 
 const ME = `0x${'a1'.repeat(20)}`;
 const base: Settings = {
@@ -22,7 +30,7 @@ let warn: ReturnType<typeof vi.spyOn>;
 /** A device: its own IndexedDB (settings and the record of last synced values), the shared sync area, its own clock. */
 function device(name: string, opts: { skewMs?: number; seen?: SyncSeenStore | null } = {}) {
   const db = createStore(`seen-${name}`, 'settings');
-  const seen = opts.seen === null ? undefined : (opts.seen ?? createSyncSeenStore(db));
+  const seen = opts.seen === null ? undefined : createSeenMemory(opts.seen ?? createSyncSeenStore(db));
   const store = createSyncedSettingsStore(
     createSettingsStore(db),
     fakeBrowser.storage.sync,
