@@ -1,10 +1,11 @@
 /**
  * Bundle budget (run by `npm test` after the builds): the JavaScript the popup page loads ≤ 30 KB gzip, the
- * background worker ≤ 48.5 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
+ * background worker ≤ 49 KB gzip plus what on-chain verification costs it ({@link VERIFIER_BYTES}), the Chrome zip
  * ≤ 160 KB. Prints the figures; exits 1 above budget.
  *
- * The background's 48.5 KB (the worker without the verifier): measured 49,303 B (48.1 KB) on 2026-11-27, plus a
- * margin of 361 B, so that the next growth is a decision, not a drift. What fills it, as gzip shares
+ * The background's 49 KB (the worker without the verifier): measured 49,303 B (48.1 KB) on 2026-11-27 after the cuts
+ * below, plus a margin of 361 B (48.5 KB), so that the next growth is a decision, not a drift; then + 0.5 KB for the
+ * synced settings' last well-formed values, kept for a malformed item from another device (lib/store/sync-seen.ts). What fills it, as gzip shares
  * (`SVC_SOURCEMAP=1 npx wxt build` with the verifier's hook taken out, then `node --import tsx
  * scripts/bundle-parts.ts`): our lib/ ≈ 35.3 KB — lib/tracker 9.8, lib/notify 6.3, lib/api 6.3, lib/worker 5.8,
  * lib/store 3.8: the worker's defences against the platform's and the service's faults (a steady clock and an
@@ -53,7 +54,7 @@ const zipSize = zip ? statSync(join('.output', zip)).size : Number.NaN;
 
 const rows: Array<[string, number, number]> = [
   [`popup JS (${popupFiles.join(', ')}), gzip`, popup, 30 * KB],
-  ['background JS (with on-chain verification), gzip', background, 48.5 * KB + VERIFIER_BYTES],
+  ['background JS (with on-chain verification), gzip', background, 49 * KB + VERIFIER_BYTES],
   [`Chrome zip (${zip ?? 'missing: run wxt zip'})`, zipSize, 160 * KB],
 ];
 let failed = false;

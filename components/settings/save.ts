@@ -11,9 +11,16 @@ import { t } from '@/lib/i18n';
 import type { Failure, Request } from '@/lib/messages';
 import { createSettingsStore, type Settings } from '@/lib/store';
 import { createSyncedSettingsStore, SyncFailedError, syncFailureMessage } from '@/lib/store/sync';
+import { createSeenMemory, createSyncSeenStore } from '@/lib/store/sync-seen';
 
 /** The pages' settings store: this device's IndexedDB, with the synced keys in `storage.sync`. */
-export const settingsStore = createSyncedSettingsStore(createSettingsStore(), browser.storage?.sync);
+export const settingsStore = createSyncedSettingsStore(
+  createSettingsStore(),
+  browser.storage?.sync,
+  undefined,
+  undefined,
+  createSeenMemory(createSyncSeenStore()),
+);
 
 /** A sentence shown under a form, good or bad news. */
 export type Status = { text: string; ok: boolean } | undefined;

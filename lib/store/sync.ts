@@ -8,6 +8,7 @@
 import { t } from '../i18n';
 import { type Clock, realClock } from '../time/clock';
 import type { SettingsStore } from './index';
+import type { SeenMemory } from './sync-seen';
 import { isPartsHeader, MAX_SYNC_PARTS, readSyncVersion, type SyncVersion, syncPartCount, validSyncedValue } from './sync-values';
 import { newTickToken, stampTicks } from './ticks';
 import type { Settings } from './types';
@@ -28,6 +29,9 @@ export const SYNCED_SETTING_KEYS = [
   'autoTrackAddresses',
   'autoTrackTicks',
 ] as const satisfies readonly SyncableSettingKey[];
+
+/** A synced settings key. */
+export type SyncedKey = (typeof SYNCED_SETTING_KEYS)[number];
 
 /** The synced part of the settings. */
 export type SyncedSettings = Partial<Pick<Settings, (typeof SYNCED_SETTING_KEYS)[number]>>;
@@ -130,32 +134,35 @@ export function syncItems(synced: SyncedSettings, revision: number): Record<stri
 }
 
 /**
- * Reads the synced settings back from the items of {@link syncItems}. Never throws: a value whose parts are missing
- * is left out; a value another device wrote malformed (a part count that is not a whole number from 1 to
- * {@link MAX_SYNC_PARTS}, a shape this version does not read) is left out with a warning, so that this device's own
- * value of that key stands.
+ * Reads the synced settings back from the items of {@link syncItems}. Never throws: a value whose parts are missing,
+ * or that another device wrote malformed (a part count that is not a whole number from 1 to {@link MAX_SYNC_PARTS},
+ * a shape this version does not read, with a warning), is left out of `synced` and named in `malformed`; the store
+ * puts the last well-formed synced value of that key in its place (`./sync-seen.ts`).
  */
 export function readSyncItems(items: Record<string, unknown>): {
   synced: SyncedSettings;
+  malformed: SyncedKey[];
   revision: number | undefined;
   version: SyncVersion | undefined;
 } {
   const synced: Record<string, unknown> = {};
+  const malformed: SyncedKey[] = [];
   for (const key of SYNCED_SETTING_KEYS) {
     let value = items[syncItemName(key)];
     if (value === undefined) continue;
     if (isPartsHeader(value)) {
       const parts = syncPartCount(value);
-      if (parts === undefined) {
-        console.warn(`settings sync: ignored ${syncItemName(key)} (bad part count)`);
+      const all = Array.from({ length: parts ?? 0 }, (_, i) => items[partName(key, i)]);
+      if (parts === undefined) console.warn(`settings sync: ignored ${syncItemName(key)} (bad part count)`);
+      if (parts === undefined || !all.every(Array.isArray)) {
+        malformed.push(key);
         continue;
       }
-      const all = Array.from({ length: parts }, (_, i) => items[partName(key, i)]);
-      if (!all.every(Array.isArray)) continue;
       value = all.flat();
     }
     if (!validSyncedValue(key, value)) {
       console.warn(`settings sync: ignored ${syncItemName(key)} (unexpected shape)`);
+      malformed.push(key);
       continue;
     }
     synced[key] = value;
@@ -163,6 +170,7 @@ export function readSyncItems(items: Record<string, unknown>): {
   const revision = items[SYNC_REVISION_ITEM];
   return {
     synced: synced as SyncedSettings,
+    malformed,
     revision: typeof revision === 'number' ? revision : undefined,
     version: readSyncVersion(items[SYNC_VERSION_ITEM]),
   };
@@ -202,13 +210,17 @@ function localCopyWins(saved: Settings & SyncMeta, synced: SyncVersion | undefin
  * write when only the sync failed. `area` undefined: local only. `clock`: `now` (wall, ms) stamps the revision older
  * versions read, `monotonic` (ms) times the write-rate window, so that no jump of the user's clock frees or blocks
  * it; a plain function is both (tests). `random` (uniform in [0, 1)) makes this device's id on its first save and the
- * tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`).
+ * tokens every save stamps in `Settings.autoTrackTicks` (`./ticks.ts`). `seen`: the last well-formed synced value
+ * of each key, kept beside `local` (`./sync-seen.ts`): every read keeps them, and a synced item another device wrote
+ * malformed reads as that value, unless this device saved after it (undefined: nothing kept, and this device's own
+ * copy stands for a malformed item — the popup, which only reads).
  */
 export function createSyncedSettingsStore(
   local: SettingsStore,
   area: SyncArea | undefined,
   clock: Pick<Clock, 'now' | 'monotonic'> | (() => number) = realClock,
   random: () => number = Math.random,
+  seen?: SeenMemory,
 ): SettingsStore {
   const now = typeof clock === 'function' ? clock : () => clock.now();
   const monotonic = typeof clock === 'function' ? clock : () => clock.monotonic();
@@ -228,10 +240,14 @@ export function createSyncedSettingsStore(
     } catch {
       return strip(saved); // sync unavailable: this device's copy is the truth
     }
-    const { synced, revision, version } = readSyncItems(items);
+    const { synced, malformed, revision, version } = readSyncItems(items);
+    await seen?.remember(synced, version);
     if (!saved && Object.keys(synced).length === 0) return undefined;
     if (saved && localCopyWins(saved, version, revision)) return strip(saved);
-    return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...synced };
+    // A synced item another device wrote malformed: the last well-formed synced value of it, not this device's own
+    // older save (which a change synced from elsewhere never reached) — unless this device saved after reading it.
+    const fallback = seen && malformed.length > 0 ? await seen.recall(malformed, readSyncVersion(saved?.syncVersion)?.counter ?? 0) : {};
+    return { ...(strip(saved) ?? { baseUrl: '', accessKey: '' }), ...fallback, ...synced };
   };
   return {
     get: read,

@@ -24,6 +24,8 @@ import { createCheckedIntentStore, createCheckedSettingsStore } from '../store/c
 import { type StoreOpener, storesOn } from '../store/idb';
 import { createOutbox, OUTBOX_DB } from '../store/outbox';
 import { createSyncedSettingsStore } from '../store/sync';
+import { keepSyncedChanges } from '../store/sync-observe';
+import { createSeenMemory, createSyncSeenStore } from '../store/sync-seen';
 import { fetchObservingDate, ServiceClock } from '../tracker/service-clock';
 import { createCalmAlarm } from './calm-alarm';
 import { type ClientCache, createClientCache } from './client-cache';
@@ -43,18 +45,28 @@ export interface WorkerStores {
 
 /**
  * Opens the worker's stores on `platform.indexedDB`. Records and settings are parsed and migrated on load; what
- * cannot be read is set aside (lib/store/records.ts). `now`: wall-clock ms.
+ * cannot be read is set aside (lib/store/records.ts). The last well-formed value of each synced setting is kept beside
+ * them, at every read and as it arrives by `storage.onChanged` (lib/store/sync-seen.ts). `now`: wall-clock ms.
  */
 export function openWorkerStores(platform: Platform, now: () => number): WorkerStores {
   const open = storesOn(platform.indexedDB);
   const settingsDb = open(DB_NAMES.settings, 'settings');
   const intentsDb = open(DB_NAMES.intents, 'intents');
   const intents = createCheckedIntentStore(createAsideRecords(settingsDb), intentsDb, settingsDb, now);
+  const sync = platform.browser.storage?.sync;
+  const seen = createSeenMemory(createSyncSeenStore(settingsDb));
   const settings = createSyncedSettingsStore(
     createCheckedSettingsStore(createSettingsStore(settingsDb), settingsDb),
-    platform.browser.storage?.sync,
+    sync,
     platform.clock,
+    undefined,
+    seen,
   );
+  // A synced value from another device is kept as it arrives, not only at the next settings read.
+  if (sync) {
+    const keep = keepSyncedChanges(sync, seen);
+    platform.browser.storage.onChanged?.addListener((changes, area) => void keep(changes, area));
+  }
   return { open, settingsDb, intents, settings };
 }
 
