@@ -14,8 +14,9 @@
  * leaves less than that before the end excuses a missing one; deaths or refusals that left less than that calm while
  * the address was ticked excuse one tracked from the gap after it (no checkpoint was kept: the next tick is a first
  * look, an hour back, as the worker cannot tell it from the first tick). A malformed `autoTrackAddresses` from
- * another device (the `sync` family) while ticked excuses a missing one: the synced tick is unreadable, this device's
- * own copy decides.
+ * another device (the `sync` family) while ticked excuses a missing one only when no worker could keep the synced
+ * tick (deaths or IndexedDB refusals from the tick until the malformed item came): otherwise it reads as the last
+ * well-formed synced value kept (lib/store/sync-seen.ts).
  */
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
@@ -29,6 +30,8 @@ const MIN = 60_000;
 /** The watched owner. */
 export const WATCHED = '0x00000000000000000000000000000000000000c3';
 const MARGIN_MS = 150_000;
+/** The oracle's windows in which no worker keeps a synced value: deaths, and IndexedDB refusing (reads or writes). */
+const keepsNothing = (w: { why: string }) => /^(death|idb |quota )/.test(w.why);
 const via = fc.constantFrom<'options' | 'sync'>('options', 'sync');
 
 /** The arbitrary of the family's part of a schedule (undefined: off). */
@@ -297,6 +300,17 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
       t = Math.max(t + 1, ...ws.map((w) => w.to));
     return t + 90_000;
   };
+  /** True when deaths or IndexedDB refusals cover [from, to]: no worker ran calm to keep what was synced then. */
+  const unkept = (from: number, to: number) => {
+    let t = from;
+    for (
+      let ws = ctx.over(undefined, t, t + 1).filter(keepsNothing);
+      ws.length > 0 && t < to;
+      ws = ctx.over(undefined, t, t + 1).filter(keepsNothing)
+    )
+      t = Math.max(t + 1, ...ws.map((w) => w.to));
+    return t >= to;
+  };
   for (const { intentId, createdAt } of obs.intents) {
     const tracked = obs.trackedAt.has(intentId);
     const inSpan = spans.find(
@@ -313,7 +327,10 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
       else {
         const ws = ctx.over(undefined, createdAt, ctx.end);
         const calmFrom = Math.max(createdAt, ...ws.map((w) => w.to));
-        const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to);
+        // A malformed synced list reads as the last well-formed synced value this device kept (lib/store/sync-seen.ts):
+        // only a tick no worker could keep — deaths or IndexedDB refusals from the tick until the malformed item came —
+        // falls back to this device's own copy.
+        const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to && unkept(inSpan.from, at));
         const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end, tickEndOf(spans, ctx.end), ctx.deaths);
         if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
         // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
