@@ -16,6 +16,11 @@ export class IntentMirror {
   readonly #strings = new StringInterner();
   /** Records changed in memory only ({@link IntentMirror.hold}): the next write of each starts from them. */
   readonly #held = new Map<string, TrackedIntent>();
+  /**
+   * Removals of an intent still waiting for the store, and what the mirror had before the first of them: a refusal
+   * while a later removal is pending leaves the outcome to that one (the store runs them in order).
+   */
+  readonly #removing = new Map<string, { pending: number; wasRemoved: boolean; before: TrackedIntent | undefined }>();
   #loaded: Promise<void> | undefined;
 
   constructor(
@@ -122,23 +127,34 @@ export class IntentMirror {
    * an earlier worker wrote before the clock went back: an intent an hour ahead is not asked for an hour.
    */
   async remove(intentId: string): Promise<void> {
-    const before = this.#map.get(intentId);
-    const wasRemoved = this.#removed.has(intentId);
+    const chain = this.#removing.get(intentId) ?? { pending: 0, wasRemoved: this.#removed.has(intentId), before: this.#map.get(intentId) };
+    chain.pending++;
+    this.#removing.set(intentId, chain);
     this.#removed.add(intentId);
     this.#map.delete(intentId);
     try {
       await this.store.remove(intentId);
     } catch (err) {
-      if (!wasRemoved) this.#removed.delete(intentId);
+      // A later removal of it is still pending: the store runs it after this one, and it decides.
+      if (this.#settled(intentId, chain) > 0) throw err;
+      if (!chain.wasRemoved) this.#removed.delete(intentId);
       // Still held: no write took it in meanwhile, so it is newer than the store's copy.
       const held = this.#held.get(intentId);
-      const kept = held ?? (await this.store.get(intentId).catch(() => before));
+      const kept = held ?? (await this.store.get(intentId).catch(() => chain.before));
       if (kept && !this.#removed.has(intentId)) this.#map.set(intentId, compactRecord(kept, this.#strings));
       else this.#held.delete(intentId);
       throw err;
     }
+    this.#settled(intentId, chain);
     this.#held.delete(intentId);
     this.onChange?.(intentId);
+  }
+
+  /** One removal of `intentId` answered by the store: how many of its chain are still pending. */
+  #settled(intentId: string, chain: { pending: number }): number {
+    chain.pending--;
+    if (chain.pending === 0 && this.#removing.get(intentId) === chain) this.#removing.delete(intentId);
+    return chain.pending;
   }
 
   /** Lifts the tombstone of an intent tracked again. */
