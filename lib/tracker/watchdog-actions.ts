@@ -70,7 +70,9 @@ function expiryVote(c: EngineCore, intentId: string): boolean {
 /** Expires `intentId` (EXPIRY_ANSWERS fresh answers showed it past its window). */
 async function expire(c: EngineCore, intentId: string): Promise<void> {
   const now = c.clock.now();
-  await c.mirror.write(intentId, (t) => expired(t, now));
+  // A refused write leaves it tracked (its votes stand): the next pass expires it again. Thrown, it would end the
+  // pump's pass before any check of any intent is sent or the next wake-up set.
+  await c.mirror.write(intentId, (t) => expired(t, now)).catch(() => {});
 }
 
 /**
@@ -99,5 +101,8 @@ async function stuck(c: EngineCore, intentId: string, minutes: number): Promise<
     return;
   }
   const now = clock.now();
-  await c.mirror.write(intentId, (t) => stuckWarned(t, now));
+  // A refused mark leaves the warning queued (the notifier keeps one per intent) and unmarked: the next watchdog turn
+  // marks it again. Thrown, it would end the pump's pass before any check of any intent is sent or the next wake-up
+  // set, and each pass while the answer is fresh would end the same way.
+  await c.mirror.write(intentId, (t) => stuckWarned(t, now)).catch(() => {});
 }
