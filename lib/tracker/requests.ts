@@ -166,20 +166,29 @@ export async function record(
   const now = c.clock.now();
   c.heard = true;
   c.serviceClock.observeAtLeast(Date.parse(receipt.updatedAt ?? ''));
-  // What the last answer confirmed is taken back as this one arrives: only its own write confirms again (a stale
-  // answer, or one whose write the store refused, leaves the watchdogs nothing to act on until the next answer).
+  // What the last answer confirmed is taken back as this one arrives: only this one confirms again, when written and
+  // not stale, or, refused its write, when it showed the status believed (a stale answer, or another status whose
+  // write the store refused, leaves the watchdogs nothing to act on until the next answer).
   c.confirmedAt.delete(intentId);
   if (receipt.status !== 'COMMITTED') c.expiryVotes.delete(intentId);
   let news = false;
   let stale = false;
-  const written = await c.mirror.write(intentId, (t) => {
-    stale = t?.status !== undefined && isStatusBehind(receipt.status, t.status);
-    const a = answered(t, receipt, states, now, nextCheckAt);
-    news = a.next !== undefined && a.news && !flapping;
-    if (!news || a.next?.phase !== 'tracking' || c.newsPace.admit(intentId, receipt.status)) return a.next;
-    news = false;
-    return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + c.tuning.minWaitCycleMs) };
-  });
+  const written = await c.mirror
+    .write(intentId, (t) => {
+      stale = t?.status !== undefined && isStatusBehind(receipt.status, t.status);
+      const a = answered(t, receipt, states, now, nextCheckAt);
+      news = a.next !== undefined && a.news && !flapping;
+      if (!news || a.next?.phase !== 'tracking' || c.newsPace.admit(intentId, receipt.status)) return a.next;
+      news = false;
+      return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + c.tuning.minWaitCycleMs) };
+    })
+    .catch((err: unknown) => {
+      // Refused (a full disk): an answer that showed the very status believed still confirms it, or on a disk that
+      // stays full no stuck warning would ever come. One that showed another status confirms nothing.
+      const t = c.mirror.get(intentId);
+      if (t?.phase === 'tracking' && t.status === receipt.status) c.confirmedAt.set(intentId, c.clock.monotonic());
+      throw err;
+    });
   if (news) c.busyUntil = now + c.tuning.busyForMs;
   if (written && !stale) c.confirmedAt.set(intentId, c.clock.monotonic());
   if (written?.phase !== 'tracking') {
