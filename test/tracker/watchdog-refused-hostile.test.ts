@@ -107,3 +107,39 @@ describe('a refused stuck-warning mark (hostile)', () => {
     tracker.stop();
   });
 });
+
+describe('the stuck warning under a service that keeps a read in flight (hostile)', () => {
+  it('two intents stuck, long-polled without pause, their leg states flapping, the notifier grouping each warning 3 s: both are warned', async () => {
+    const warned: string[] = [];
+    const { clock, tracker, add, notifier } = engineHarness(20_000, null);
+    (notifier as unknown as { showStuck: (i: TrackedIntent, m: number, due?: () => boolean) => Promise<unknown> }).showStuck = async (
+      i,
+      _m,
+      due,
+    ) => {
+      // Grouping: the decision is asked again when the warning's turn comes, 3 s later.
+      await clock.sleep(3_000);
+      if (due && !due()) return false;
+      warned.push(i.intentId);
+      return undefined;
+    };
+    // Each intent's leg states change every 7 s and come back (a flapping service): a long-poll answer is due at
+    // almost any moment, and a read of each is in flight most of the time.
+    const flapping = (offset: number): Array<[number, string, string[]]> =>
+      Array.from({ length: 260 }, (_, k) => [
+        k === 0 ? 1_000 + offset : 7_000,
+        'EXECUTING',
+        k % 2 === 0 ? ['PENDING', 'UNKNOWN', 'UNKNOWN'] : ['SUCCEEDED', 'PENDING', 'UNKNOWN'],
+      ]);
+    add(1, flapping(0));
+    add(2, flapping(3_500));
+    await tracker.track(sid(1));
+    await tracker.track(sid(2));
+    await clock.advance(14 * MIN);
+    expect(warned).toEqual([]);
+    // The limit is 15 min from the start; both within two minutes of it.
+    await clock.advance(3 * MIN);
+    expect(new Set(warned)).toEqual(new Set([sid(1), sid(2)]));
+    tracker.stop();
+  });
+});
