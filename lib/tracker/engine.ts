@@ -26,6 +26,7 @@ export class Tracker {
   readonly #c: EngineCore;
   readonly #loop: PumpLoop;
   #stateLoaded: Promise<void> | undefined;
+  #stateRead: Promise<void> | undefined;
   #pauseRebased = false;
 
   constructor(deps: TrackerDeps) {
@@ -215,8 +216,7 @@ export class Tracker {
   #load(): Promise<void> {
     const c = this.#c;
     this.#stateLoaded ??= (async () => {
-      // Each read waits at most its bound (./load-bound): one still pending counts as refused for this attempt.
-      const [intents, state] = await Promise.allSettled([c.reads.intents.attempt(), c.reads.state.attempt()]);
+      const [intents, state] = await Promise.allSettled([c.mirror.load(), this.#loadState()]);
       if (state.status === 'rejected') throw state.reason;
       if (intents.status === 'rejected') {
         // The intents cannot be read (IndexedDB refusing): the Retry-After a previous worker kept holds all the same,
@@ -230,6 +230,16 @@ export class Tracker {
       throw err;
     });
     return this.#stateLoaded;
+  }
+
+  /** Reads the tracker state a previous worker left, once (a failed read is tried again by the next load). */
+  #loadState(): Promise<void> {
+    const c = this.#c;
+    this.#stateRead ??= (async () => c.pause.loaded(await c.deps.stateStore?.get()))().catch((err: unknown) => {
+      this.#stateRead = undefined;
+      throw err;
+    });
+    return this.#stateRead;
   }
 
   /**
@@ -277,10 +287,9 @@ export class Tracker {
    */
   async holdOff(ms: number): Promise<void> {
     const c = this.#c;
-    // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be, and
-    // is waited for however slow (the pause is set over the state a previous worker left, never under it).
+    // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be.
     await this.#load().catch(async () => {
-      await c.reads.state.attempt(Number.POSITIVE_INFINITY);
+      await this.#loadState();
       await this.#rebasePauseAlone();
     });
     await c.pause.pauseFor(ms);
