@@ -24,8 +24,13 @@ import { tickOf } from '../store/ticks';
 import type { ServiceTimeBounds } from '../tracker/service-clock';
 import type { TrackIntent } from './track';
 
-/** Watched addresses are checked at most this often (ms), unless forced. */
+/** Watched addresses are checked at most this often (ms, monotonic), unless forced: from one check's start to the next. */
 export const WATCH_INTERVAL_MS = 60_000;
+/**
+ * How early (ms) a check may start before {@link WATCH_INTERVAL_MS} has passed: the watchdog alarm that asks for it
+ * fires every 30 s, a little early or late, so a check due at 60 s is not put off to the alarm after (90 s).
+ */
+export const WATCH_ALARM_SLACK_MS = 5_000;
 /** Pages read per address and check. */
 export const WATCH_MAX_PAGES = 5;
 /** Rows per page. */
@@ -239,7 +244,7 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     if (running) return running.then(() => 0);
     const t = now();
     const m = elapsed();
-    if (!force && m - lastCheck < WATCH_INTERVAL_MS) return 0;
+    if (!force && m - lastCheck < WATCH_INTERVAL_MS - WATCH_ALARM_SLACK_MS) return 0;
     lastCheck = m;
     // A store that refuses a write (disk full) ends this check; the next goes on from the checkpoints saved.
     running = checkAll(deps, t)
@@ -248,9 +253,9 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
         return 0;
       })
       .finally(() => {
+        // A check longer than the interval (many addresses, each waiting its turn in the budget) is followed at the
+        // next alarm; the background lane's pace bounds what it sends.
         running = undefined;
-        // The next one is due a minute after this one ended, not after it started.
-        lastCheck = Math.max(lastCheck, elapsed());
       });
     return running;
   };

@@ -144,6 +144,23 @@ describe('createWatchedCheck', () => {
     expect(requests.length).toBeGreaterThan(sent);
   });
 
+  it('on the watchdog alarm (every 30 s, a second early or late), checks every minute even when a check lasts seconds', async () => {
+    // The alarm beats at 0, 30, 59 (early), 90, 121 (late), 150, 180 s: a check that takes 3 s runs at 0, 59, 121, 180.
+    let t = sim.now();
+    const start = t;
+    const { check, requests } = await setUp({ now: () => t });
+    const ran: number[] = [];
+    for (const beat of [0, 30_000, 59_000, 90_000, 121_000, 150_000, 180_000]) {
+      t = start + beat;
+      const before = requests.length;
+      const pending = check();
+      t += 3_000; // the check's requests take their time
+      await pending;
+      if (requests.length > before) ran.push(beat / 1000);
+    }
+    expect(ran).toEqual([0, 59, 121, 180]);
+  });
+
   it('tracks only rows whose receipt names the address as owner, even from a history that ignores the owner filter', async () => {
     const { check, tracked } = await setUp({ ignoreOwner: true });
     const mine = createMany(3, MINE);
