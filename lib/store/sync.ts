@@ -34,7 +34,7 @@ export const SYNCED_SETTING_KEYS = [
 export type SyncedKey = (typeof SYNCED_SETTING_KEYS)[number];
 
 /** The synced part of the settings. */
-export type SyncedSettings = Partial<Pick<Settings, (typeof SYNCED_SETTING_KEYS)[number]>>;
+export type SyncedSettings = Partial<Pick<Settings, SyncedKey>>;
 
 /** The part of `browser.storage.sync` used here (`get(null)` reads every item). */
 export interface SyncArea {
