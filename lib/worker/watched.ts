@@ -14,6 +14,9 @@
  *   between: each tick has its own token (`Settings.autoTrackTicks`, lib/store/ticks.ts), kept in the checkpoint;
  * - the checkpoint moves only over what was read: to the newest own row read (less {@link OVERLAP_S}), never to the
  *   worker's own clock;
+ * - where a first look (an hour back) or a tick again starts is stored as soon as a check decides it, before it reads:
+ *   a check that never completes (the worker dies, a 429 holds it, the browser closes) leaves it there, and the next
+ *   check reads on from it instead of an hour back from its own, later time;
  * - where an address is read from is decided on the service's time only once several of its `Date` headers agree
  *   (`ServiceClock.settled`): one lying header, or a local clock an hour off, never decides it.
  */
@@ -189,6 +192,11 @@ async function settledTime(
   }
 }
 
+/** Stores `start` as the checkpoint of `address`, the others as they are. Rejects when the store refuses. */
+async function keepStart(checkpoints: WatchedCheckpoints, address: string, start: WatchedCheckpoint): Promise<void> {
+  await checkpoints.set({ ...(await checkpoints.get()), [address]: start });
+}
+
 /**
  * One check of every ticked address; each address's checkpoint is saved as soon as it is read. `t`: the local time
  * (ms) the check started. Resolves with how many intents were added; rejects when a store refuses.
@@ -217,7 +225,12 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
   for (const address of ticked) {
     const checkpoints = await deps.checkpoints.get();
     const tick = tickOf(settings, address);
-    const start = startCheckpoint(checkpoints[address], tick, nowS, latestS);
+    const known = checkpoints[address];
+    const start = startCheckpoint(known, tick, nowS, latestS);
+    // A first look (or a tick again) is kept before the read: a read cut short (a dying worker, a 429's hold, the
+    // browser closed) leaves it where it was decided, not an hour back from a later check's time. A refused write
+    // does not stop the read (its result is written after it).
+    if (start !== known) await keepStart(deps.checkpoints, address, { ...start, ...(tick ? { tick } : {}) }).catch(() => {});
     const result = await checkAddress(deps, client, address, start, nowS);
     added += result.added;
     await deps.checkpoints.set({

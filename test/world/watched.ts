@@ -15,7 +15,8 @@
  * the address was ticked excuse one tracked from the gap after it (no checkpoint was kept: the next tick is a first
  * look, an hour back, as the worker cannot tell it from the first tick). A malformed `autoTrackAddresses` from
  * another device (the `sync` family) while ticked excuses a missing one only when no worker could keep the synced
- * tick (deaths or IndexedDB refusals from the tick until the malformed item came): otherwise it reads as the last
+ * tick (deaths or IndexedDB refusals from the tick's arrival in this profile's `storage.sync` — when its save
+ * completed, maybe after the browser closed — until the malformed item came): otherwise it reads as the last
  * well-formed synced value kept (lib/store/sync-seen.ts).
  */
 import { IDBFactory } from 'fake-indexeddb';
@@ -74,6 +75,12 @@ export interface WatchedObs {
   trackedAt: Map<string, number>;
   /** When another device wrote an `autoTrackAddresses` that is no list (the `sync` family's malformed item). */
   malformedAt: number[];
+  /**
+   * When a well-formed `autoTrackAddresses` naming the owner reached this profile's `storage.sync` (a save's synced
+   * items, from either device): a tick from another device arrives when its save completes, maybe after this browser
+   * closed.
+   */
+  tickArrivedAt: number[];
   /** The watched check's history pages of the owner, as the service answered them (see {@link WatchedPage}). */
   pages: WatchedPage[];
 }
@@ -212,13 +219,14 @@ function syncArea(ctx: FamilyContext): SyncArea {
 /** Plays the family: the owner's intents at the service, the ticks and unticks where the schedule says. */
 export function playWatched(ctx: FamilyContext, spec: WatchedSpec | undefined): WatchedObs | undefined {
   if (!spec) return undefined;
-  const obs: WatchedObs = { intents: [], changes: [], trackedAt: new Map(), malformedAt: [], pages: [] };
+  const obs: WatchedObs = { intents: [], changes: [], trackedAt: new Map(), malformedAt: [], tickArrivedAt: [], pages: [] };
   recordPages(ctx, obs.pages);
   const profile = ctx.world.profile;
   const arrive = profile.syncFromAnotherDevice.bind(profile);
   profile.syncFromAnotherDevice = (items, fire) => {
     const list = items['settings.autoTrackAddresses'];
     if (list !== undefined && !Array.isArray(list) && (list as { parts?: unknown }).parts === 2 ** 32) obs.malformedAt.push(ctx.now());
+    if (Array.isArray(list) && list.some((a) => typeof a === 'string' && a.toLowerCase() === WATCHED)) obs.tickArrivedAt.push(ctx.now());
     arrive(items, fire);
   };
   spec.intents.forEach((x, k) => {
@@ -328,9 +336,12 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
         const ws = ctx.over(undefined, createdAt, ctx.end);
         const calmFrom = Math.max(createdAt, ...ws.map((w) => w.to));
         // A malformed synced list reads as the last well-formed synced value this device kept (lib/store/sync-seen.ts):
-        // only a tick no worker could keep — deaths or IndexedDB refusals from the tick until the malformed item came —
-        // falls back to this device's own copy.
-        const malformed = obs.malformedAt.some((at) => at >= inSpan.from && at < inSpan.to && unkept(inSpan.from, at));
+        // only a tick no worker could keep — deaths or IndexedDB refusals from the tick's arrival in this profile's
+        // storage.sync until the malformed item came — falls back to this device's own copy.
+        const malformed = obs.malformedAt.some((at) => {
+          const arrived = obs.tickArrivedAt.find((a) => a >= inSpan.from && a <= at);
+          return at >= inSpan.from && at < inSpan.to && arrived !== undefined && unkept(arrived, at);
+        });
         const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end, tickEndOf(spans, ctx.end), ctx.deaths);
         if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
         // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
