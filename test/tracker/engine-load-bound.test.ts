@@ -94,6 +94,42 @@ describe('a load read that never answers', () => {
     tracker.stop();
   });
 
+  it('a track asked while the intents never answer is refused at the bound, writing nothing; the late answer keeps every intent tracked before, once', async () => {
+    const clock = new EventClock();
+    const NEW = `0x${'8'.repeat(64)}`;
+    const memory = new MemoryStore();
+    await memory.put(trackedRecord(ID, { addedAt: clock.now() }));
+    const intentsRead = deferred<TrackedIntent[]>();
+    let lists = 0;
+    const store = Object.assign(memory, {
+      list: () => {
+        lists++;
+        return intentsRead.promise;
+      },
+    });
+    const tracker = new Tracker({
+      store,
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => undefined,
+    });
+    const tracked = outcome(tracker.track(NEW));
+    await clock.advance(LOAD_LIMITS.boundMs);
+    // The caller is told (the popup says so) rather than left waiting for ever; nothing was written.
+    expect(tracked.state).toBe('rejected');
+    expect(tracked.error).toBeInstanceOf(ReadPendingError);
+    expect(await memory.get(NEW)).toBeUndefined();
+    // The read answers late with the store as it was: taken once, the intent tracked before kept, a track goes through.
+    intentsRead.resolve([trackedRecord(ID, { addedAt: clock.now() })]);
+    await clock.advance(0);
+    expect((await tracker.list()).map((t) => t.intentId)).toEqual([ID]);
+    expect((await tracker.track(NEW)).added).toBe(true);
+    expect((await tracker.list()).map((t) => t.intentId).sort()).toEqual([ID, NEW].sort());
+    expect(lists).toBe(1);
+    tracker.stop();
+  });
+
   it('the tracker state, slower than the bound, shows a kept hold: the hold is told as soon as the read answers', async () => {
     const clock = new EventClock();
     const stateRead = deferred<TrackerState | undefined>();
