@@ -3,9 +3,10 @@
  * mirror, the requests in flight, the sweeper's pace and the watchdogs' memory of fresh answers. One per engine;
  * only the engine and its parts read or write it.
  */
-import type { TrackedIntent } from '../store';
+import type { TrackedIntent, TrackerState } from '../store';
 import type { Clock } from '../time/clock';
 import { Delivery } from './delivery';
+import { BoundedRead } from './load-bound';
 import { IntentMirror } from './mirror';
 import { NewsPace } from './news-pace';
 import { TrackerPause } from './pause';
@@ -35,6 +36,11 @@ export interface EngineCore {
   readonly serviceClock: ServiceClock;
   /** The Retry-After pause and a rejected key. */
   readonly pause: TrackerPause;
+  /**
+   * The load's two reads, each bounded per attempt (./load-bound): the tracked intents (into the mirror) and the
+   * state a previous worker left (into the pause); each first answer is taken once, and a late one kicks the engine.
+   */
+  readonly reads: { intents: BoundedRead<TrackedIntent[]>; state: BoundedRead<TrackerState | undefined> };
   /** Intents the user asked to read now, and who waits for the answer. */
   readonly refresh: RefreshWaiters;
   /** States each intent's answers showed (oldest first): a state coming back is not news (flapping). */
@@ -77,7 +83,9 @@ export function createCore(deps: TrackerDeps): EngineCore {
     if (deps[key] !== undefined) tuning[key] = deps[key];
   }
   const mirror = new IntentMirror(deps.store, deps.onChange);
-  return {
+  const pause = new TrackerPause({ stateStore: deps.stateStore, onStateChange: deps.onStateChange, wall: deps.clock, steady: clock });
+  const onLate = () => core.kick();
+  const core: EngineCore = {
     deps,
     clock,
     startedAt: clock.now(),
@@ -87,7 +95,11 @@ export function createCore(deps: TrackerDeps): EngineCore {
     sweeper: new HistorySweeper(tuning.maxBatchPages),
     longPolls: new LongPollBudget(tuning.maxConcurrent - 1, tuning.longPollsPerMinute, clock.now()),
     serviceClock: deps.serviceClock ?? new ServiceClock(deps.clock),
-    pause: new TrackerPause({ stateStore: deps.stateStore, onStateChange: deps.onStateChange, wall: deps.clock, steady: clock }),
+    pause,
+    reads: {
+      intents: new BoundedRead(() => deps.store.list(), clock, { apply: (all) => mirror.adopt(all), onLate }),
+      state: new BoundedRead(async () => deps.stateStore?.get(), clock, { apply: (state) => pause.loaded(state), onLate }),
+    },
     refresh: new RefreshWaiters(),
     seen: new Map(),
     newsPace: new NewsPace(),
@@ -105,6 +117,7 @@ export function createCore(deps: TrackerDeps): EngineCore {
     kick: () => {},
     wakeAt: () => {},
   };
+  return core;
 }
 
 /** The intents being tracked (phase `tracking`), as the mirror holds them. */

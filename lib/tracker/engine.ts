@@ -26,7 +26,6 @@ export class Tracker {
   readonly #c: EngineCore;
   readonly #loop: PumpLoop;
   #stateLoaded: Promise<void> | undefined;
-  #stateRead: Promise<void> | undefined;
   #pauseRebased = false;
 
   constructor(deps: TrackerDeps) {
@@ -216,7 +215,8 @@ export class Tracker {
   #load(): Promise<void> {
     const c = this.#c;
     this.#stateLoaded ??= (async () => {
-      const [intents, state] = await Promise.allSettled([c.mirror.load(), this.#loadState()]);
+      // Each read waits at most its bound (./load-bound): one still pending counts as refused for this attempt.
+      const [intents, state] = await Promise.allSettled([c.reads.intents.attempt(), c.reads.state.attempt()]);
       if (state.status === 'rejected') throw state.reason;
       if (intents.status === 'rejected') {
         // The intents cannot be read (IndexedDB refusing): the Retry-After a previous worker kept holds all the same,
@@ -230,16 +230,6 @@ export class Tracker {
       throw err;
     });
     return this.#stateLoaded;
-  }
-
-  /** Reads the tracker state a previous worker left, once (a failed read is tried again by the next load). */
-  #loadState(): Promise<void> {
-    const c = this.#c;
-    this.#stateRead ??= (async () => c.pause.loaded(await c.deps.stateStore?.get()))().catch((err: unknown) => {
-      this.#stateRead = undefined;
-      throw err;
-    });
-    return this.#stateRead;
   }
 
   /**
@@ -287,9 +277,10 @@ export class Tracker {
    */
   async holdOff(ms: number): Promise<void> {
     const c = this.#c;
-    // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be.
+    // The intents need not be readable to keep the hold (IndexedDB refusing them): the tracker state must be, and
+    // is waited for however slow (the pause is set over the state a previous worker left, never under it).
     await this.#load().catch(async () => {
-      await this.#loadState();
+      await c.reads.state.attempt(Number.POSITIVE_INFINITY);
       await this.#rebasePauseAlone();
     });
     await c.pause.pauseFor(ms);

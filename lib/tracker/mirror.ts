@@ -34,16 +34,22 @@ export class IntentMirror {
    */
   load(): Promise<void> {
     this.#loaded ??= this.store.list().then(
-      (all) => {
-        for (const t of all)
-          if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#map.set(t.intentId, compactRecord(t, this.#strings));
-      },
+      (all) => this.adopt(all),
       (err: unknown) => {
         this.#loaded = undefined;
         throw err;
       },
     );
     return this.#loaded;
+  }
+
+  /**
+   * Takes the store's list as read (by {@link IntentMirror.load}, or by the engine's bounded read, ./load-bound): once,
+   * before any write; an intent removed or already held meanwhile is left as the mirror has it.
+   */
+  adopt(all: readonly TrackedIntent[]): void {
+    for (const t of all)
+      if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#map.set(t.intentId, compactRecord(t, this.#strings));
   }
 
   get(intentId: string): TrackedIntent | undefined {

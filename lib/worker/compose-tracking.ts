@@ -87,9 +87,9 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   });
 
   // Nothing is sent, by any lane, before that hold is back in the budget: a watched check or an ETA look-up at start
-  // would otherwise go out inside the service's Retry-After. Also when the load fails on the intents (IndexedDB
-  // refusing them): the tracker has restored the kept hold all the same (`onStateChange` above), so the gate waits
-  // for it rather than opening on the failure.
+  // would otherwise go out inside the service's Retry-After. Also when the load fails on the intents (refused, or
+  // unanswered at the load's bound: lib/tracker/load-bound.ts): the tracker has restored the kept hold all the same
+  // (`onStateChange` above), so the gate waits for it. A state read failing leaves the hold unknown: the gate opens.
   clients.budget.gate(
     tracker.list().then(
       () => restoring,

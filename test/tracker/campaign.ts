@@ -364,6 +364,15 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       refusals.push(clock.now());
       return Promise.reject(new DOMException('refused', 'QuotaExceededError'));
     };
+    /**
+     * The tracker's clock in this life: as a stopped worker's instance is gone, a dead life's timers never fire (its
+     * load's bounded reads included: lib/tracker/load-bound.ts), as the world's do not (test/world/time.ts).
+     */
+    const lifeClock: Clock = {
+      now: () => userClock.now(),
+      monotonic: () => userClock.monotonic(),
+      sleep: (ms, signal) => (dead ? hang<void>() : userClock.sleep(ms, signal).then(() => (dead ? hang<void>() : undefined))),
+    };
     const browser = desktop.worker();
     browser.hook = () => {
       if (killCalls.has(++calls)) {
@@ -433,7 +442,7 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
       store: intentStore,
       stateStore,
       serviceClock,
-      clock: userClock,
+      clock: lifeClock,
       notifier: calm,
       transport: async () => (configured ? trackerTransport() : undefined),
       random: () => 0.5,
@@ -522,7 +531,8 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
     };
     /** What `entrypoints/background.ts` does on every start and on the 30 s watchdog alarm. */
     const start = () => {
-      void tracker.resume();
+      // As lib/wire.ts: a load that fails (a read refused or unanswered) rejects here; the next alarm resumes again.
+      void tracker.resume().catch(() => {});
       void calm.resume().catch(() => {});
     };
     const watchdog = () => {
