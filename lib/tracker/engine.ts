@@ -12,6 +12,7 @@
  */
 import type { TrackedIntent, TrackerState } from '../store';
 import { createCore, type EngineCore } from './engine-core';
+import { patiently } from './load-bound';
 import { PumpLoop, pump } from './pump';
 import { entryRecord, type TrackEntry } from './track-many';
 import { aheadMs, clampTimes, shiftTimes } from './tracker-time';
@@ -70,7 +71,7 @@ export class Tracker {
    */
   async trackMany(entries: readonly TrackEntry[]): Promise<TrackResult[]> {
     const c = this.#c;
-    await this.#load();
+    await this.#loadForUser();
     const now = c.clock.now();
     const added = new Set<string>();
     for (const e of entries) c.mirror.revive(e.intentId);
@@ -108,7 +109,7 @@ export class Tracker {
    */
   async remove(intentId: string): Promise<void> {
     const c = this.#c;
-    await this.#load();
+    await this.#loadForUser();
     c.inFlight.get(intentId)?.controller.abort();
     c.refresh.settle(intentId);
     c.seen.delete(intentId);
@@ -129,7 +130,7 @@ export class Tracker {
    */
   async retryNow(intentId?: string): Promise<void> {
     const c = this.#c;
-    await this.#load();
+    await this.#loadForUser();
     // A rejected key is retried; the server's Retry-After still holds.
     await c.pause.retried();
     const ids = intentId ? [intentId] : c.mirror.values().map((t) => t.intentId);
@@ -190,7 +191,7 @@ export class Tracker {
    */
   async refresh(intentId: string): Promise<TrackedIntent | undefined> {
     const c = this.#c;
-    await this.#load();
+    await this.#loadForUser();
     const t = c.mirror.get(intentId);
     if (t?.phase !== 'tracking' || c.stopped) return t;
     const done = c.refresh.wait(intentId);
@@ -211,6 +212,11 @@ export class Tracker {
   }
 
   // ---- internals ----
+
+  /** The load for a user's own action: a read that is only slow is waited for up to `USER_LOAD_WAIT_MS` (./load-bound). */
+  #loadForUser(): Promise<void> {
+    return patiently(() => this.#load(), this.#c.clock);
+  }
 
   #load(): Promise<void> {
     const c = this.#c;

@@ -134,3 +134,27 @@ export class BoundedRead<T> {
     if (this.#gaveUp) this.hooks.onLate?.();
   }
 }
+
+/**
+ * How long (ms, monotonic) a user's own action on the tracker (a track, a removal, _Retry now_, a refresh) waits for
+ * a load read that is only slow before it fails as on a refused read: longer than the start gate's bound, so that a
+ * desk's slow `getAll` right after a start is waited for rather than told to the user as an error.
+ */
+export const USER_LOAD_WAIT_MS = 10_000;
+
+/**
+ * Runs `load` again while it rejects with {@link ReadPendingError}, until `waitMs` (ms, monotonic) has passed since the
+ * first try; each try joins the same pending read and waits its bound, so nothing is read twice. Resolves with what
+ * `load` resolves with; rejects with any other error at once, and with the last {@link ReadPendingError} once the wait
+ * is over.
+ */
+export async function patiently<T>(load: () => Promise<T>, clock: Pick<Clock, 'monotonic'>, waitMs = USER_LOAD_WAIT_MS): Promise<T> {
+  const start = clock.monotonic();
+  for (;;) {
+    try {
+      return await load();
+    } catch (err) {
+      if (!(err instanceof ReadPendingError) || clock.monotonic() - start >= waitMs) throw err;
+    }
+  }
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
-import { LOAD_LIMITS, ReadPendingError } from '@/lib/tracker/load-bound';
+import { LOAD_LIMITS, ReadPendingError, USER_LOAD_WAIT_MS } from '@/lib/tracker/load-bound';
 import { EventClock, RecordingNotifier, receipt, ScriptedTransport, trackedRecord } from './fakes';
 
 const ID = `0x${'7'.repeat(64)}`;
@@ -94,7 +94,7 @@ describe('a load read that never answers', () => {
     tracker.stop();
   });
 
-  it('a track asked while the intents never answer is refused at the bound, writing nothing; the late answer keeps every intent tracked before, once', async () => {
+  it('a track asked while the intents never answer is refused after the user’s wait (longer than the bound), writing nothing; the late answer keeps every intent tracked before, once', async () => {
     const clock = new EventClock();
     const NEW = `0x${'8'.repeat(64)}`;
     const memory = new MemoryStore();
@@ -115,8 +115,11 @@ describe('a load read that never answers', () => {
       transport: async () => undefined,
     });
     const tracked = outcome(tracker.track(NEW));
+    // The user's own action waits longer than the start gate's bound for a read that may be only slow...
     await clock.advance(LOAD_LIMITS.boundMs);
-    // The caller is told (the popup says so) rather than left waiting for ever; nothing was written.
+    expect(tracked.state).toBe('pending');
+    // ...and is then told (the popup says so) rather than left waiting for ever; nothing was written.
+    await clock.advance(USER_LOAD_WAIT_MS - LOAD_LIMITS.boundMs);
     expect(tracked.state).toBe('rejected');
     expect(tracked.error).toBeInstanceOf(ReadPendingError);
     expect(await memory.get(NEW)).toBeUndefined();
@@ -127,6 +130,31 @@ describe('a load read that never answers', () => {
     expect((await tracker.track(NEW)).added).toBe(true);
     expect((await tracker.list()).map((t) => t.intentId).sort()).toEqual([ID, NEW].sort());
     expect(lists).toBe(1);
+    tracker.stop();
+  });
+
+  it('a track asked while the intents read is only slow (5 s, beyond the start gate’s bound) is done once the read answers, not refused', async () => {
+    const clock = new EventClock();
+    const NEW = `0x${'6'.repeat(64)}`;
+    const memory = new MemoryStore();
+    await memory.put(trackedRecord(ID, { addedAt: clock.now() }));
+    const intentsRead = deferred<TrackedIntent[]>();
+    const store = Object.assign(memory, { list: () => intentsRead.promise });
+    const tracker = new Tracker({
+      store,
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => undefined,
+    });
+    const tracked = outcome(tracker.track(NEW));
+    await clock.advance(5_000);
+    expect(tracked.state).toBe('pending');
+    intentsRead.resolve([trackedRecord(ID, { addedAt: clock.now() })]);
+    await clock.advance(0);
+    await clock.advance(0);
+    expect(tracked.state).toBe('resolved');
+    expect((await tracker.list()).map((t) => t.intentId).sort()).toEqual([ID, NEW].sort());
     tracker.stop();
   });
 
