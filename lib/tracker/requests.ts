@@ -204,7 +204,8 @@ export async function record(
 
 /**
  * Records an error: tracker-wide pauses, the NotFound grace, or a back-off of this intent (a 429 pauses the tracker
- * for its Retry-After and backs the intent off as any other error).
+ * for its Retry-After, at least one back-off step, and the intent is asked again as that pause ends: no back-off of
+ * its own).
  */
 async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void> {
   const now = c.clock.now();
@@ -219,9 +220,11 @@ async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void
     kind: err instanceof SvcApiError || err instanceof ForeignReceiptError ? err.kind : 'unknown',
     message: err instanceof Error ? err.message : String(err),
     // A 429's Retry-After is the tracker-wide pause's (kept across workers, served as docs/time.md says), not this
-    // intent's back-off: a next worker that moves times back after a clock jump would wait it whole again.
+    // intent's back-off: a next worker that moves times back after a clock jump would wait it whole again. Nor does
+    // the intent back off on its own: the pause is the whole wait (a jittered back-off on top left it unasked past S(N)).
     retryAfterMs: meaning === 'rate-limited' ? 0 : retryAfterOf(err),
     random: (c.deps.random ?? Math.random)(),
+    rateLimited: meaning === 'rate-limited',
   };
   await c.mirror.write(intentId, (t) => failed(t, failure, now, c.tuning, c.startedAt));
 }

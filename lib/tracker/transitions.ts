@@ -165,12 +165,18 @@ export interface Failure {
   retryAfterMs: number;
   /** Random in [0, 1) for the jitter. */
   random: number;
+  /**
+   * A 429: the tracker-wide pause (its Retry-After, at least one back-off step) is the whole wait, for this intent too;
+   * it gets no back-off of its own, so it is asked again as the pause ends (I1 holds from the hold's end).
+   */
+  rateLimited?: boolean;
 }
 
 /**
  * A failed check: NotFound for an intent never seen is retried until the grace is served (./not-found-grace: running
  * workers' time since it was added, counted within this worker's life from `lifeStartedAt`, the engine's start on
- * the same steady clock as `now`), then `not-found`; any other error backs off (full jitter, Retry-After honoured).
+ * the same steady clock as `now`), then `not-found`; a 429 waits for the tracker-wide pause alone (`rateLimited`); any
+ * other error backs off (full jitter over the failures in a row, Retry-After honoured).
  */
 export function failed(
   t: TrackedIntent | undefined,
@@ -192,7 +198,12 @@ export function failed(
     const nextAt = now + Math.min(notFoundDelay(attempt, failure.random), tuning.notFoundGraceMs - served);
     return guarded(t, { ...t, retry: { attempt, nextAt, at: now }, lastError: trackingError('not-found-yet', now), notFoundGrace });
   }
-  const delay = backoffDelay(attempt, failure.random, tuning.backoffBaseMs, tuning.backoffCapMs, failure.retryAfterMs);
+  // A 429 counts as a failure (a next error backs off from it) but waits for the tracker-wide pause alone: the jittered
+  // back-off counts every failure in a row, NotFound answers included, so after a run of them it reaches the 60 s cap
+  // whatever the hold — unasked past S(N) after a `Retry-After: 0`.
+  const delay = failure.rateLimited
+    ? 0
+    : backoffDelay(attempt, failure.random, tuning.backoffBaseMs, tuning.backoffCapMs, failure.retryAfterMs);
   return guarded(t, {
     ...t,
     retry: { attempt, nextAt: now + delay, at: now },

@@ -167,7 +167,7 @@ describe('Tracker', () => {
     expect((await store.get(ID))?.lastError).toBeUndefined();
   });
 
-  it('waits at least Retry-After on 429: the tracker-wide pause holds it, the intent backs off as on any error', async () => {
+  it('waits at least Retry-After on 429: the tracker-wide pause holds it, the intent waits for that pause alone', async () => {
     const { tracker, transport, clock, store } = setup({ random: () => 0 });
     transport.script(ID, serviceError('RateLimited', 1007, 429, 30), {
       intentReceipt: receipt(ID, 'EXECUTING'),

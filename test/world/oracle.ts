@@ -5,11 +5,12 @@
  * - a death (kill, idle stop, browser restart): every intent from the death until the next worker started (the worker
  *   is not there); Chrome's repeat and Firefox's loss only for the intents whose job was `showing` as it died, or whose
  *   notification call it died right after;
- * - a faulted request (a transport fault, an error answer, a 429): the intent it was about, from the request until
- *   the back-off cap after it; an answer that lies (about another intent, a status moved back, a wrong `Date` or
- *   `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never excused); a 429's
- *   hold: every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS}) and, after a death inside it, for what a
- *   restarted worker holds again (./kept-holds.ts);
+ * - a faulted request (a transport fault, an error answer other than a 429): the intent it was about, from the
+ *   request until the back-off cap after it; an answer that lies (about another intent, a status moved back, a wrong
+ *   `Date` or `updatedAt`): the intent it was about, until 10 s after it (integers above 2^53 are data, never
+ *   excused); a 429: its hold alone, every intent, for the hold (at most {@link HOLD_EXCUSE_CAP_MS}) and, after a death
+ *   inside it, for what a restarted worker holds again (./kept-holds.ts) — the intent it was about gets no back-off
+ *   window (the worker asks it again as the hold ends);
  * - IndexedDB refusing (reads, writes, quota): every intent, for the span and the back-off cap after it.
  * A clock jump, drift or skew excuses nothing: durations are monotonic. I5's rate is excused by nothing but a death
  * (and never above twice the idle rate). Every check counts as checked or excused (and
