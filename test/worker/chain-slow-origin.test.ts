@@ -55,8 +55,9 @@ function world(tracked: Array<{ intentId: string; receipt: IntentReceipt }> = []
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
     browser: fakeBrowser as unknown as Platform['browser'],
   };
+  const told: string[] = [];
   const verifier = createChainVerifierOnPlatform(platform, {
-    notify: async () => {},
+    notify: async (intentId, d) => void told.push(`${intentId.slice(0, 4)} ${d.kind} ${d.leg}`),
     hasPermission: async () => true,
     intents: async () => tracked,
   });
@@ -66,7 +67,7 @@ function world(tracked: Array<{ intentId: string; receipt: IntentReceipt }> = []
     for (const r of held.splice(0)) r();
     await settle();
   };
-  return { verifier, baseAsked, held, verdict, release };
+  return { verifier, baseAsked, held, verdict, release, told };
 }
 
 beforeEach(async () => {
@@ -88,6 +89,23 @@ describe('an RPC origin that does not answer', () => {
     expect(w.baseAsked).toContain('eth_getTransactionReceipt');
     await w.release();
     expect((await check)?.legs.map((l) => `${l.leg} ${l.check.kind}`)).toEqual(['destination final']);
+  });
+
+  it('stores and tells a leg’s verdict as its chain answers, while another leg’s read is under way', async () => {
+    const w = world();
+    const check = w.verifier.onReceipt(receipt(ID.one, { origin: true, destination: true }));
+    await settle();
+    expect(w.held.length).toBeGreaterThan(0);
+    // Base answered: its leg is on the receipt, and the transfer that arrived while the service says EXECUTING told.
+    expect(await w.verdict(ID.one)).toMatchObject({ settled: false, legs: [{ leg: 'destination', kind: 'final', txnHash: HASH.destination }] });
+    expect(w.told).toEqual(['0x11 arrived-early destination']);
+    const asked = w.baseAsked.length;
+    await w.release();
+    await check;
+    // The origin's read failed: nothing more asked of Base, nothing told twice, Base's line kept.
+    expect(w.baseAsked.length).toBe(asked);
+    expect(w.told).toEqual(['0x11 arrived-early destination']);
+    expect(await w.verdict(ID.one)).toMatchObject({ settled: false, legs: [{ leg: 'destination', kind: 'final' }] });
   });
 
   it('does not hold back the check of another receipt in a resume', async () => {
