@@ -112,7 +112,10 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       const refs = verifiableLegs(receipt);
       refsOf.set(receipt.intentId, refs);
       for (const ref of refs) {
-        const kept = keptCheck(options.known?.legs.find((l) => l.leg === ref.leg), ref);
+        const kept = keptCheck(
+          options.known?.legs.find((l) => l.leg === ref.leg),
+          ref,
+        );
         if (kept) deps.verifier.remember(ref, kept);
       }
       const views: Array<LegVerificationView | undefined> = [];
@@ -188,7 +191,11 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
 }
 
 /** The verification of `receipt` from the legs' views so far (in leg order; a leg without one is left out). */
-function verificationOf(receipt: IntentReceipt, views: ReadonlyArray<LegVerificationView | undefined>, settled: boolean): ReceiptVerification {
+function verificationOf(
+  receipt: IntentReceipt,
+  views: ReadonlyArray<LegVerificationView | undefined>,
+  settled: boolean,
+): ReceiptVerification {
   const legs = views.filter((v): v is LegVerificationView => v !== undefined);
   return {
     intentId: receipt.intentId,

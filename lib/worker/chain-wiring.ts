@@ -17,7 +17,6 @@ import type { Platform } from '../platform';
 import type { ChainVerdict, TrackedIntent } from '../store';
 import { chainVerdictKey, readChainVerdict } from '../store/chain';
 import { createRetries, needsCheck, withLastKnown } from './chain-resume';
-import { createVerdictWriter } from './chain-writer';
 import {
   type GrantedChains,
   grantedChains,
@@ -28,6 +27,7 @@ import {
   verdictOf,
 } from './chain-stores';
 import { type ChainVerification, createChainVerification, type ReceiptVerification } from './chain-verify';
+import { createVerdictWriter } from './chain-writer';
 
 export { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY } from '../store/chain';
 

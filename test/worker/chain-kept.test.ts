@@ -10,7 +10,11 @@ import { keptCheck, keptOf } from '@/lib/worker/chain-kept';
 
 const HASH = `0x${'d'.repeat(64)}` as const;
 const BLOCK = `0x${'1a'.repeat(32)}`;
-const expected = { token: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', amount: 249_100_000n };
+const expected = {
+  token: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+  to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  amount: 249_100_000n,
+};
 const destination: LegRef = { leg: 'destination', chainId: 8453, txnHash: HASH, serviceMined: true, transfer: expected };
 const origin: LegRef = { leg: 'origin', chainId: 42161, txnHash: HASH, serviceMined: true };
 const lineOf = (ref: LegRef, check: LegCheck): ChainVerdictLeg => ({
@@ -38,7 +42,13 @@ describe('a leg kept in a stored verdict', () => {
   });
 
   it('compares what arrived with the amount the receipt expects now', () => {
-    const check: LegCheck = { kind: 'final', blockNumber: 9n, blockHash: BLOCK, confirmations: 60, transfer: { kind: 'received', amount: 249_100_000n, expected } };
+    const check: LegCheck = {
+      kind: 'final',
+      blockNumber: 9n,
+      blockHash: BLOCK,
+      confirmations: 60,
+      transfer: { kind: 'received', amount: 249_100_000n, expected },
+    };
     const now = { ...destination, transfer: { ...expected, amount: 250_000_000n } };
     expect(keptCheck(lineOf(destination, check), now)).toMatchObject({ kind: 'final', transfer: { kind: 'less', amount: 249_100_000n } });
   });

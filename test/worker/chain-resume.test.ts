@@ -240,7 +240,11 @@ describe('a leg stored final', () => {
     await w.verifier.resume();
     expect(w.requests).toEqual([]);
     expect(w.told).toEqual(['amount-differs destination']);
-    expect(await w.verdict()).toMatchObject({ verified: false, settled: true, legs: [{ ...line, ...kept, transfer: 'Received 200.00 USDC at 0x7099…79c8' }] });
+    expect(await w.verdict()).toMatchObject({
+      verified: false,
+      settled: true,
+      legs: [{ ...line, ...kept, transfer: '200.00 USDC arrived at 0x7099…79c8; the receipt says 249.10 USDC' }],
+    });
     // Another life, another check: told once (the told-set), still nothing read.
     const again = world('SUCCEEDED');
     await again.verifier.onReceipt(again.tracked.receipt);

@@ -97,7 +97,10 @@ describe('an RPC origin that does not answer', () => {
     await settle();
     expect(w.held.length).toBeGreaterThan(0);
     // Base answered: its leg is on the receipt, and the transfer that arrived while the service says EXECUTING told.
-    expect(await w.verdict(ID.one)).toMatchObject({ settled: false, legs: [{ leg: 'destination', kind: 'final', txnHash: HASH.destination }] });
+    expect(await w.verdict(ID.one)).toMatchObject({
+      settled: false,
+      legs: [{ leg: 'destination', kind: 'final', txnHash: HASH.destination }],
+    });
     expect(w.told).toEqual(['0x11 arrived-early destination']);
     const asked = w.baseAsked.length;
     await w.release();

@@ -4,10 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChainVerdict } from '@/lib/store';
-import { createVerdictWriter } from '@/lib/worker/chain-writer';
 import type { LocalArea } from '@/lib/worker/chain-stores';
+import { createVerdictWriter } from '@/lib/worker/chain-writer';
 
-const verdict = (n: number): ChainVerdict => ({ intentId: '0x1', verified: false, settled: false, legs: [{ leg: 'origin', chainId: 1, kind: 'confirmed', text: `${n}` }] });
+const verdict = (n: number): ChainVerdict => ({
+  intentId: '0x1',
+  verified: false,
+  settled: false,
+  legs: [{ leg: 'origin', chainId: 1, kind: 'confirmed', text: `${n}` }],
+});
 
 /** storage.local whose writes wait until released (or refused), counting how many of a key run at once. */
 function heldArea() {
@@ -54,7 +59,10 @@ describe('the writes of a verdict', () => {
   it('go one at a time, the newest asked for written last, an older one waiting dropped', async () => {
     const h = heldArea();
     const w = createVerdictWriter(h.area, () => true);
-    const done = [w.write('0x1', 1, verdict(1)), w.write('0x1', 1, verdict(2)), w.write('0x1', 1, verdict(3))];
+    const done = [w.write('0x1', 1, verdict(1))];
+    await h.flush();
+    // Asked while the first is under way: only the newest is written after it.
+    done.push(w.write('0x1', 1, verdict(2)), w.write('0x1', 1, verdict(3)));
     await h.next();
     await h.next();
     await Promise.all(done);
