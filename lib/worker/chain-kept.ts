@@ -5,36 +5,39 @@
  */
 import type { LegRef } from '../chain/legs';
 import { transferOf } from '../chain/transfer';
-import type { LegCheck } from '../chain/verify';
+import { isSettled, type LegCheck } from '../chain/verify';
 import type { ChainVerdictLeg } from '../store';
 
 /** The fields of {@link ChainVerdictLeg} kept for `check` (none for a leg not in a block). */
 export function keptOf(check: LegCheck): Partial<ChainVerdictLeg> {
   if (!('blockHash' in check)) return {};
-  const received = 'transfer' in check && check.transfer ? { received: String(check.transfer.amount) } : {};
+  const { blockNumber, blockHash, confirmations } = check;
   return {
-    blockNumber: String(check.blockNumber),
-    blockHash: check.blockHash,
-    confirmations: check.confirmations,
-    final: check.kind === 'final' || (check.kind === 'reverted' && check.final),
-    ...received,
+    blockNumber: `${blockNumber}`,
+    blockHash,
+    confirmations,
+    final: isSettled(check),
+    ...('transfer' in check && check.transfer ? { received: `${check.transfer.amount}` } : {}),
   };
 }
 
 /**
- * The settled verdict a stored line keeps for `ref` (same leg, chain and transaction): `final`, or `reverted` and
- * final, with its block and confirmations, and for a destination the transfer it moved compared with what `ref`
- * expects now. Undefined when the line is of another transaction, not final, or lacks a kept field (stored before they
- * were kept, or a destination stored without its transfer): that leg is read again.
+ * The settled verdict `line` (the stored line of `ref`'s leg) keeps for `ref`, made for the same chain and
+ * transaction: `final`, or `reverted` and final, with its block and confirmations, and for a destination the transfer
+ * it moved compared with what `ref` expects now. Undefined when the line is of another chain or transaction, not
+ * final, or lacks a kept field (stored before they were kept, a destination stored without its transfer, a number that
+ * does not parse): that leg is read again.
  */
 export function keptCheck(line: ChainVerdictLeg | undefined, ref: LegRef): LegCheck | undefined {
-  if (!line || line.leg !== ref.leg || line.chainId !== ref.chainId || line.txnHash?.toLowerCase() !== ref.txnHash) return undefined;
-  const { blockNumber, blockHash, confirmations, final, received } = line;
-  if (final !== true || !blockNumber || !/^\d+$/.test(blockNumber) || !blockHash || confirmations === undefined) return undefined;
-  const inBlock = { blockNumber: BigInt(blockNumber), blockHash, confirmations };
-  if (line.kind === 'reverted') return { kind: 'reverted', final: true, ...inBlock };
-  if (line.kind !== 'final') return undefined;
-  if (!ref.transfer) return { kind: 'final', ...inBlock };
-  if (!received || !/^\d+$/.test(received)) return undefined;
-  return { kind: 'final', ...inBlock, transfer: transferOf(BigInt(received), ref.transfer) };
+  if (line?.final !== true || line.chainId !== ref.chainId || line.txnHash?.toLowerCase() !== ref.txnHash) return undefined;
+  const { kind, blockHash, confirmations, received } = line;
+  if (!blockHash || confirmations === undefined) return undefined;
+  try {
+    // BigInt throws on a value that is not a number (or absent): the leg is then read again.
+    const inBlock = { blockNumber: BigInt(line.blockNumber!), blockHash, confirmations };
+    if (kind === 'reverted') return { kind, final: true, ...inBlock };
+    if (kind === 'final' && (!ref.transfer || received))
+      return { kind, ...inBlock, ...(ref.transfer ? { transfer: transferOf(BigInt(received!), ref.transfer) } : {}) };
+  } catch {}
+  return undefined;
 }

@@ -96,8 +96,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
   const untold = new Map<string, Disagreement>();
   /** The legs last verified per intent (what {@link ChainVerification.forget} clears). */
   const refsOf = new Map<string, LegRef[]>();
-  /** The tellings in turn: the told-set is one stored list, read and written by each. */
-  let turn: Promise<void> = Promise.resolve();
+  const state: TellState = { previous, untold, inTurn: turns() };
   return {
     forget(intentId) {
       for (const ref of refsOf.get(intentId) ?? []) {
@@ -127,7 +126,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       await Promise.all(
         refs.map(async (ref, i) => {
           const got = await verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)));
-          const told = await tellLeg(receipt, ref, got);
+          const told = await tellLeg(deps, state, receipt, ref, got);
           if (told?.refused) refusedTelling = true;
           views[i] = told?.view;
           if (--reading > 0 && told) options.onLeg?.(verificationOf(receipt, views, false));
@@ -145,49 +144,62 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       return { ...result, ...(nextCheckMs !== undefined ? { nextCheckMs } : {}) };
     },
   };
+}
 
+/** What the tellings of every check share: this life's previous verdicts, the untold disagreements, their turn. */
+interface TellState {
+  previous: Map<string, LegCheck>;
+  untold: Map<string, Disagreement>;
   /**
    * Runs the telling `fn` after every telling queued before it, whatever the intent (a failure of one holds back none):
    * each reads and writes the one told-set, so that two checks never both find a disagreement untold and tell it.
    */
-  function inTurn(fn: () => Promise<void>): Promise<void> {
+  inTurn: (fn: () => Promise<void>) => Promise<void>;
+}
+
+/** A turn of tellings ({@link TellState.inTurn}). */
+function turns(): TellState['inTurn'] {
+  let turn: Promise<void> = Promise.resolve();
+  return (fn) => {
     const run = turn.then(fn);
     turn = run.then(
       () => {},
       () => {},
     );
     return run;
-  }
+  };
+}
 
-  /**
-   * Tells the disagreement of a leg's verdict, if any and not told yet, and words it; undefined when it has no verdict
-   * or its chain is off. `refused`: the pipeline refused to queue the telling (tried again at a later check).
-   */
-  async function tellLeg(
-    receipt: IntentReceipt,
-    ref: LegRef,
-    { current, fresh }: { current?: LegVerification; fresh: boolean },
-  ): Promise<{ view: LegVerificationView; refused: boolean } | undefined> {
-    if (!current || !deps.setting(ref.chainId)) return undefined;
-    const key = `${receipt.intentId}:${ref.leg}`;
-    const before = previousKey(receipt.intentId, ref);
-    const { check } = current;
-    // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
-    const untoldBefore = untold.get(key);
-    const disagreement =
-      (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(before)) : undefined) ??
-      (untoldBefore?.kind === 'reorged' ? untoldBefore : undefined);
-    previous.set(before, check);
-    const refused =
-      disagreement !== undefined &&
-      (await inTurn(() => tellOnce(deps, receipt.intentId, ref.chainId, disagreement)).then(
-        () => false,
-        () => true,
-      ));
-    if (refused) untold.set(key, disagreement);
-    else untold.delete(key);
-    return { view: legView(receipt, ref, check), refused };
-  }
+/**
+ * Tells the disagreement of a leg's verdict, if any and not told yet, and words it; undefined when it has no verdict
+ * or its chain is off. `refused`: the pipeline refused to queue the telling (tried again at a later check).
+ */
+async function tellLeg(
+  deps: ChainVerificationDeps,
+  { previous, untold, inTurn }: TellState,
+  receipt: IntentReceipt,
+  ref: LegRef,
+  { current, fresh }: { current?: LegVerification; fresh: boolean },
+): Promise<{ view: LegVerificationView; refused: boolean } | undefined> {
+  if (!current || !deps.setting(ref.chainId)) return undefined;
+  const key = `${receipt.intentId}:${ref.leg}`;
+  const before = previousKey(receipt.intentId, ref);
+  const { check } = current;
+  // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
+  const untoldBefore = untold.get(key);
+  const disagreement =
+    (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(before)) : undefined) ??
+    (untoldBefore?.kind === 'reorged' ? untoldBefore : undefined);
+  previous.set(before, check);
+  const refused =
+    disagreement !== undefined &&
+    (await inTurn(() => tellOnce(deps, receipt.intentId, ref.chainId, disagreement)).then(
+      () => false,
+      () => true,
+    ));
+  if (refused) untold.set(key, disagreement);
+  else untold.delete(key);
+  return { view: legView(receipt, ref, check), refused };
 }
 
 /** The verification of `receipt` from the legs' views so far (in leg order; a leg without one is left out). */

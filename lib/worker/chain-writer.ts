@@ -11,9 +11,10 @@ import type { LocalArea } from './chain-stores';
 /** The writer of {@link createVerdictWriter}. */
 export interface VerdictWriter {
   /**
-   * Asks to store `verdict` for `intentId`, made by the check `gen`; resolves (never rejects) once it, or a newer
-   * verdict asked for since, is stored, found unchanged, refused by storage (tried again at the next write: the
-   * verdict last stored is then unknown), or dropped (its check is no longer `current`).
+   * Asks to store `verdict` for `intentId`, made by the check `gen`, after the intent's writes asked before it; resolves
+   * (never rejects) once it is stored, found unchanged, refused by storage (then the verdict last stored is unknown,
+   * and the next write is made whatever it holds), or dropped: a newer verdict was asked for since (that one is
+   * written), or its check is no longer `current`.
    */
   write(intentId: string, gen: number, verdict: ChainVerdict): Promise<void>;
   /** The verdict this life last stored for the intent (undefined: none, or the last write was refused). */
@@ -25,34 +26,30 @@ export interface VerdictWriter {
 /** Builds a {@link VerdictWriter} on `area`; `current(intentId, gen)`: whether the check `gen` is the intent's latest. */
 export function createVerdictWriter(area: LocalArea, current: (intentId: string, gen: number) => boolean): VerdictWriter {
   const stored = new Map<string, { json: string; verdict: ChainVerdict }>();
-  const waiting = new Map<string, { gen: number; verdict: ChainVerdict }>();
+  /** The number of the newest write asked for, per intent. */
+  const newest = new Map<string, number>();
   const queues = new Map<string, Promise<void>>();
-  const writeNewest = async (id: string): Promise<void> => {
-    const next = waiting.get(id);
-    waiting.delete(id);
-    if (!next || !current(id, next.gen)) return;
-    // Written when it changed: the popup listens to storage changes.
-    const json = JSON.stringify(next.verdict);
-    if (stored.get(id)?.json === json) return;
-    await area.set({ [chainVerdictKey(id)]: next.verdict }).then(
-      () => void stored.set(id, { json, verdict: next.verdict }),
-      () => void stored.delete(id),
-    );
-  };
+  let asked = 0;
   return {
     write(id, gen, verdict) {
-      waiting.set(id, { gen, verdict });
-      const run = (queues.get(id) ?? Promise.resolve()).then(() => writeNewest(id));
-      queues.set(id, run);
-      void run.then(() => {
-        if (queues.get(id) === run) queues.delete(id);
+      const n = ++asked;
+      newest.set(id, n);
+      // Written when it changed: the popup listens to storage changes.
+      const json = JSON.stringify(verdict);
+      const run = (queues.get(id) ?? Promise.resolve()).then(async () => {
+        if (newest.get(id) !== n || !current(id, gen) || stored.get(id)?.json === json) return;
+        await area.set({ [chainVerdictKey(id)]: verdict }).then(
+          () => void stored.set(id, { json, verdict }),
+          () => void stored.delete(id),
+        );
       });
+      queues.set(id, run);
       return run;
     },
     written: (id) => stored.get(id)?.verdict,
     forget(id) {
       stored.delete(id);
-      waiting.delete(id);
+      queues.delete(id);
     },
   };
 }

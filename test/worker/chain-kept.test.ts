@@ -63,11 +63,11 @@ describe('a leg kept in a stored verdict', () => {
     expect(keptCheck(line, origin)).toEqual(final);
     expect(keptCheck(line, { ...origin, txnHash: `0x${'e'.repeat(64)}` })).toBeUndefined();
     expect(keptCheck(line, { ...origin, chainId: 8453 })).toBeUndefined();
-    expect(keptCheck({ ...line, leg: 'deposit' }, origin)).toBeUndefined();
     // Stored before the block was kept, or a destination without what it moved.
     expect(keptCheck({ leg: 'origin', chainId: 42161, txnHash: HASH, kind: 'final', text: '' }, origin)).toBeUndefined();
     expect(keptCheck({ ...line, leg: 'destination', chainId: 8453 }, destination)).toBeUndefined();
-    expect(keptCheck({ ...line, blockNumber: '0x9' }, origin)).toBeUndefined();
+    expect(keptCheck({ ...line, blockNumber: 'block nine' }, origin)).toBeUndefined();
+    expect(keptCheck({ ...line, blockNumber: undefined }, origin)).toBeUndefined();
     expect(keptCheck(undefined, origin)).toBeUndefined();
   });
 
