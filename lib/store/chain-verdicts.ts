@@ -28,15 +28,15 @@ const OPTIONAL: ReadonlyArray<[keyof ChainVerdictLeg, string]> = [
   ['confirmations', 'number'],
   ['final', 'boolean'],
   ['received', 'string'],
+  ['lastKnown', 'boolean'],
 ];
 
 function readLeg(raw: unknown): ChainVerdictLeg | undefined {
   if (!isObject(raw)) return undefined;
-  const { leg, chainId, kind, text, lastKnown } = raw;
+  const { leg, chainId, kind, text } = raw;
   if (typeof leg !== 'string' || typeof chainId !== 'number' || typeof kind !== 'string' || typeof text !== 'string') return undefined;
   const line: Record<string, unknown> = { leg, chainId, kind, text };
   for (const [name, type] of OPTIONAL) if (typeof raw[name] === type) line[name] = raw[name];
-  if (lastKnown === true) line.lastKnown = true;
   return line as unknown as ChainVerdictLeg;
 }
 

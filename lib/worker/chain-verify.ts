@@ -110,13 +110,14 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
     async verifyReceipt(receipt, options = {}) {
       const refs = verifiableLegs(receipt);
       refsOf.set(receipt.intentId, refs);
-      for (const ref of refs) {
-        const kept = keptCheck(
-          options.known?.legs.find((l) => l.leg === ref.leg),
+      for (const ref of refs)
+        deps.verifier.remember(
           ref,
+          keptCheck(
+            options.known?.legs.find((l) => l.leg === ref.leg),
+            ref,
+          ),
         );
-        if (kept) deps.verifier.remember(ref, kept);
-      }
       const views: Array<LegVerificationView | undefined> = [];
       let refusedTelling = false;
       let reading = refs.length;
