@@ -72,6 +72,11 @@ export function checkTransfer(
       amount += BigInt(log.data);
     }
   }
+  return transferOf(amount, expected);
+}
+
+/** How `amount` (raw units, what reached `expected.to`) compares with the expected transfer. */
+export function transferOf(amount: bigint, expected: ExpectedTransfer): TransferCheck {
   const kind = amount === 0n ? 'none' : amount === expected.amount ? 'received' : amount < expected.amount ? 'less' : 'more';
   return { kind, amount, expected };
 }

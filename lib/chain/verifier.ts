@@ -165,6 +165,15 @@ export class LegVerifier {
     }
   }
 
+  /**
+   * Takes `check`, a settled verdict kept from an earlier read (a stored verdict), as `ref`'s last verdict when this
+   * life has none: a leg known final costs no request again. An unsettled or absent `check` is ignored.
+   */
+  remember(ref: Pick<LegRef, 'chainId' | 'txnHash'>, check: LegCheck | undefined): void {
+    const memo = this.memoryOf(ref);
+    if (check && !memo.last && isSettled(check)) memo.last = { check, checkedAt: this.deps.monotonic() };
+  }
+
   /** Forgets what is remembered of `ref` (its intent was removed): a later {@link verify} starts afresh. */
   forget(ref: Pick<LegRef, 'chainId' | 'txnHash'>): void {
     this.memory.delete(key(ref));

@@ -19,19 +19,25 @@ export interface StorageArea {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
+/** The optional fields of a stored line and their types; any other value of them is dropped. */
+const OPTIONAL: ReadonlyArray<[keyof ChainVerdictLeg, string]> = [
+  ['txnHash', 'string'],
+  ['transfer', 'string'],
+  ['blockNumber', 'string'],
+  ['blockHash', 'string'],
+  ['confirmations', 'number'],
+  ['final', 'boolean'],
+  ['received', 'string'],
+  ['lastKnown', 'boolean'],
+];
+
 function readLeg(raw: unknown): ChainVerdictLeg | undefined {
   if (!isObject(raw)) return undefined;
-  const { leg, chainId, txnHash, kind, text, transfer, lastKnown } = raw;
+  const { leg, chainId, kind, text } = raw;
   if (typeof leg !== 'string' || typeof chainId !== 'number' || typeof kind !== 'string' || typeof text !== 'string') return undefined;
-  return {
-    leg,
-    chainId,
-    kind,
-    text,
-    ...(typeof txnHash === 'string' ? { txnHash } : {}),
-    ...(typeof transfer === 'string' ? { transfer } : {}),
-    ...(lastKnown === true ? { lastKnown } : {}),
-  };
+  const line: Record<string, unknown> = { leg, chainId, kind, text };
+  for (const [name, type] of OPTIONAL) if (typeof raw[name] === type) line[name] = raw[name];
+  return line as unknown as ChainVerdictLeg;
 }
 
 /** A stored verdict, or undefined when it is absent or not of the expected shape (then nothing is shown). */

@@ -193,6 +193,18 @@ export interface ChainVerdictLeg {
   /** Destination leg: "Received 249.10 USDC at 0x1234…78ab". */
   transfer?: string;
   /**
+   * In a block (kinds confirmed · final · reverted): the block's number (decimal string), its hash, the confirmations
+   * at the time of the read and whether the leg was then final (a reverted one past the depth). A leg stored final is
+   * taken as is by a later check or worker life, never read again (lib/worker/chain-kept.ts). Absent in verdicts
+   * stored before they were kept: such a leg is read once more.
+   */
+  blockNumber?: string;
+  blockHash?: string;
+  confirmations?: number;
+  final?: boolean;
+  /** Destination leg in a block: the raw units of the destination token the transaction moved to the recipient. */
+  received?: string;
+  /**
    * True: the line is the last verdict known from an earlier worker life, kept because this life could not re-check
    * the leg yet (its read failed or waits for the RPC budget); the popup adds "could not re-check". Absent: this
    * life's own verdict.

@@ -27,19 +27,21 @@ export function needsCheck(receipt: IntentReceipt, verdict: ChainVerdict | undef
  * line of `earlier` (the verdict stored last, perhaps by an earlier worker life) made for the same leg, chain and
  * transaction, marked {@link ChainVerdictLeg.lastKnown}: a leg whose first read in a new life fails keeps what the user
  * saw, with "could not re-check", rather than losing its line. Lines in the receipt's leg order; `verified` and
- * `settled` are this life's (a kept line settles nothing). Pure.
+ * `settled` are this life's (a kept line settles nothing). With `mark` false (a check's verdict so far, its other
+ * legs still being read) a kept line is kept as it was. Pure.
  */
 export function withLastKnown(
   verdict: ChainVerdict,
   receipt: IntentReceipt,
   earlier: ChainVerdict | undefined,
   enabled: (chainId: number) => boolean,
+  mark = true,
 ): ChainVerdict {
   const same = (ref: LegRef) => (l: ChainVerdictLeg) => l.leg === ref.leg && l.chainId === ref.chainId && l.txnHash === ref.txnHash;
   const legs = verifiableLegs(receipt).flatMap((ref) => {
     const own = verdict.legs.find(same(ref));
     const kept = enabled(ref.chainId) && earlier?.legs.find(same(ref));
-    return own ? [own] : kept ? [{ ...kept, lastKnown: true }] : [];
+    return own ? [own] : kept ? [mark ? { ...kept, lastKnown: true } : kept] : [];
   });
   return { ...verdict, legs };
 }

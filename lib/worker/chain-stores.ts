@@ -8,6 +8,7 @@ import type { ChainSetting } from '../chain/verifier';
 import type { Platform } from '../platform';
 import type { ChainVerdict } from '../store';
 import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, CHAIN_VERDICT_PREFIX, loadChainPreferences, readChainVerdict } from '../store/chain';
+import { keptOf } from './chain-kept';
 import type { ReceiptVerification, ToldStore } from './chain-verify';
 
 /** The told-set keeps the newest this many disagreement keys. */
@@ -19,7 +20,10 @@ const MAX_TOLD = 2_000;
  */
 export type LocalArea = Platform['browser']['storage']['local'];
 
-/** The verdict as the popup reads it (plain data: no bigint), with the service status it was made for. */
+/**
+ * The verdict as the popup reads it (plain data: no bigint), with the service status it was made for and, per leg in a
+ * block, what a later check needs not to read a final leg again (lib/worker/chain-kept.ts).
+ */
 export function verdictOf(v: ReceiptVerification): ChainVerdict {
   return {
     intentId: v.intentId,
@@ -33,6 +37,7 @@ export function verdictOf(v: ReceiptVerification): ChainVerdict {
       kind: l.check.kind,
       text: l.text,
       ...(l.transfer ? { transfer: l.transfer } : {}),
+      ...keptOf(l.check),
     })),
   };
 }

@@ -13,6 +13,8 @@ import { type LegRef, verifiableLegs } from '../chain/legs';
 import type { ChainSetting, LegVerification, LegVerifier } from '../chain/verifier';
 import { isSettled, type LegCheck } from '../chain/verify';
 import { disagreementText, legCheckText, transferText } from '../format/verification';
+import type { ChainVerdict } from '../store';
+import { keptCheck } from './chain-kept';
 
 /** One leg's verification as the receipt view shows it. */
 export interface LegVerificationView {
@@ -57,6 +59,20 @@ export interface ChainVerificationDeps {
   notify: (intentId: string, disagreement: Disagreement, text: string) => Promise<void>;
 }
 
+/** Options of {@link ChainVerification.verifyReceipt}. */
+export interface VerifyReceiptOptions {
+  /**
+   * The intent's stored verdict: a leg it keeps final (same chain and transaction, lib/worker/chain-kept.ts) is taken
+   * as is, without a request, when this life has no verdict of it.
+   */
+  known?: ChainVerdict;
+  /**
+   * Called as each leg's verdict comes in (after its disagreement, if any, is told) while another leg is still being
+   * read: the verification so far, its legs in leg order, not settled, without `nextCheckMs`.
+   */
+  onLeg?: (partial: ReceiptVerification) => void;
+}
+
 /** The service; one per worker life. */
 export interface ChainVerification {
   /**
@@ -64,7 +80,7 @@ export interface ChainVerification {
    * new disagreements; never throws for a chain's failure, nor for a telling the pipeline refused (that one is tried
    * again: `nextCheckMs` is then at most the cadence's minimum).
    */
-  verifyReceipt(receipt: IntentReceipt): Promise<ReceiptVerification>;
+  verifyReceipt(receipt: IntentReceipt, options?: VerifyReceiptOptions): Promise<ReceiptVerification>;
   /** Forgets an intent (removed by the user): its previous verdicts, and the verifier's memory of its legs. */
   forget(intentId: string): void;
 }
@@ -80,6 +96,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
   const untold = new Map<string, Disagreement>();
   /** The legs last verified per intent (what {@link ChainVerification.forget} clears). */
   const refsOf = new Map<string, LegRef[]>();
+  const state: TellState = { previous, untold, inTurn: turns() };
   return {
     forget(intentId) {
       for (const ref of refsOf.get(intentId) ?? []) {
@@ -90,54 +107,115 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       for (const key of previous.keys()) if (key.startsWith(`${intentId}:`)) previous.delete(key);
       refsOf.delete(intentId);
     },
-    async verifyReceipt(receipt) {
-      const legs: LegVerificationView[] = [];
-      let nextCheckMs: number | undefined;
+    async verifyReceipt(receipt, options = {}) {
       const refs = verifiableLegs(receipt);
       refsOf.set(receipt.intentId, refs);
+      for (const ref of refs)
+        deps.verifier.remember(
+          ref,
+          keptCheck(
+            options.known?.legs.find((l) => l.leg === ref.leg),
+            ref,
+          ),
+        );
+      const views: Array<LegVerificationView | undefined> = [];
+      let refusedTelling = false;
+      let reading = refs.length;
       // Every leg read side by side: an RPC origin that is slow or down (up to the transport's time-out) holds back
-      // no read on another chain. The tellings then go one at a time, in leg order (the told-set is one stored list).
-      const verdicts = await Promise.all(
-        refs.map((ref) => verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)))),
+      // no read on another chain. Each verdict, as it comes, is told (one telling at a time, whatever the intent: the
+      // told-set is one stored list) and handed to `onLeg` while another leg is still being read.
+      await Promise.all(
+        refs.map(async (ref, i) => {
+          const got = await verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)));
+          const told = await tellLeg(deps, state, receipt, ref, got);
+          if (told?.refused) refusedTelling = true;
+          views[i] = told?.view;
+          if (--reading > 0 && told) options.onLeg?.(verificationOf(receipt, views, false));
+        }),
       );
-      for (const [i, ref] of refs.entries()) {
-        const key = `${receipt.intentId}:${ref.leg}`;
-        const before = previousKey(receipt.intentId, ref);
-        const { current, fresh } = verdicts[i]!;
-        // Asked again when it is due (its cadence, the budget's refill, the back-off after a failure), never left behind.
+      let nextCheckMs: number | undefined;
+      // Asked again when it is due (its cadence, the budget's refill, the back-off after a failure), never left behind.
+      for (const ref of refs) {
         const due = deps.verifier.dueInMs(ref);
         if (due !== undefined) nextCheckMs = Math.min(nextCheckMs ?? Number.POSITIVE_INFINITY, Math.max(MIN_DUE_MS, due));
-        if (!current || !deps.setting(ref.chainId)) continue;
-        const { check } = current;
-        // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
-        const refused = untold.get(key);
-        const disagreement =
-          (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(before)) : undefined) ??
-          (refused?.kind === 'reorged' ? refused : undefined);
-        previous.set(before, check);
-        if (
-          disagreement &&
-          !(await tellOnce(deps, receipt.intentId, ref.chainId, disagreement).then(
-            () => true,
-            () => false,
-          ))
-        ) {
-          // Not queued (the outbox refused it): told at a check soon, the receipt not settled meanwhile.
-          untold.set(key, disagreement);
-          nextCheckMs = Math.min(nextCheckMs ?? MIN_CHECK_MS, MIN_CHECK_MS);
-        } else untold.delete(key);
-        legs.push(legView(receipt, ref, check));
       }
-      const destination = legs.find((l) => l.leg === 'destination')?.check;
-      return {
-        intentId: receipt.intentId,
-        serviceStatus: receipt.status,
-        legs,
-        verified: isVerifiedOnChain(receipt.status, destination),
-        settled: refs.length > 0 && legs.length === refs.length && nextCheckMs === undefined,
-        ...(nextCheckMs !== undefined ? { nextCheckMs } : {}),
-      };
+      // A telling not queued (the outbox refused it): told at a check soon, the receipt not settled meanwhile.
+      if (refusedTelling) nextCheckMs = Math.min(nextCheckMs ?? MIN_CHECK_MS, MIN_CHECK_MS);
+      const result = verificationOf(receipt, views, nextCheckMs === undefined && views.filter(Boolean).length === refs.length);
+      return { ...result, ...(nextCheckMs !== undefined ? { nextCheckMs } : {}) };
     },
+  };
+}
+
+/** What the tellings of every check share: this life's previous verdicts, the untold disagreements, their turn. */
+interface TellState {
+  previous: Map<string, LegCheck>;
+  untold: Map<string, Disagreement>;
+  /**
+   * Runs the telling `fn` after every telling queued before it, whatever the intent (a failure of one holds back none):
+   * each reads and writes the one told-set, so that two checks never both find a disagreement untold and tell it.
+   */
+  inTurn: (fn: () => Promise<void>) => Promise<void>;
+}
+
+/** A turn of tellings ({@link TellState.inTurn}). */
+function turns(): TellState['inTurn'] {
+  let turn: Promise<void> = Promise.resolve();
+  return (fn) => {
+    const run = turn.then(fn);
+    turn = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  };
+}
+
+/**
+ * Tells the disagreement of a leg's verdict, if any and not told yet, and words it; undefined when it has no verdict
+ * or its chain is off. `refused`: the pipeline refused to queue the telling (tried again at a later check).
+ */
+async function tellLeg(
+  deps: ChainVerificationDeps,
+  { previous, untold, inTurn }: TellState,
+  receipt: IntentReceipt,
+  ref: LegRef,
+  { current, fresh }: { current?: LegVerification; fresh: boolean },
+): Promise<{ view: LegVerificationView; refused: boolean } | undefined> {
+  if (!current || !deps.setting(ref.chainId)) return undefined;
+  const key = `${receipt.intentId}:${ref.leg}`;
+  const before = previousKey(receipt.intentId, ref);
+  const { check } = current;
+  // A re-org the pipeline refused to queue is told at a later check, though that check no longer sees it.
+  const untoldBefore = untold.get(key);
+  const disagreement =
+    (fresh ? disagreementOf(receipt.status, ref.leg, check, previous.get(before)) : undefined) ??
+    (untoldBefore?.kind === 'reorged' ? untoldBefore : undefined);
+  previous.set(before, check);
+  const refused =
+    disagreement !== undefined &&
+    (await inTurn(() => tellOnce(deps, receipt.intentId, ref.chainId, disagreement)).then(
+      () => false,
+      () => true,
+    ));
+  if (refused) untold.set(key, disagreement);
+  else untold.delete(key);
+  return { view: legView(receipt, ref, check), refused };
+}
+
+/** The verification of `receipt` from the legs' views so far (in leg order; a leg without one is left out). */
+function verificationOf(
+  receipt: IntentReceipt,
+  views: ReadonlyArray<LegVerificationView | undefined>,
+  settled: boolean,
+): ReceiptVerification {
+  const legs = views.filter((v): v is LegVerificationView => v !== undefined);
+  return {
+    intentId: receipt.intentId,
+    serviceStatus: receipt.status,
+    legs,
+    verified: isVerifiedOnChain(receipt.status, legs.find((l) => l.leg === 'destination')?.check),
+    settled: legs.length > 0 && settled,
   };
 }
 

@@ -27,6 +27,7 @@ import {
   verdictOf,
 } from './chain-stores';
 import { type ChainVerification, createChainVerification, type ReceiptVerification } from './chain-verify';
+import { createVerdictWriter } from './chain-writer';
 
 export { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY } from '../store/chain';
 
@@ -87,14 +88,13 @@ interface ReceiptChecksDeps {
 function createReceiptChecks(deps: ReceiptChecksDeps) {
   const { storage, chains, service, told, receipts } = deps;
   const latest = new Map<string, ReceiptVerification>();
-  /** The verdict last stored per intent (JSON): a write the area refused is tried again at the next check. */
-  const stored = new Map<string, string>();
   const timers = new Map<string, unknown>();
   /**
    * Bumped when a check of an intent starts and when the intent is forgotten: a check overtaken meanwhile (a newer
    * receipt's check ended first while this one waited on a slow RPC origin) stores nothing and sets no timer.
    */
   const generation = new Map<string, number>();
+  const writer = createVerdictWriter(storage, (id, gen) => (generation.get(id) ?? 0) === gen);
 
   /** The verdict stored for an intent (undefined when none, or unreadable), from this life or an earlier one. */
   const earlier = async (id: string): Promise<ChainVerdict | undefined> =>
@@ -109,12 +109,17 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
     receipts.set(id, receipt);
     try {
       await chains.refresh();
-      const result = await service.verifyReceipt(receipt);
+      // What is stored: its final legs are not read again; its lines stand for the legs this life has no verdict of.
+      const known = writer.written(id) ?? (await earlier(id));
+      const enabled = (chainId: number) => chains.setting(chainId) !== undefined;
+      const result = await service.verifyReceipt(receipt, {
+        ...(known ? { known } : {}),
+        // Each leg stored as its chain answers, not when the slowest leg's read ends; the legs still being read keep
+        // their stored lines as they are.
+        onLeg: (partial) => void writer.write(id, gen, withLastKnown(verdictOf(partial), receipt, known, enabled, false)),
+      });
       const own = verdictOf(result);
-      const verdict =
-        own.legs.length < verifiableLegs(receipt).length
-          ? withLastKnown(own, receipt, await earlier(id), (chainId) => chains.setting(chainId) !== undefined)
-          : own;
+      const verdict = own.legs.length < verifiableLegs(receipt).length ? withLastKnown(own, receipt, known, enabled) : own;
       if ((generation.get(id) ?? 0) !== gen) return undefined;
       latest.set(id, result);
       if (result.nextCheckMs !== undefined)
@@ -122,13 +127,7 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
           id,
           deps.timers.setTimeout(() => void check(receipt), result.nextCheckMs),
         );
-      // Written when it changed: the popup listens to storage changes.
-      const json = JSON.stringify(verdict);
-      if (stored.get(id) !== json)
-        await storage.set({ [chainVerdictKey(id)]: verdict }).then(
-          () => void stored.set(id, json),
-          () => void stored.delete(id),
-        );
+      await writer.write(id, gen, verdict);
       return result;
     } catch {
       return latest.get(id);
@@ -140,7 +139,7 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
     deps.timers.clearTimeout(timers.get(intentId));
     timers.delete(intentId);
     latest.delete(intentId);
-    stored.delete(intentId);
+    writer.forget(intentId);
     receipts.delete(intentId);
     service.forget(intentId);
     await storage.remove(chainVerdictKey(intentId)).catch(() => {});

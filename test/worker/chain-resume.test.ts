@@ -64,8 +64,9 @@ function world(status = 'SUCCEEDED') {
   };
   let refuse = 0;
   const tracked = { intentId: ID, receipt: receipt(status) };
+  const told: string[] = [];
   const verifier = createChainVerifierOnPlatform(platform, {
-    notify: async () => {},
+    notify: async (_id, d) => void told.push(`${d.kind} ${d.leg}`),
     hasPermission: async () => true,
     intents: async () => {
       if (refuse-- > 0) throw new DOMException('svc-intents/intents: read refused', 'UnknownError');
@@ -91,6 +92,7 @@ function world(status = 'SUCCEEDED') {
     advance,
     verdict,
     tracked,
+    told,
     refuseReads: (n: number) => (refuse = n),
     failRpc: (on: boolean) => (failing = on),
   };
@@ -205,5 +207,61 @@ describe('needsCheck', () => {
     expect(needsCheck(r, { ...v, legs: [{ leg: 'destination', chainId: 8453, kind: 'final', text: '' }] }, on)).toBe(true);
     expect(needsCheck(r, v, on)).toBe(false);
     expect(needsCheck(r, undefined, () => false)).toBe(false);
+  });
+});
+
+describe('a leg stored final', () => {
+  it('is not read again by the next worker life, which checks the receipt for the service’s new status', async () => {
+    const first = world('EXECUTING');
+    await first.verifier.resume();
+    expect(first.requests).not.toEqual([]);
+    const shown = await first.verdict();
+    expect(shown).toMatchObject({ settled: true, verified: false, legs: [{ leg: 'destination', kind: 'final', final: true }] });
+    // The service now says SUCCEEDED: the next life owes a check, and makes it from what is stored, without a request.
+    const next = world('SUCCEEDED');
+    await next.verifier.resume();
+    expect(next.requests).toEqual([]);
+    expect(await next.verdict()).toMatchObject({
+      verified: true,
+      settled: true,
+      serviceStatus: 'SUCCEEDED',
+      legs: [{ leg: 'destination', kind: 'final', text: shown?.legs[0]?.text, transfer: 'Received 249.10 USDC at 0x7099…79c8' }],
+    });
+    // Nor by a later check of that life (another receipt change).
+    await next.verifier.onReceipt(next.tracked.receipt);
+    expect(next.requests).toEqual([]);
+  });
+
+  it('tells from what is stored a transfer of another amount, once', async () => {
+    const line = { leg: 'destination', chainId: 8453, txnHash: HASH, kind: 'final', text: 'Final on Base · block 101 · 12 confirmations' };
+    const kept = { blockNumber: '101', blockHash: `0x${'ab'.repeat(32)}`, confirmations: 12, final: true, received: '200000000' };
+    await stored({ settled: true, serviceStatus: 'EXECUTING', legs: [{ ...line, ...kept }] });
+    const w = world('SUCCEEDED');
+    await w.verifier.resume();
+    expect(w.requests).toEqual([]);
+    expect(w.told).toEqual(['amount-differs destination']);
+    expect(await w.verdict()).toMatchObject({
+      verified: false,
+      settled: true,
+      legs: [{ ...line, ...kept, transfer: '200.00 USDC arrived at 0x7099…79c8; the receipt says 249.10 USDC' }],
+    });
+    // Another life, another check: told once (the told-set), still nothing read.
+    const again = world('SUCCEEDED');
+    await again.verifier.onReceipt(again.tracked.receipt);
+    expect(again.told).toEqual([]);
+    expect(again.requests).toEqual([]);
+  });
+
+  it('stored by the older code (no block kept) still loads, and is read once more', async () => {
+    const line = { leg: 'destination', chainId: 8453, txnHash: HASH, kind: 'final', text: 'Final on Base · block 101 · 12 confirmations' };
+    await stored({ settled: true, serviceStatus: 'EXECUTING', legs: [line] });
+    expect(await world().verdict()).toMatchObject({ settled: true, legs: [line] });
+    const w = world('SUCCEEDED');
+    await w.verifier.resume();
+    expect(w.requests).toContain('eth_getTransactionReceipt');
+    expect(await w.verdict()).toMatchObject({ verified: true, legs: [{ kind: 'final', final: true }] });
+    const next = world('SUCCEEDED');
+    await next.verifier.onReceipt(next.tracked.receipt);
+    expect(next.requests).toEqual([]);
   });
 });

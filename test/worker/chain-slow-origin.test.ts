@@ -10,14 +10,14 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { Platform } from '@/lib/platform';
 import { CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
-import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
+import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
 import { rpcFetch, SimChain } from '../world/chain-sim';
 
 const ARB = 'https://arb.rpc.example';
 const BASE = 'https://base.rpc.example';
 const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const HASH = { origin: `0x${'b2'.repeat(32)}`, destination: `0x${'c3'.repeat(32)}` };
+const HASH = { origin: `0x${'b2'.repeat(32)}`, destination: `0x${'c3'.repeat(32)}`, other: `0x${'c4'.repeat(32)}` };
 const ID = { one: `0x${'1'.repeat(64)}`, two: `0x${'2'.repeat(64)}` };
 const summary = { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } };
 const originLeg = { chainId: 42161, txnHash: HASH.origin, status: 'SUCCEEDED' };
@@ -40,6 +40,7 @@ const settle = async () => {
 function world(tracked: Array<{ intentId: string; receipt: IntentReceipt }> = []) {
   const base = new SimChain(8453);
   base.include({ hash: HASH.destination, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
+  base.include({ hash: HASH.other, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
   base.mine(5);
   const baseFetch = rpcFetch(new Map([[BASE, base]]), () => undefined);
   const held: Array<() => void> = [];
@@ -55,8 +56,9 @@ function world(tracked: Array<{ intentId: string; receipt: IntentReceipt }> = []
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
     browser: fakeBrowser as unknown as Platform['browser'],
   };
+  const told: string[] = [];
   const verifier = createChainVerifierOnPlatform(platform, {
-    notify: async () => {},
+    notify: async (intentId, d) => void told.push(`${intentId.slice(0, 4)} ${d.kind} ${d.leg}`),
     hasPermission: async () => true,
     intents: async () => tracked,
   });
@@ -66,7 +68,7 @@ function world(tracked: Array<{ intentId: string; receipt: IntentReceipt }> = []
     for (const r of held.splice(0)) r();
     await settle();
   };
-  return { verifier, baseAsked, held, verdict, release };
+  return { verifier, baseAsked, held, verdict, release, told };
 }
 
 beforeEach(async () => {
@@ -88,6 +90,42 @@ describe('an RPC origin that does not answer', () => {
     expect(w.baseAsked).toContain('eth_getTransactionReceipt');
     await w.release();
     expect((await check)?.legs.map((l) => `${l.leg} ${l.check.kind}`)).toEqual(['destination final']);
+  });
+
+  it('stores and tells a leg’s verdict as its chain answers, while another leg’s read is under way', async () => {
+    const w = world();
+    const check = w.verifier.onReceipt(receipt(ID.one, { origin: true, destination: true }));
+    await settle();
+    expect(w.held.length).toBeGreaterThan(0);
+    // Base answered: its leg is on the receipt, and the transfer that arrived while the service says EXECUTING told.
+    expect(await w.verdict(ID.one)).toMatchObject({
+      settled: false,
+      legs: [{ leg: 'destination', kind: 'final', txnHash: HASH.destination }],
+    });
+    expect(w.told).toEqual(['0x11 arrived-early destination']);
+    const asked = w.baseAsked.length;
+    await w.release();
+    await check;
+    // The origin's read failed: nothing more asked of Base, nothing told twice, Base's line kept.
+    expect(w.baseAsked.length).toBe(asked);
+    expect(w.told).toEqual(['0x11 arrived-early destination']);
+    expect(await w.verdict(ID.one)).toMatchObject({ settled: false, legs: [{ leg: 'destination', kind: 'final' }] });
+  });
+
+  it('tells the disagreements of receipts checked side by side once each, none lost from the told-set', async () => {
+    const other = receipt(ID.two, { destination: true });
+    other.destinationTransaction = { ...other.destinationTransaction!, txnHash: HASH.other };
+    const w = world([
+      { intentId: ID.one, receipt: receipt(ID.one, { destination: true }) },
+      { intentId: ID.two, receipt: other },
+    ]);
+    await w.verifier.resume();
+    expect([...w.told].sort()).toEqual(['0x11 arrived-early destination', '0x22 arrived-early destination']);
+    const told = (await fakeBrowser.storage.local.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY];
+    expect([...(told as string[])].sort()).toEqual([
+      `chain:${ID.one}:arrived-early:destination`,
+      `chain:${ID.two}:arrived-early:destination`,
+    ]);
   });
 
   it('does not hold back the check of another receipt in a resume', async () => {
