@@ -44,12 +44,17 @@ export async function check(c: EngineCore, transport: ReceiptTransport, intentId
     // (no states yet) is answered at once: it is a read.
     const recent = t.lastCheckedAt === undefined || started - t.lastCheckedAt <= READ_FIRST_AFTER_MS;
     if (kind === 'wait' && recent) {
+      // The long-poll's signal: aborted at its cap, or with the check. The check's abort feeds it by a listener, not
+      // `AbortSignal.any`: Node keeps a combined signal that has an abort listener (the request budget's, while the
+      // long-poll waits in line) until it aborts, so a worker dropped in that wait stayed reachable for good.
       const cap = new AbortController();
+      const stop = () => cap.abort(controller.signal.reason);
+      controller.signal.addEventListener('abort', stop, { once: true });
       void clock.sleep(Math.max(0, longPollEndsBy(t, started, c.tuning) - clock.now()), cap.signal).then(() => cap.abort());
       try {
         const res = await transport.waitIntentReceipt(
           { intentId, lastReceiptStates: t.lastStates },
-          { signal: AbortSignal.any([controller.signal, cap.signal]), timeoutMs: c.tuning.waitCapMs },
+          { signal: cap.signal, timeoutMs: c.tuning.waitCapMs },
         );
         if (controller.signal.aborted) return false;
         checkFor(intentId, res.intentReceipt.intentId, 'WaitIntentReceipt');
@@ -81,6 +86,7 @@ export async function check(c: EngineCore, transport: ReceiptTransport, intentId
         if (c.pause.paused()) return false;
       } finally {
         // Ends the cap's timer (an answer came first); the request is settled by then.
+        controller.signal.removeEventListener('abort', stop);
         cap.abort();
       }
     }

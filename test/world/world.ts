@@ -19,6 +19,15 @@ import { type Touch, WorldIDB } from './idb';
 import { type NetFaults, prng, WorldNetwork } from './network';
 import { type Life, NOTHING_DONE, WorldTime } from './time';
 
+let alive = 0;
+const collected = new FinalizationRegistry<undefined>(() => void alive--);
+
+/**
+ * Worlds built in this process and not collected yet: a finished run's world is garbage, so this stays small unless
+ * something keeps finished runs (`npm run campaign` prints it with `CAMPAIGN_MEM=1`; counted as the collector gets to them).
+ */
+export const worldsAlive = (): number => alive;
+
 /** How a worker life ended. */
 export interface Death {
   at: number;
@@ -74,6 +83,8 @@ export class World {
     this.idb = new WorldIDB(() => this.time.t, DB_NAMES.intents);
     this.net = new WorldNetwork(config.service, config.net, prng(config.seed ^ 0x5eed), () => this.time.trueNow());
     this.time.busy = () => this.idb.pending > 0;
+    alive++;
+    collected.register(this, undefined);
   }
 
   /** Every record of the intents database as it is now (read past the worker, without faults). */
