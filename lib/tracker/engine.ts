@@ -27,6 +27,7 @@ export class Tracker {
   readonly #c: EngineCore;
   readonly #loop: PumpLoop;
   #stateLoaded: Promise<void> | undefined;
+  #loaded = false;
   #pauseRebased = false;
 
   constructor(deps: TrackerDeps) {
@@ -215,7 +216,8 @@ export class Tracker {
 
   /** The load for a user's own action: a read that is only slow is waited for up to `USER_LOAD_WAIT_MS` (./load-bound). */
   #loadForUser(): Promise<void> {
-    return patiently(() => this.#load(), this.#c.clock);
+    // Once loaded, the very promise every call awaits: no extra turn, so a look-up asked after a removal sees it.
+    return this.#loaded ? this.#load() : patiently(() => this.#load(), this.#c.clock);
   }
 
   #load(): Promise<void> {
@@ -231,6 +233,7 @@ export class Tracker {
         throw intents.reason;
       }
       await this.#rebase();
+      this.#loaded = true;
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
       throw err;
