@@ -9,6 +9,16 @@ import { REQUESTS, type Reply, type ReplyOf, type RequestOf, type RequestType } 
 /** A handler per request type. Each resolves with the reply; a rejection becomes a "Something went wrong" reply. */
 export type MessageHandlers = { [K in RequestType]: (request: RequestOf<K>) => Promise<ReplyOf<K>> };
 
+/**
+ * The words of a failed request: the browser's storage not answering or refusing (IndexedDB's `DOMException`s, a load
+ * read still pending: lib/tracker/load-bound.ts) in the user's language, anything else as "Something went wrong".
+ */
+function failureMessage(err: unknown): string {
+  if (err instanceof Error && (err.name === 'ReadPendingError' || (err instanceof DOMException && err.name !== 'AbortError')))
+    return t('storageNotAnswering');
+  return t('somethingWentWrong', err instanceof Error ? err.message : String(err));
+}
+
 /** Creates the dispatcher: undefined for a message that is not a valid request, otherwise the handler's reply. */
 export function createDispatcher(handlers: MessageHandlers): (message: unknown) => Promise<Reply> | undefined {
   return (message) => {
@@ -17,9 +27,6 @@ export function createDispatcher(handlers: MessageHandlers): (message: unknown) 
     const parsed = REQUESTS[type as RequestType].safeParse(message);
     if (!parsed.success) return undefined;
     const handler = handlers[type as RequestType] as (request: unknown) => Promise<Reply>;
-    return handler(parsed.data).catch((err: unknown) => ({
-      ok: false as const,
-      message: t('somethingWentWrong', err instanceof Error ? err.message : String(err)),
-    }));
+    return handler(parsed.data).catch((err: unknown) => ({ ok: false as const, message: failureMessage(err) }));
   };
 }

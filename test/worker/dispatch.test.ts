@@ -31,7 +31,7 @@ function recordingHandlers() {
     'test-connection': ok,
     'settings-saved': ok,
   };
-  return { calls, dispatch: createDispatcher(handlers) };
+  return { calls, handlers, dispatch: createDispatcher(handlers) };
 }
 
 describe('createDispatcher', () => {
@@ -71,6 +71,18 @@ describe('createDispatcher', () => {
       { type: 'lookup', operation: 'searchIntents', request: { byQueryString: 'x' } },
       { type: 'retry' },
     ]);
+  });
+
+  it('says in plain words when the browser storage does not answer or refuses, not the error text', async () => {
+    const refused = createDispatcher({
+      ...recordingHandlers().handlers,
+      remove: async () => Promise.reject(new DOMException('write failed', 'UnknownError')),
+    });
+    const pending = Object.assign(new Error('store read still pending after 2000 ms'), { name: 'ReadPendingError' });
+    const hung = createDispatcher({ ...recordingHandlers().handlers, remove: async () => Promise.reject(pending) });
+    const words = "The browser's storage is not answering, so nothing was changed. Try again in a moment.";
+    expect(await refused({ type: 'remove', intentId: 'abc' })).toEqual({ ok: false, message: words });
+    expect(await hung({ type: 'remove', intentId: 'abc' })).toEqual({ ok: false, message: words });
   });
 
   it('turns a failing handler into a reply that says so', async () => {
