@@ -70,11 +70,22 @@ export interface SyncVersion {
   device: string;
 }
 
-/** The version read from a `storage.sync` item, or undefined when it is absent or malformed. */
+/**
+ * The highest counter a version may carry: a device saving 120 times a minute (`storage.sync`'s write quota) would
+ * take 17,000 years to reach it, so a larger one is corrupt (another install's bug) and reads as no version: kept, it
+ * would outrank every later save, whose counter could never pass it.
+ */
+export const MAX_SYNC_COUNTER = 2 ** 40;
+
+/** The version read from a `storage.sync` item, or undefined when it is absent or malformed (counter above {@link MAX_SYNC_COUNTER} included). */
 export function readSyncVersion(value: unknown): SyncVersion | undefined {
   if (!isObject(value)) return undefined;
   const { counter, device } = value;
-  return typeof counter === 'number' && Number.isSafeInteger(counter) && counter >= 1 && typeof device === 'string'
+  return typeof counter === 'number' &&
+    Number.isSafeInteger(counter) &&
+    counter >= 1 &&
+    counter <= MAX_SYNC_COUNTER &&
+    typeof device === 'string'
     ? { counter, device }
     : undefined;
 }

@@ -60,6 +60,12 @@ export interface EngineCore {
   readonly confirmedAt: Map<string, number>;
   /** Per intent, the answers (their `confirmedAt`) on which the expiry watchdog would expire it, in a row. */
   readonly expiryVotes: Map<string, Set<number>>;
+  /**
+   * Per intent, the pace its last refused write would have kept (when it was last heard, its pause before the next
+   * long-poll, its back-off; ms, {@link EngineCore.clock}): held for this worker life and seen by the scheduler, so
+   * that on a disk that stays full the intent is not asked again at once, over and over (I5).
+   */
+  readonly heldPace: Map<string, HeldPace>;
   sweeping: boolean;
   nextSweepAt: number;
   nextIndividualAt: number;
@@ -74,6 +80,9 @@ export interface EngineCore {
   /** Wakes the engine at `at` (ms) unless it is already woken earlier. */
   wakeAt: (at: number) => void;
 }
+
+/** The fields of a {@link TrackedIntent} that decide when it is asked next. */
+export type HeldPace = Pick<TrackedIntent, 'lastCheckedAt' | 'nextCheckAt' | 'retry' | 'lastError'>;
 
 /** A fresh core for `deps` (tuning overrides applied); `kick` and `wakeAt` do nothing until the pump loop is set. */
 export function createCore(deps: TrackerDeps): EngineCore {
@@ -107,6 +116,7 @@ export function createCore(deps: TrackerDeps): EngineCore {
     inFlight: new Map(),
     confirmedAt: new Map(),
     expiryVotes: new Map(),
+    heldPace: new Map(),
     sweeping: false,
     nextSweepAt: 0,
     nextIndividualAt: 0,
@@ -123,4 +133,10 @@ export function createCore(deps: TrackerDeps): EngineCore {
 /** The intents being tracked (phase `tracking`), as the mirror holds them. */
 export function trackingOf(c: EngineCore): TrackedIntent[] {
   return c.mirror.values().filter((t) => t.phase === 'tracking');
+}
+
+/** `t` as the scheduler and a check must see it: a pace whose write was refused ({@link EngineCore.heldPace}) still holds. */
+export function pacedAsHeld(c: EngineCore, t: TrackedIntent): TrackedIntent {
+  const held = c.heldPace.get(t.intentId);
+  return held && (held.lastCheckedAt ?? 0) >= (t.lastCheckedAt ?? 0) ? { ...t, ...held } : t;
 }

@@ -3,7 +3,7 @@
  * start now — long-polls and the sweeper's job (./requests) — and the timer for the next look; the pump loop that
  * coalesces wake-ups. Nothing is sent while the Retry-After pause or a rejected key holds (./pause).
  */
-import { type EngineCore, trackingOf } from './engine-core';
+import { type EngineCore, pacedAsHeld, trackingOf } from './engine-core';
 import { GRACE_CHECKPOINT_MS, graceKeepAt } from './not-found-grace';
 import { check, historyPage } from './requests';
 import { planChecks, type SweepJob } from './scheduler';
@@ -95,7 +95,7 @@ export async function pump(c: EngineCore): Promise<void> {
   now = clock.now();
   const keepAt = await keepStaleGraces(c, now);
   const { verify, wakeAt } = await runWatchdogs(c, now);
-  const tracking = trackingOf(c);
+  const tracking = trackingOf(c).map((t) => pacedAsHeld(c, t));
   const history = transport.getIntentHistoryLite !== undefined && tracking.some((t) => t.receipt?.createdAt);
   const inFlight = new Map([...c.inFlight].map(([id, f]) => [id, f.kind] as const));
   const plan = planChecks({

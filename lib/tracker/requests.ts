@@ -6,7 +6,8 @@
 import { SvcApiError, SvcServiceError } from '../api/errors';
 import type { IntentReceipt } from '../api/schemas/receipt';
 import type { TransactionStatus } from '../api/status';
-import { type CheckKind, type EngineCore, trackingOf } from './engine-core';
+import type { TrackedIntent } from '../store';
+import { type CheckKind, type EngineCore, pacedAsHeld, trackingOf } from './engine-core';
 import {
   errorMeaning,
   ForeignReceiptError,
@@ -36,8 +37,9 @@ export async function check(c: EngineCore, transport: ReceiptTransport, intentId
   const started = clock.now();
   const options = { signal: controller.signal };
   try {
-    const t = c.mirror.get(intentId);
-    if (!t) return false;
+    const kept = c.mirror.get(intentId);
+    if (!kept) return false;
+    const t = pacedAsHeld(c, kept);
     // A long-poll starts only on a recent answer (else the slot reads the receipt first) and ends by
     // `longPollEndsBy`, counted from when it was asked and from the intent's last answer, whatever the server's wait
     // and however long the request budget held it: the read that follows still comes within S(N). A first long-poll
@@ -179,22 +181,20 @@ export async function record(
   if (receipt.status !== 'COMMITTED') c.expiryVotes.delete(intentId);
   let news = false;
   let stale = false;
-  const written = await c.mirror
-    .write(intentId, (t) => {
-      stale = t?.status !== undefined && isStatusBehind(receipt.status, t.status);
-      const a = answered(t, receipt, states, now, nextCheckAt);
-      news = a.next !== undefined && a.news && !flapping;
-      if (!news || a.next?.phase !== 'tracking' || c.newsPace.admit(intentId, receipt.status)) return a.next;
-      news = false;
-      return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + c.tuning.minWaitCycleMs) };
-    })
-    .catch((err: unknown) => {
-      // Refused (a full disk): an answer that showed the very status believed still confirms it, or on a disk that
-      // stays full no stuck warning would ever come. One that showed another status confirms nothing.
-      const t = c.mirror.get(intentId);
-      if (t?.phase === 'tracking' && t.status === receipt.status) c.confirmedAt.set(intentId, c.clock.monotonic());
-      throw err;
-    });
+  const written = await writePaced(c, intentId, (t) => {
+    stale = t?.status !== undefined && isStatusBehind(receipt.status, t.status);
+    const a = answered(t, receipt, states, now, nextCheckAt);
+    news = a.next !== undefined && a.news && !flapping;
+    if (!news || a.next?.phase !== 'tracking' || c.newsPace.admit(intentId, receipt.status)) return a.next;
+    news = false;
+    return { ...a.next, nextCheckAt: Math.max(a.next.nextCheckAt ?? 0, now + c.tuning.minWaitCycleMs) };
+  }).catch((err: unknown) => {
+    // Refused (a full disk): an answer that showed the very status believed still confirms it, or on a disk that
+    // stays full no stuck warning would ever come. One that showed another status confirms nothing.
+    const t = c.mirror.get(intentId);
+    if (t?.phase === 'tracking' && t.status === receipt.status) c.confirmedAt.set(intentId, c.clock.monotonic());
+    throw err;
+  });
   if (news) c.busyUntil = now + c.tuning.busyForMs;
   if (written && !stale) c.confirmedAt.set(intentId, c.clock.monotonic());
   if (written?.phase !== 'tracking') {
@@ -232,7 +232,28 @@ async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void
     random: (c.deps.random ?? Math.random)(),
     rateLimited: meaning === 'rate-limited',
   };
-  await c.mirror.write(intentId, (t) => failed(t, failure, now, c.tuning, c.startedAt));
+  await writePaced(c, intentId, (t) => failed(t, failure, now, c.tuning, c.startedAt));
+}
+
+/**
+ * Writes `intentId` through the mirror; when the store refuses, the pace the record would have kept (its pause before
+ * the next long-poll, its back-off) is held in memory (`EngineCore.heldPace`) and the refusal rethrown.
+ */
+async function writePaced(c: EngineCore, intentId: string, fn: (t: TrackedIntent | undefined) => TrackedIntent | undefined) {
+  try {
+    const written = await c.mirror.write(intentId, fn);
+    c.heldPace.delete(intentId);
+    return written;
+  } catch (err) {
+    // The pace the write would have kept, from the copy in memory with any pace held before (the store's copy lacks it).
+    const kept = c.mirror.get(intentId);
+    const intended = fn(kept && pacedAsHeld(c, kept));
+    if (intended?.phase === 'tracking') {
+      const { lastCheckedAt, nextCheckAt, retry, lastError } = intended;
+      c.heldPace.set(intentId, { lastCheckedAt, nextCheckAt, retry, lastError });
+    }
+    throw err;
+  }
 }
 
 /** 429: no new request anywhere before Retry-After (at least one back-off step). */

@@ -31,12 +31,11 @@ beforeEach(() => {
 });
 
 describe('the last synced values under hostile sync areas', () => {
-  // BREAKS: one version item with a counter at Number.MAX_SAFE_INTEGER (another install's bug, corrupt sync data) is
-  // never outranked: the next save's counter (2^53) is unreadable, the one after starts again from 1, and the value
-  // kept at the huge counter stands for every malformed item after, over the user's own later saves. The user
-  // turned the stuck warning off twice on this device and, once another device writes the item malformed, finds it
-  // on again. Not small: the counters need a reset rule (or a bound the saves respect).
-  it.fails('a huge version counter does not pin the fallback to its value over this device’s later saves', async () => {
+  // One version item with a counter at Number.MAX_SAFE_INTEGER (another install's bug, corrupt sync data) would never
+  // be outranked: the next save's counter (2^53) unreadable, the one after from 1 again, the value kept at the huge
+  // counter standing for every malformed item after, over the user's own later saves. A counter above 2^40 reads as
+  // no version (lib/store/sync-values.ts MAX_SYNC_COUNTER).
+  it('a huge version counter does not pin the fallback to its value over this device’s later saves', async () => {
     const desk = device('desk');
     await fakeBrowser.storage.sync.set({
       'settings.notify': notify(true),

@@ -116,13 +116,17 @@ describe('the checks of one synced item, value by value', () => {
     expect(validSyncedValue('later', ['a'])).toBe(false);
   });
 
-  it('a version needs a whole counter of at least 1 and a device name', () => {
+  it('a version needs a whole counter of at least 1, at most 2^40, and a device name', () => {
     expect(readSyncVersion({ counter: 1, device: 'd' })).toEqual({ counter: 1, device: 'd' });
+    // 2^40 saves at storage.sync's 120 writes a minute take 17,000 years: a larger counter is corrupt.
+    expect(readSyncVersion({ counter: 2 ** 40, device: 'd' })).toEqual({ counter: 2 ** 40, device: 'd' });
     expect(readSyncVersion({ counter: 7, device: 'd', extra: true })).toEqual({ counter: 7, device: 'd' });
     for (const bad of [
       { counter: 0, device: 'd' },
       { counter: 1.5, device: 'd' },
       { counter: 2 ** 53, device: 'd' },
+      { counter: 2 ** 40 + 1, device: 'd' },
+      { counter: Number.MAX_SAFE_INTEGER, device: 'd' },
       { counter: '1', device: 'd' },
       { counter: 1 },
       { counter: 1, device: 2 },
