@@ -152,3 +152,62 @@ describe('the bounded load against hostile timing', () => {
     tracker.stop();
   });
 });
+
+describe('the load’s writes and a stopped tracker', () => {
+  it('stopped while a track waits for the load: when the read answers nothing is sent', async () => {
+    const clock = new EventClock();
+    const memory = new MemoryStore();
+    await memory.put(trackedRecord(A, { addedAt: clock.now() }));
+    const read = deferred<TrackedIntent[]>();
+    const store = Object.assign(memory, { list: () => read.promise });
+    let sent = 0;
+    const transport = {
+      waitIntentReceipt: async () => {
+        sent++;
+        return new Promise<never>(() => {});
+      },
+      getIntentReceipt: async () => {
+        sent++;
+        return new Promise<never>(() => {});
+      },
+    };
+    const tracker = new Tracker({
+      store,
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => transport,
+    });
+    void tracker.track(B).catch(() => {});
+    await clock.advance(1_000);
+    tracker.stop();
+    read.resolve([trackedRecord(A, { addedAt: clock.now() })]);
+    await clock.advance(60_000);
+    expect(sent).toBe(0);
+  });
+
+  // Defect (kept as it.fails): the load bounds its reads, but not the writes it makes before it resolves: the rebase of
+  // times a previous worker left ahead (`Tracker.#rebase`, a clock gone back between lives) awaits `mirror.write`, and
+  // the kept pause's rebase awaits the state's write. A write transaction that never completes (the cause the load's
+  // bound names: "a transaction that never completes") leaves the load pending for good: every look-up and action of
+  // the life waits for ever, and the worker's start gate (compose-tracking.ts, `tracker.list()`) never opens, so no
+  // lane sends anything. A fix must bound or detach those writes without shifting the held record twice.
+  it.fails('the load’s rebase write (times a clock gone back left ahead) never answers: a look-up is still answered or refused, not left waiting', async () => {
+    const clock = new EventClock();
+    const memory = new MemoryStore();
+    // A previous worker's clock was an hour ahead: its times lie an hour in this one's future.
+    await memory.put(trackedRecord(A, { addedAt: clock.now() + 3_600_000, lastCheckedAt: clock.now() + 3_600_000 }));
+    const store = Object.assign(memory, { update: () => new Promise<never>(() => {}), updateMany: () => new Promise<never>(() => {}) });
+    const tracker = new Tracker({
+      store,
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => undefined,
+    });
+    const listed = outcome(tracker.list());
+    await clock.advance(USER_LOAD_WAIT_MS + LOAD_LIMITS.boundMs);
+    expect(listed.state).not.toBe('pending');
+    tracker.stop();
+  });
+});
