@@ -79,3 +79,41 @@ describe('a 429 storm with Retry-After 0', () => {
     s.tracker.stop();
   });
 });
+
+describe('an abort while the long-poll waits in the budget', () => {
+  it('a removal while its request waits out a hold: never sent, and its place in line is given up at once', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock });
+    const sent: string[] = [];
+    const hang = (id: string, signal?: AbortSignal) =>
+      budget.run(
+        'tracker',
+        () => {
+          sent.push(id);
+          return new Promise<never>(() => {});
+        },
+        signal ? { signal } : {},
+      );
+    const transport: ReceiptTransport = {
+      waitIntentReceipt: (req, o) => hang(req.intentId, o?.signal),
+      getIntentReceipt: (req, o) => hang(req.intentId, o?.signal),
+    };
+    budget.holdOff(30_000);
+    const tracker = new Tracker({
+      store: new MemoryStore(),
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => transport,
+    });
+    await tracker.track(ids[0] as string);
+    await clock.advance(5_000);
+    expect(budget.waiting).toBe(1);
+    await tracker.remove(ids[0] as string);
+    await clock.advance(0);
+    expect(budget.waiting).toBe(0);
+    await clock.advance(60_000);
+    expect(sent).toEqual([]);
+    tracker.stop();
+  });
+});
