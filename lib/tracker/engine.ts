@@ -12,7 +12,7 @@
  */
 import type { TrackedIntent, TrackerState } from '../store';
 import { createCore, type EngineCore } from './engine-core';
-import { patiently } from './load-bound';
+import { ActionsAhead, patiently } from './load-bound';
 import { PumpLoop, pump } from './pump';
 import { entryRecord, type TrackEntry } from './track-many';
 import { aheadMs, clampTimes, shiftTimes } from './tracker-time';
@@ -28,6 +28,7 @@ export class Tracker {
   readonly #loop: PumpLoop;
   #stateLoaded: Promise<void> | undefined;
   #loaded = false;
+  readonly #ahead = new ActionsAhead(); // users' actions whose load is pending: look-ups are answered after them
   #pauseRebased = false;
 
   constructor(deps: TrackerDeps) {
@@ -159,13 +160,13 @@ export class Tracker {
 
   /** Every tracked intent as the tracker holds it (the store's content, without reading it), newest added first. */
   async list(): Promise<TrackedIntent[]> {
-    await this.#load();
+    await this.#ahead.after(() => this.#load());
     return this.#c.mirror.values().sort((a, b) => b.addedAt - a.addedAt);
   }
 
   /** One tracked intent as the tracker holds it, without copying or sorting the list; undefined when not tracked. */
   async get(intentId: string): Promise<TrackedIntent | undefined> {
-    await this.#load();
+    await this.#ahead.after(() => this.#load());
     return this.#c.mirror.get(intentId);
   }
 
@@ -217,7 +218,7 @@ export class Tracker {
   /** The load for a user's own action: a read that is only slow is waited for up to `USER_LOAD_WAIT_MS` (./load-bound). */
   #loadForUser(): Promise<void> {
     // Once loaded, the very promise every call awaits: no extra turn, so a look-up asked after a removal sees it.
-    return this.#loaded ? this.#load() : patiently(() => this.#load(), this.#c.clock);
+    return this.#loaded ? this.#load() : this.#ahead.add(patiently(() => this.#load(), this.#c.clock));
   }
 
   #load(): Promise<void> {

@@ -158,3 +158,29 @@ export async function patiently<T>(load: () => Promise<T>, clock: Pick<Clock, 'm
     }
   }
 }
+
+/**
+ * The loads of users' own actions still waiting ({@link patiently}), so that a look-up asked after an action is
+ * answered after it: a look-up's load (`after`) also waits for every action load asked before it, which the action
+ * awaited first and so resumes first (a removal's intent is gone from the tracker's memory by then). Once the load
+ * has its answer these loads settle within a few turns; an action's refused load is waited for, not thrown.
+ */
+export class ActionsAhead {
+  readonly #waiting = new Set<Promise<unknown>>();
+
+  /** Remembers `load` (an action's load, which the action awaits at once) until it settles; returns it as it is. */
+  add<T>(load: Promise<T>): Promise<T> {
+    this.#waiting.add(load);
+    const forget = () => this.#waiting.delete(load);
+    load.then(forget, forget);
+    return load;
+  }
+
+  /** Resolves with what `load()` resolves with, once the action loads asked before now have settled too; rejects as `load()` does. */
+  async after<T>(load: () => Promise<T>): Promise<T> {
+    const ahead = this.#waiting.size > 0 ? Promise.allSettled([...this.#waiting]) : undefined;
+    const value = await load();
+    await ahead;
+    return value;
+  }
+}

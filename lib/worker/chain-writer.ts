@@ -29,6 +29,8 @@ export function createVerdictWriter(area: LocalArea, current: (intentId: string,
   /** The number of the newest write asked for, per intent. */
   const newest = new Map<string, number>();
   const queues = new Map<string, Promise<void>>();
+  /** Per intent, how often it was forgotten: a write that lands after its intent was forgotten is not taken as stored. */
+  const forgotten = new Map<string, number>();
   let asked = 0;
   return {
     write(id, gen, verdict) {
@@ -38,8 +40,9 @@ export function createVerdictWriter(area: LocalArea, current: (intentId: string,
       const json = JSON.stringify(verdict);
       const run = (queues.get(id) ?? Promise.resolve()).then(async () => {
         if (newest.get(id) !== n || !current(id, gen) || stored.get(id)?.json === json) return;
+        const epoch = forgotten.get(id);
         await area.set({ [chainVerdictKey(id)]: verdict }).then(
-          () => void stored.set(id, { json, verdict }),
+          () => void (forgotten.get(id) === epoch && stored.set(id, { json, verdict })),
           () => void stored.delete(id),
         );
       });
@@ -48,6 +51,7 @@ export function createVerdictWriter(area: LocalArea, current: (intentId: string,
     },
     written: (id) => stored.get(id)?.verdict,
     forget(id) {
+      forgotten.set(id, (forgotten.get(id) ?? 0) + 1);
       stored.delete(id);
       queues.delete(id);
     },

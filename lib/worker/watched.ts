@@ -192,9 +192,9 @@ async function settledTime(
   }
 }
 
-/** Stores `start` as the checkpoint of `address`, the others as they are. Rejects when the store refuses. */
-async function keepStart(checkpoints: WatchedCheckpoints, address: string, start: WatchedCheckpoint): Promise<void> {
-  await checkpoints.set({ ...(await checkpoints.get()), [address]: start });
+/** Stores `starts` (by address) as those addresses' checkpoints, the others as they are. Rejects when the store refuses. */
+async function keepStarts(checkpoints: WatchedCheckpoints, starts: Record<string, WatchedCheckpoint>): Promise<void> {
+  await checkpoints.set({ ...(await checkpoints.get()), ...starts });
 }
 
 /**
@@ -221,22 +221,23 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
   if (!time) return 0;
   const nowS = Math.floor((time.earliest + time.latest) / 2000);
   const latestS = Math.floor(time.latest / 1000);
+  const known = await deps.checkpoints.get();
+  /** `c` with the address's tick token, as every checkpoint of a ticked address is stored. */
+  const tagged = (a: string, c: WatchedCheckpoint): WatchedCheckpoint => ({
+    ...c,
+    ...(tickOf(settings, a) ? { tick: tickOf(settings, a) } : {}),
+  });
+  const starts = new Map(ticked.map((a) => [a, startCheckpoint(known[a], tickOf(settings, a), nowS, latestS)] as const));
+  // Every first look (or tick again) this check decides is kept before any read, every address's: a read cut short
+  // (a dying worker, a 429's hold, the browser closed) leaves each where it was decided, also those not reached yet,
+  // not an hour back from a later check's time. A refused write does not stop the reads (each result is written).
+  const decided = [...starts].filter(([a, start]) => start !== known[a]).map(([a, start]) => [a, tagged(a, start)]);
+  if (decided.length > 0) await keepStarts(deps.checkpoints, Object.fromEntries(decided)).catch(() => {});
   let added = 0;
-  for (const address of ticked) {
-    const checkpoints = await deps.checkpoints.get();
-    const tick = tickOf(settings, address);
-    const known = checkpoints[address];
-    const start = startCheckpoint(known, tick, nowS, latestS);
-    // A first look (or a tick again) is kept before the read: a read cut short (a dying worker, a 429's hold, the
-    // browser closed) leaves it where it was decided, not an hour back from a later check's time. A refused write
-    // does not stop the read (its result is written after it).
-    if (start !== known) await keepStart(deps.checkpoints, address, { ...start, ...(tick ? { tick } : {}) }).catch(() => {});
+  for (const [address, start] of starts) {
     const result = await checkAddress(deps, client, address, start, nowS);
     added += result.added;
-    await deps.checkpoints.set({
-      ...(await deps.checkpoints.get()),
-      [address]: { ...saneCheckpoint(result.next, latestS), ...(tick ? { tick } : {}) },
-    });
+    await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: tagged(address, saneCheckpoint(result.next, latestS)) });
   }
   return added;
 }
