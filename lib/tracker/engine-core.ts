@@ -136,7 +136,8 @@ export function trackingOf(c: EngineCore): TrackedIntent[] {
 }
 
 /** `t` as the scheduler and a check must see it: a pace whose write was refused ({@link EngineCore.heldPace}) still holds. */
-export function pacedAsHeld(c: EngineCore, t: TrackedIntent): TrackedIntent {
+export function pacedAsHeld<T extends TrackedIntent | undefined>(c: EngineCore, t: T): T {
+  if (!t) return t;
   const held = c.heldPace.get(t.intentId);
   return held && (held.lastCheckedAt ?? 0) >= (t.lastCheckedAt ?? 0) ? { ...t, ...held } : t;
 }

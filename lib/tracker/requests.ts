@@ -37,9 +37,8 @@ export async function check(c: EngineCore, transport: ReceiptTransport, intentId
   const started = clock.now();
   const options = { signal: controller.signal };
   try {
-    const kept = c.mirror.get(intentId);
-    if (!kept) return false;
-    const t = pacedAsHeld(c, kept);
+    const t = pacedAsHeld(c, c.mirror.get(intentId));
+    if (!t) return false;
     // A long-poll starts only on a recent answer (else the slot reads the receipt first) and ends by
     // `longPollEndsBy`, counted from when it was asked and from the intent's last answer, whatever the server's wait
     // and however long the request budget held it: the read that follows still comes within S(N). A first long-poll
@@ -246,8 +245,7 @@ async function writePaced(c: EngineCore, intentId: string, fn: (t: TrackedIntent
     return written;
   } catch (err) {
     // The pace the write would have kept, from the copy in memory with any pace held before (the store's copy lacks it).
-    const kept = c.mirror.get(intentId);
-    const intended = fn(kept && pacedAsHeld(c, kept));
+    const intended = fn(pacedAsHeld(c, c.mirror.get(intentId)));
     if (intended?.phase === 'tracking') {
       const { lastCheckedAt, nextCheckAt, retry, lastError } = intended;
       c.heldPace.set(intentId, { lastCheckedAt, nextCheckAt, retry, lastError });
