@@ -22,18 +22,24 @@ export interface LaneChoice<W extends LaneWaiter> {
   backgroundDue: () => boolean;
   /** The tracker's pace has a token now (asked only when a tracker request could go). */
   trackerReady: () => boolean;
+  /**
+   * Every place of the tracker's and the background's is held: only a user's look-up may go, in the place kept for
+   * the user's own (lib/api/budget-limits.ts `USER_PLACES`). Default false.
+   */
+  full?: boolean;
 }
 
 /**
  * The request to start now, if any: the user's look-ups first (also when the window keeps them waiting), then a due
- * background request, then the tracker's. The user's and the tracker's requests leave the window's last place to the
- * background lane; a due background request blocked by the window blocks the tracker too, so that a place freed is
- * kept for it until the window has room.
+ * background request, then the tracker's, these two only while a place of theirs is free (`full` false). The user's
+ * and the tracker's requests leave the window's last place to the background lane; a due background request blocked
+ * by the window blocks the tracker too, so that a place freed is kept for it until the window has room.
  */
 export function chooseNext<W extends LaneWaiter>(c: LaneChoice<W>): W | undefined {
   const dueBackground = c.backgroundDue() ? c.open.find((w) => w.lane === 'background') : undefined;
   const user = c.open.find((w) => w.lane === 'user');
   if (user) return c.count < c.perMinute - 1 ? user : undefined;
+  if (c.full) return undefined;
   if (dueBackground && c.count < c.perMinute) return dueBackground;
   const tracker = c.open.find((w) => w.lane === 'tracker');
   if (tracker && c.count < c.perMinute - 1 && !dueBackground && c.trackerReady()) return tracker;

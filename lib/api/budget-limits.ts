@@ -14,7 +14,7 @@ export type BudgetClock = Pick<Clock, 'monotonic' | 'sleep'>;
 
 /** Tuning of the budget. */
 export interface RequestBudgetOptions {
-  /** Requests in flight at most (default 4). */
+  /** Requests of the tracker and the background in flight at most (default 4); see {@link USER_PLACES}. */
   maxInFlight?: number;
   /** Requests in any 60 s window at most, and the background pace (default {@link WORKER_REQUESTS_PER_MINUTE}). */
   perMinute?: number;
@@ -46,6 +46,13 @@ export class NotWantedError extends Error {
   }
 }
 
+/**
+ * Places beyond `maxInFlight` kept for the user's own look-ups (History, Search, receipt details, Test connection):
+ * with every other place held — long-polls the server holds up to 48 s, a request that never answers until its
+ * time-out — a look-up still goes at once (I5, the user first), and waits for a place only behind the user's own.
+ * So at most `maxInFlight` + 1 (5) requests in flight, under Chromium's 6 a host.
+ */
+export const USER_PLACES = 1;
 /** Invariant I5: the most requests the worker sends in any 60 s window. */
 export const WORKER_REQUESTS_PER_MINUTE = 60;
 /** A background request is due, whatever the pace's tokens, once the lane sent nothing for this long (ms). */

@@ -8,11 +8,10 @@
  * - **At most `perMinute` (60) requests in ANY 60 s window, for the whole worker** ({@link SlidingWindow}: a hard
  *   limit, proved there and by a property test over random schedules). The user's and the tracker's requests use at
  *   most `perMinute - 1` of any window: the last place is the background lane's.
- * - **At most `maxInFlight` (4) requests in flight**, whoever sends them. A place is held from the moment the request
- *   is sent until its whole answer is read.
- * - **First in line**: the user's own look-ups (`user`), then a background request that is due, then the tracker's
- *   (`tracker`), then the rest of the background work (`background`: watched addresses, ETA baselines), each lane in
- *   the order asked.
+ * - **At most `maxInFlight` (4) requests in flight**, and {@link USER_PLACES} (1) more for the user's own: a look-up
+ *   never waits for a place behind the tracker or the background. A place is held from sending until the answer is read.
+ * - **First in line**: the user's look-ups (`user`), then a due background request, then the tracker's (`tracker`),
+ *   then the rest of the background work (`background`: watched addresses, ETA baselines), each lane in order asked.
  * - **Background work is paced**: a token bucket refilled at `perMinute` (holding at most `burst`), which every request
  *   sent drains (the tracker's and the user's into debt, down to `-perMinute`), so background work gets what the
  *   tracker leaves. A background request is *due* when a token is there or when the lane sent nothing for
@@ -39,6 +38,7 @@ import {
   type SendOptions,
   TRACKER_BURST,
   TRACKER_PER_MINUTE,
+  USER_PLACES,
   WORKER_REQUESTS_PER_MINUTE,
 } from './budget-limits';
 import { SlidingWindow } from './rate-window';
@@ -208,12 +208,12 @@ export class RequestBudget {
 
   /** The waiter to start at `now` (monotonic ms), if any (see the order in the module's docstring). */
   #next(now: number): Waiter | undefined {
-    if (this.#gates > 0 || this.#inFlight >= this.maxInFlight || this.#waiting.length === 0) return undefined;
-    const count = this.#window.count(now);
+    if (this.#gates > 0 || this.#inFlight >= this.maxInFlight + USER_PLACES || this.#waiting.length === 0) return undefined;
     const open = this.#waiting.filter((w) => !this.#held(w.scope, now)).sort((a, b) => a.seq - b.seq);
     return chooseNext({
       open,
-      count,
+      count: this.#window.count(now),
+      full: this.#inFlight >= this.maxInFlight,
       perMinute: this.perMinute,
       backgroundDue: () => this.#background < this.maxBackground && this.#backgroundDue(now),
       trackerReady: () => this.#trackerReady(now),

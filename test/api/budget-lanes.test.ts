@@ -34,6 +34,13 @@ describe('chooseNext', () => {
     expect(choice([w('tracker', 3)], 58)).toEqual(w('tracker', 3));
   });
 
+  it('with every place of theirs held (`full`), only the user’s look-up goes', () => {
+    const full = (open: Array<ReturnType<typeof w>>) =>
+      chooseNext({ open, count: 0, perMinute: 60, backgroundDue: () => true, trackerReady: () => true, full: true });
+    expect(full([w('tracker', 1), w('background', 2), w('user', 3)])).toEqual(w('user', 3));
+    expect(full([w('tracker', 1), w('background', 2)])).toBeUndefined();
+  });
+
   it('the tracker waits for its pace; its pace is asked only when a tracker request could go', () => {
     expect(choice([w('tracker', 1)], 0, true, false)).toBeUndefined();
     let asked = 0;

@@ -1,7 +1,8 @@
 /**
  * The worker's one request budget (lib/api/budget.ts) and the HTTP calls through it (lib/api/http.ts), on virtual
- * time: at most 4 in flight, the user first in line, background work paced by the rate, a request aborted or no
- * longer wanted while it waits never sent, and a call's time-out counted from when it is sent.
+ * time: at most 4 in flight and one more place for the user's own, the user first in line, background work paced by
+ * the rate, a request aborted or no longer wanted while it waits never sent, and a call's time-out counted from when
+ * it is sent.
  */
 import { describe, expect, it } from 'vitest';
 import { RequestBudget } from '@/lib/api/budget';
@@ -41,37 +42,43 @@ function fakeFetch(clock: EventClock) {
 }
 
 describe('RequestBudget', () => {
-  it('lets at most 4 in flight and gives the next free place to the user first, then the tracker, then background', async () => {
+  it('lets at most 4 in flight, one more place the user’s, and gives the next free place to the user first, then background, then the tracker', async () => {
     const clock = new EventClock();
     const budget = new RequestBudget({ clock, perMinute: 60_000 });
     const order: string[] = [];
-    const releases: Array<() => void> = [];
+    const releases = new Map<string, () => void>();
+    const release = async (name: string) => {
+      releases.get(name)!();
+      await clock.advance(0);
+    };
     const job = (name: string) => () =>
       new Promise<void>((resolve) => {
         order.push(name);
-        releases.push(resolve);
+        releases.set(name, resolve);
       });
     const all = [
       ...['t1', 't2', 't3', 't4'].map((n) => budget.run('tracker', job(n))),
+      budget.run('user', job('u0')),
       budget.run('background', job('b1')),
       budget.run('tracker', job('t5')),
       budget.run('user', job('u1')),
     ];
     await clock.advance(0);
-    expect(order).toEqual(['t1', 't2', 't3', 't4']);
-    expect(budget.inFlight).toBe(4);
-    releases.shift()!();
-    await clock.advance(0);
+    // The fifth place is the user's own; the others wait for one of the 4.
+    expect(order).toEqual(['t1', 't2', 't3', 't4', 'u0']);
+    expect(budget.inFlight).toBe(5);
+    await release('t1');
     expect(order.at(-1)).toBe('u1');
+    // Four in flight, two of them the user's: the tracker and the background wait for fewer than 4.
+    await release('u0');
+    expect(order).toHaveLength(6);
     // The background request is due (its lane sent nothing yet): it goes before the tracker's.
-    releases.shift()!();
-    await clock.advance(0);
+    await release('t2');
     expect(order.at(-1)).toBe('b1');
-    releases.shift()!();
-    await clock.advance(0);
+    await release('t3');
     expect(order.at(-1)).toBe('t5');
     expect(budget.inFlight).toBe(4);
-    for (const r of releases) r();
+    for (const name of ['t4', 'u1', 'b1', 't5']) releases.get(name)!();
     await Promise.all(all);
   });
 
@@ -115,8 +122,8 @@ describe('RequestBudget', () => {
     const first = budget.run('tracker', () => new Promise<void>((r) => (release = r)));
     const aborted = new AbortController();
     let sent = 0;
-    const a = budget.run('user', async () => void sent++, { signal: aborted.signal }).catch((e: unknown) => e);
-    const b = budget.run('user', async () => void sent++, { stillWanted: () => false }).catch((e: unknown) => (e as Error).name);
+    const a = budget.run('tracker', async () => void sent++, { signal: aborted.signal }).catch((e: unknown) => e);
+    const b = budget.run('tracker', async () => void sent++, { stillWanted: () => false }).catch((e: unknown) => (e as Error).name);
     await clock.advance(0);
     aborted.abort();
     expect(budget.waiting).toBe(1);
@@ -130,31 +137,33 @@ describe('RequestBudget', () => {
 });
 
 describe('SvcHttp through the budget', () => {
-  it('starts a call’s time-out when it is sent, not while it waits for one of the 4 places', async () => {
+  it('starts a call’s time-out when it is sent, not while it waits for a place', async () => {
     const clock = new EventClock();
     const budget = new RequestBudget({ clock, perMinute: 60_000 });
     const service = fakeFetch(clock);
     const client = new SvcClient({ baseUrl: 'https://svc.example', accessKey: 'k', fetch: service.fetch, budget, lane: 'tracker' });
-    // Four long-polls the server holds 5 s each (virtual), and a look-up with a 1 s time-out (real timers: short).
+    // Four long-polls and a look-up of the user's the server holds (virtual), and a look-up with a 300 ms time-out
+    // (real timers: short), which waits behind the user's own for a place.
     const waits = Array.from({ length: 4 }, () => client.getIntentReceipt({ intentId: `0x${'1'.repeat(64)}` }).catch(() => 'done'));
+    const held = client.getIntentReceipt({ intentId: `0x${'3'.repeat(64)}` }, { lane: 'user' }).catch(() => 'done');
     const lookUp = client.getIntentReceipt({ intentId: `0x${'2'.repeat(64)}` }, { timeoutMs: 300, lane: 'user' }).then(
       () => 'answered',
       (err: { kind?: string; code?: number }) => err.kind ?? 'other',
     );
     await clock.advance(0);
-    expect(service.sent).toHaveLength(4);
+    expect(service.sent).toHaveLength(5);
     // The look-up waits longer than its own time-out for a place, then is sent and answered in time.
     await new Promise((r) => setTimeout(r, 500));
-    expect(service.sent).toHaveLength(4);
+    expect(service.sent).toHaveLength(5);
     service.sent[0]!.answer();
     await clock.advance(0);
     await new Promise((r) => setTimeout(r, 20));
-    expect(service.sent).toHaveLength(5);
-    service.sent[4]!.answer();
+    expect(service.sent).toHaveLength(6);
+    service.sent[5]!.answer();
     expect(await lookUp).toBe('service');
-    for (const s of service.sent.slice(1, 4)) s.answer();
-    await Promise.all(waits);
-    expect(service.maxInFlight()).toBe(4);
+    for (const s of service.sent.slice(1, 5)) s.answer();
+    await Promise.all([...waits, held]);
+    expect(service.maxInFlight()).toBe(5);
   });
 });
 

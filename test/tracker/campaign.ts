@@ -750,8 +750,10 @@ function check(s: Schedule, o: Observed): void {
   const trackingAt = (at: number) =>
     ids.filter((id) => (o.tracked.get(id)?.from ?? Number.POSITIVE_INFINITY) <= at && leftAt(id) > at).length;
 
-  // I5: never more than 4 requests in flight; Retry-After honoured.
-  if (service.maxInFlight > 4) violations.push(`I5 ${service.maxInFlight} requests in flight`);
+  // I5: never more than 4 requests in flight, one more for the user's own (lib/api/budget-limits.ts USER_PLACES);
+  // Retry-After honoured.
+  if (service.maxInFlight > 5) violations.push(`I5 ${service.maxInFlight} requests in flight`);
+  if (service.maxOthersInFlight > 4) violations.push(`I5 ${service.maxOthersInFlight} requests in flight besides the user's`);
   for (const e of log) {
     if (e.retryAfterMs === undefined || e.end === undefined) continue;
     const early = log.find((x) => x.start > e.end! && x.start < e.end! + e.retryAfterMs!);

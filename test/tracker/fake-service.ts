@@ -94,6 +94,9 @@ export class FakeService {
   readonly log: LogEntry[] = [];
   inFlight = 0;
   maxInFlight = 0;
+  /** The most calls in flight at once that are not the user's (lane `user`: the place kept for them, lib/api/budget-limits.ts). */
+  maxOthersInFlight = 0;
+  #othersInFlight = 0;
   /** Faults for the calls in order: the i-th call gets the i-th fault; later calls succeed. */
   faults: Fault[] = [];
   /** Statuses in which WaitIntentReceipt says `done: true` although they are not final (a service that ends early). */
@@ -239,6 +242,8 @@ export class FakeService {
     this.log.push(entry);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    const other = entry.lane !== 'user';
+    if (other) this.maxOthersInFlight = Math.max(this.maxOthersInFlight, ++this.#othersInFlight);
     const fault = this.faults[this.#calls++] ?? 'ok';
     const signal = options?.signal;
     const clientDeadline = options?.timeoutMs !== undefined ? entry.start + options.timeoutMs : Number.POSITIVE_INFINITY;
@@ -276,6 +281,7 @@ export class FakeService {
     } finally {
       entry.end = this.clock.now();
       this.inFlight--;
+      if (other) this.#othersInFlight--;
     }
   }
 

@@ -212,12 +212,12 @@ describe('message handlers', () => {
 
   it('tests unsaved settings through the worker’s budget: the probe waits its turn, first in line, and tells the outcome', async () => {
     const { handlers, clients } = await setUp(false);
-    // The worker's 4 places are taken (long-polls held by the server).
+    // The worker's 4 places are taken (long-polls held by the server), and the user's own by another look-up.
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const holders = Array.from({ length: 4 }, () => clients.budget.run('tracker', () => held));
+    const holders = [...Array.from({ length: 4 }, () => clients.budget.run('tracker', () => held)), clients.budget.run('user', () => held)];
     const from = sim.requests().length;
     const testing = handlers['test-connection']({ type: 'test-connection', baseUrl: sim.url, accessKey: sim.accessKey });
     await new Promise((r) => setTimeout(r, 50));

@@ -104,7 +104,10 @@ export class WorldNetwork {
   inFlight = 0;
   /** The most requests to the service in flight at once. */
   maxInFlight = 0;
+  /** The most requests to the service in flight at once that are not the user's (a look-up, Test connection). */
+  maxOthersInFlight = 0;
   #serviceInFlight = 0;
+  #othersInFlight = 0;
   #n = 0;
   readonly #big = new Map<string, boolean>();
 
@@ -149,9 +152,12 @@ export class WorldNetwork {
       }
       // Requests to a routed origin (an RPC node) keep the worker busy but are not requests to the service.
       const service = !this.routes.has(new URL(String(input)).origin);
+      const other = service && !this.#isUsers(String(input), init);
       this.inFlight++;
       if (service) this.#serviceInFlight++;
+      if (other) this.#othersInFlight++;
       this.maxInFlight = Math.max(this.maxInFlight, this.#serviceInFlight);
+      this.maxOthersInFlight = Math.max(this.maxOthersInFlight, this.#othersInFlight);
       try {
         const own = init?.signal;
         const signal = own ? AbortSignal.any([own, connections.signal]) : connections.signal;
@@ -167,8 +173,19 @@ export class WorldNetwork {
       } finally {
         this.inFlight--;
         if (service) this.#serviceInFlight--;
+        if (other) this.#othersInFlight--;
       }
     };
+  }
+
+  /** Whether a request is the user's own: Test connection of another service, or a family's look-up ({@link isUser}). */
+  #isUsers(url: string, init: RequestInit | undefined): boolean {
+    if (new URL(url).origin === OTHER_ORIGIN) return true;
+    try {
+      return this.isUser?.(JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>) ?? false;
+    } catch {
+      return false;
+    }
   }
 
   async #serve(url: string, init: RequestInit): Promise<Response> {

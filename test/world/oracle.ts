@@ -273,8 +273,10 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
   }
   for (const [id, n] of own) if (!o.tracked.has(id)) v.push(`N2 ${id}, never tracked, told ${n} times`);
 
-  // I5: at most 4 in flight; Retry-After honoured; idle ≤ 60 requests a minute.
-  if (world.net.maxInFlight > 4) v.push(`I5 ${world.net.maxInFlight} requests in flight`);
+  // I5: at most 4 in flight, one more for the user's own (lib/api/budget-limits.ts USER_PLACES); Retry-After honoured;
+  // idle ≤ 60 requests a minute.
+  if (world.net.maxInFlight > 5) v.push(`I5 ${world.net.maxInFlight} requests in flight`);
+  if (world.net.maxOthersInFlight > 4) v.push(`I5 ${world.net.maxOthersInFlight} requests in flight besides the user's`);
   else ok('I5');
   for (const w of world.net.wire) {
     if (w.holdMs === undefined) continue;
