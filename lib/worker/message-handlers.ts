@@ -102,7 +102,7 @@ export function trackingHandlers(
 /** The pages' reads of the service (receipt, details, a look-up) and Test connection: the user's own calls. */
 export function serviceHandlers(deps: MessageHandlerDeps): Pick<MessageHandlers, 'receipt' | 'details' | 'lookup' | 'test-connection'> {
   return {
-    // The popup's own reads are the user's: first in line for the worker's 4 places (lib/api/budget.ts).
+    // The popup's own reads are the user's: first in line, with a place of their own beyond the worker's 4 (lib/api/budget.ts).
     async receipt(r) {
       const client = await deps.clients.current('user');
       if (!client) return notConfigured();
