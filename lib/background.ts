@@ -46,7 +46,7 @@ export interface BackgroundServices extends SelectionLookup, NotificationRouting
 
 /** What a test may give the worker instead of the defaults. */
 export interface BackgroundOptions {
-  /** The worker's request budget (default: 4 in flight, {@link WORKER_REQUESTS_PER_MINUTE} a minute, on the platform's clock). */
+  /** The worker's request budget (default: 4 in flight and one more for the user's look-ups, {@link WORKER_REQUESTS_PER_MINUTE} a minute, on the platform's clock). */
   budget?: RequestBudget;
   /** Firefox's notification semantics and clipboard reader (default: the build's target, `import.meta.env.BROWSER`). */
   firefox?: boolean;

@@ -81,6 +81,7 @@ describe('tracker at scale and under faults', () => {
     expect((await createdNotifications(ctx.ext)).length).toBeLessThan(200);
 
     const log = ctx.sim.requests().filter((e) => e.start >= since);
+    // No look-up of the user's here (their fifth place, lib/api/budget-limits.ts USER_PLACES): the worker's own 4.
     expect(peakConcurrency(log)).toBeLessThanOrEqual(4);
   });
 });
