@@ -239,15 +239,21 @@ async function fail(c: EngineCore, intentId: string, err: unknown): Promise<void
  * the next long-poll, its back-off) is held in memory (`EngineCore.heldPace`) and the refusal rethrown.
  */
 async function writePaced(c: EngineCore, intentId: string, fn: (t: TrackedIntent | undefined) => TrackedIntent | undefined) {
+  // `fn` runs once, on the stored copy with any pace held before (the store lacks it): what it returns is written, or
+  // held when the write is refused. A store that refuses before reading never ran it: then it runs on the copy in memory.
+  let intended: { t: TrackedIntent | undefined } | undefined;
+  const run = (t: TrackedIntent | undefined) => {
+    intended = { t: fn(pacedAsHeld(c, t)) };
+    return intended.t;
+  };
   try {
-    const written = await c.mirror.write(intentId, fn);
+    const written = await c.mirror.write(intentId, run);
     c.heldPace.delete(intentId);
     return written;
   } catch (err) {
-    // The pace the write would have kept, from the copy in memory with any pace held before (the store's copy lacks it).
-    const intended = fn(pacedAsHeld(c, c.mirror.get(intentId)));
-    if (intended?.phase === 'tracking') {
-      const { lastCheckedAt, nextCheckAt, retry, lastError } = intended;
+    const t = (intended ?? { t: run(c.mirror.get(intentId)) }).t;
+    if (t?.phase === 'tracking') {
+      const { lastCheckedAt, nextCheckAt, retry, lastError } = t;
       c.heldPace.set(intentId, { lastCheckedAt, nextCheckAt, retry, lastError });
     }
     throw err;
