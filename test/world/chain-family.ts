@@ -346,6 +346,24 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
 }
 
 /**
+ * Whether a leg without a verdict at the end was left so by a death the run ends in (docs/simulation.md, "death": from
+ * a worker's death until the next worker started, here none did): every ask of it since a record first named it met an
+ * RPC fault (or none was made), so no worker life had an answer to store.
+ */
+function deadAtTheEnd(ctx: CheckContext, obs: ChainObs) {
+  const last = ctx.deaths.reduce<CheckContext['deaths'][number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
+  const dead = last !== undefined && last.restartAt === undefined;
+  /** `from` (ms): only the asks from then on count (default: since a record first named the leg). */
+  return (leg: { chainId: number; txnHash: string }, from = 0) => {
+    const hash = leg.txnHash.toLowerCase();
+    const named = obs.namedAt.get(hash);
+    if (!dead || named === undefined) return false;
+    const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
+    return (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from)).every((t) => faults.has(t));
+  };
+}
+
+/**
  * Whether a leg without a verdict at the end waited on its RPC origin's budget (docs/chain.md "Budgets": 30 requests a
  * minute, burst 8, 4 a check): never asked since a record first named it, and the budget, replayed from the requests
  * that origin saw ({@link budgetOwedAt}), held a check's requests only later than 1 s before the end (the cadence's
@@ -434,6 +452,7 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
       );
   }
   const faultedTo = stillFaulted(ctx, obs);
+  const deadSince = deadAtTheEnd(ctx, obs);
   for (const id of obs.ids) {
     const record = ctx.finalList.find((r) => r.intentId === id);
     if (!record?.receipt || ctx.removeAsked.has(id)) continue;
@@ -446,6 +465,8 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
     if (missing.length > 0 && missing.every((l) => faultedTo(l))) count.excused('V1', 'RPC faults at every ask of the last worker life');
     else if (missing.length > 0 && missing.every((l) => faultedTo(l) || waited(l)))
       count.excused('V1', "the RPC budget: a leg named at the end, its origin's budget spent on other legs");
+    else if (missing.length > 0 && missing.every((l) => faultedTo(l) || waited(l) || deadSince(l)))
+      count.excused('V1', 'a death the run ends in, every ask since the leg was named faulted');
     else if (missing.length > 0) v.push(`V1 ${id.slice(0, 8)}…: legs without a verdict at the end: ${JSON.stringify({ want, have })}`);
     else count.ok('V1');
     const truth = obs.now(id);
@@ -454,6 +475,8 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
     const finalAt = obs.truth.get(id)?.find(verifiedTrue)?.t;
     if (good && !verdict?.verified && destination && faultedTo(destination, finalAt))
       count.excused('V1', 'RPC faults at every ask of the last worker life');
+    else if (good && !verdict?.verified && destination && deadSince(destination, finalAt))
+      count.excused('V1', 'a death the run ends in, every ask since the destination was final faulted');
     else if (good && !verdict?.verified)
       v.push(
         `V1 ${id.slice(0, 8)}… never "verified on-chain" though its story ended well (${show(truth)}; ${JSON.stringify(verdict?.legs.map((l) => l.text))})`,
