@@ -36,7 +36,7 @@ import { CHAIN } from '@/lib/notify/browser';
 import { CHAIN_PREFERENCES_KEY, CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
 import { reorgsArb, rpcFaultsArb, rpcFetch, SimChain } from './chain-sim';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
-import { budgetOwedAt } from './rpc-budget';
+import { budgetOwedAt, CHECK_REQUESTS } from './rpc-budget';
 
 const ARB = 'https://arb.rpc.example';
 const BASE = 'https://base.rpc.example';
@@ -121,7 +121,10 @@ export interface ChainObs {
   asks: Map<string, number[]>;
   /** World times at which a request met an RPC fault or a wrong-chain answer, per chain id. */
   faultsAt: Map<number, Set<number>>;
-  /** World times of every RPC request, per chain id (the RPC budget's replay, test/world/rpc-budget.ts). */
+  /**
+   * World times of the RPC budget's tokens taken, per chain id (its replay, test/world/rpc-budget.ts): a check of a leg
+   * takes its 4 at its first request (the receipt's), however many it then sends — one that meets a fault sends fewer.
+   */
   requests: Map<number, number[]>;
   /** World time at which a record of the worker first named each verifiable leg (by hash, lower case). */
   namedAt: Map<string, number>;
@@ -314,9 +317,11 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const pending = (wrongNow ? wrong : inner)(url, init);
       const body = JSON.parse(String(init.body)) as { method: string; params?: unknown[] };
       if (faulted) obs.faultsAt.set(chain.chainId, (obs.faultsAt.get(chain.chainId) ?? new Set()).add(t));
-      obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), t]);
       const hash = String(body.params?.[0] ?? '').toLowerCase();
-      if (body.method === 'eth_getTransactionReceipt') obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
+      if (body.method === 'eth_getTransactionReceipt') {
+        obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
+        obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
+      }
       const answer = await pending;
       sample();
       return answer;
@@ -351,7 +356,10 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
  * RPC fault (or none was made), so no worker life had an answer to store.
  */
 function deadAtTheEnd(ctx: CheckContext, obs: ChainObs) {
-  const last = ctx.deaths.reduce<CheckContext['deaths'][number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
+  // The run's end is listed as a death of kind `end`: not one a worker could have outlived.
+  const last = ctx.deaths
+    .filter((d) => d.kind !== 'end')
+    .reduce<CheckContext['deaths'][number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
   const dead = last !== undefined && last.restartAt === undefined;
   /** `from` (ms): only the asks from then on count (default: since a record first named the leg). */
   return (leg: { chainId: number; txnHash: string }, from = 0) => {

@@ -18,7 +18,7 @@ describe('budgetOwedAt', () => {
     expect(budgetOwedAt([100 * S, 100 * S, 100 * S, 100 * S], [0], 100 * S)).toBe(104 * S);
   });
 
-  it('requests going on take what refills: owed only when 4 are held before the requests of an instant', () => {
+  it('requests going on take what refills: owed only when 4 are held after the requests of an instant', () => {
     // 8 at the naming, then one every 2 s (what refills): the bucket never holds 4 until they stop at 120 s.
     const reqs = [...Array.from({ length: 8 }, () => 100 * S), ...Array.from({ length: 10 }, (_, k) => 102 * S + k * 2 * S)];
     expect(budgetOwedAt(reqs, [0], 100 * S)).toBe(128 * S);
@@ -27,5 +27,16 @@ describe('budgetOwedAt', () => {
   it('a new worker life starts with a full budget', () => {
     const burst = Array.from({ length: 8 }, () => 100 * S);
     expect(budgetOwedAt(burst, [0, 105 * S], 100 * S)).toBe(105 * S);
+  });
+
+  it('another check takes the 4 tokens the instant they are back: that check goes first, this leg waits the next 4', () => {
+    // Two legs wait for the same refill (seed 20261208 run 45044): at 108 s the other one's check takes the 4 tokens.
+    const reqs = [...Array.from({ length: 8 }, () => 100 * S), ...Array.from({ length: 4 }, () => 108 * S)];
+    expect(budgetOwedAt(reqs, [0], 100 * S)).toBe(116 * S);
+  });
+
+  it('another check at the very instant of the 4 s floor also goes first', () => {
+    const reqs = Array.from({ length: 8 }, () => 104 * S);
+    expect(budgetOwedAt(reqs, [0], 100 * S)).toBe(112 * S);
   });
 });
