@@ -80,3 +80,12 @@ export function transferOf(amount: bigint, expected: ExpectedTransfer): Transfer
   const kind = amount === 0n ? 'none' : amount === expected.amount ? 'received' : amount < expected.amount ? 'less' : 'more';
   return { kind, amount, expected };
 }
+
+/**
+ * `amount` (raw units) known to have reached `was.to` in `was.token`, judged against `expected` (the receipt's transfer
+ * now); undefined when `expected` names another recipient or token: what reached that one is unknown until the
+ * chain is read again.
+ */
+export function transferAgain(amount: bigint, was: Pick<ExpectedTransfer, 'to' | 'token'>, expected: ExpectedTransfer) {
+  return sameAddress(was.to, expected.to) && sameAddress(was.token, expected.token) ? transferOf(amount, expected) : undefined;
+}

@@ -2,7 +2,7 @@
  * The verifier (docs/chain.md): checks legs on their chains, within each RPC origin's budget, remembering per transaction
  * (cache keyed by chainId and hash) what the chain said, where the transaction was seen (to tell a re-org from "not
  * yet") and since when the service calls it mined. A settled leg (final, or reverted and final) costs no request
- * again. Never throws: an RPC failure or an empty budget leaves the last verdict in place.
+ * again: its transfer is judged anew from the amount it moved against what the receipt expects now. Never throws: an RPC failure or an empty budget leaves the last verdict in place.
  */
 
 import type { RpcBudget } from './budget';
@@ -12,7 +12,7 @@ import type { LegRef } from './legs';
 import type { ChainReader } from './rpc';
 import { createChainReader, requestsPerObservation } from './rpc';
 import { isNativeToken } from './transfer';
-import { isSettled, type LegCheck, type SeenBlock, verifyLeg } from './verify';
+import { isSettled, type LegCheck, type SeenBlock, settledFor, verifyLeg } from './verify';
 
 /** The user's setting for one enabled chain. */
 export interface ChainSetting {
@@ -115,7 +115,8 @@ export class LegVerifier {
 
   /**
    * Verifies `ref` now (or, with `whenDue`, only if it is due): returns the new verdict, the settled or not-yet-due one
-   * without a request, or `{ skipped, last }` when no request was sent (chain not enabled, budget empty, not due) or
+   * without a request (a settled one's transfer judged against `ref.transfer` now, the leg read again when that names
+   * another recipient or token, lib/chain/verify.ts `settledFor`), or `{ skipped, last }` when no request was sent (chain not enabled, budget empty, not due) or
    * the request failed, with when to try again. Each outcome sets when the leg is due next ({@link dueInMs}). A leg
    * whose read is under way (another check sent it; an RPC origin may take up to its time-out) is not read twice: the
    * last verdict, or `{ skipped: 'not-due' }`, at once — no other leg waits for a slow origin through this one.
@@ -124,7 +125,15 @@ export class LegVerifier {
     const memo = this.memoryOf(ref);
     const now = this.deps.monotonic();
     if (ref.serviceMined) memo.minedSince ??= now;
-    if (memo.last && isSettled(memo.last.check)) return memo.last;
+    if (memo.last && isSettled(memo.last.check)) {
+      // Settled, but judged against what the receipt expects now; read again when that needs the chain.
+      const check = settledFor(memo.last.check, ref.transfer);
+      if (!check) delete memo.last;
+      else {
+        memo.last = { check, checkedAt: memo.last.checkedAt };
+        return memo.last;
+      }
+    }
     const setting = this.deps.setting(ref.chainId);
     const last = memo.last ? { last: memo.last } : {};
     if (!setting) return { skipped: 'disabled', ...last };

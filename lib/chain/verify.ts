@@ -4,7 +4,7 @@
  * of earlier checks, to one {@link LegCheck}. No I/O, no clock: the transport (./rpc.ts) observes, the caller
  * measures durations on the monotonic clock.
  */
-import { type ChainLog, checkTransfer, type ExpectedTransfer, type TransferCheck } from './transfer';
+import { type ChainLog, checkTransfer, type ExpectedTransfer, type TransferCheck, transferAgain } from './transfer';
 
 /** A transaction receipt as the chain gives it (viem's `getTransactionReceipt`, reduced to what is decided on). */
 export interface ChainReceipt {
@@ -119,4 +119,17 @@ export function verifyLeg(observation: LegObservation, context: LegContext): Leg
 /** True when no further check can change the verdict: final, or reverted and final. */
 export function isSettled(check: LegCheck): boolean {
   return check.kind === 'final' || (check.kind === 'reverted' && check.final);
+}
+
+/**
+ * A settled verdict `check` judged against the transfer the receipt expects now (`expected`; undefined: none): a final
+ * leg's transfer compared again from the amount it moved, without a read. Undefined when that cannot be told without
+ * reading the chain again (`expected` names another recipient or token, or the verdict has no transfer to compare).
+ */
+export function settledFor(check: LegCheck, expected: ExpectedTransfer | undefined): LegCheck | undefined {
+  if (check.kind !== 'final' || (!check.transfer && !expected)) return check;
+  const { transfer, ...inBlock } = check;
+  if (!expected) return inBlock;
+  const again = transfer && transferAgain(transfer.amount, transfer.expected, expected);
+  return again && { ...inBlock, transfer: again };
 }

@@ -28,6 +28,8 @@ const OPTIONAL: ReadonlyArray<[keyof ChainVerdictLeg, string]> = [
   ['confirmations', 'number'],
   ['final', 'boolean'],
   ['received', 'string'],
+  ['recipient', 'string'],
+  ['token', 'string'],
   ['lastKnown', 'boolean'],
 ];
 

@@ -205,6 +205,13 @@ export interface ChainVerdictLeg {
   /** Destination leg in a block: the raw units of the destination token the transaction moved to the recipient. */
   received?: string;
   /**
+   * With `received`: the recipient and the token (addresses) that amount was counted for. Absent in verdicts stored
+   * before they were kept: such a destination is read once more, never compared with a recipient or token it was not
+   * counted for.
+   */
+  recipient?: string;
+  token?: string;
+  /**
    * True: the line is the last verdict known from an earlier worker life, kept because this life could not re-check
    * the leg yet (its read failed or waits for the RPC budget); the popup adds "could not re-check". Absent: this
    * life's own verdict.

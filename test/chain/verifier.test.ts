@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RpcBudget } from '@/lib/chain/budget';
 import type { LegRef } from '@/lib/chain/legs';
 import type { ChainReader } from '@/lib/chain/rpc';
+import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
 
@@ -46,6 +47,33 @@ describe('LegVerifier', () => {
     expect(await verifier.verify(ref())).toMatchObject({ check: { kind: 'final', confirmations: 5 } });
     expect(await verifier.verify(ref({ txnHash: HASH.toUpperCase().replace('0X', '0x') as `0x${string}` }))).toMatchObject({
       check: { kind: 'final' },
+    });
+    expect(calls).toHaveLength(2);
+  });
+  it('judges a final leg’s transfer against the receipt’s amount now without a request, and reads it again for another recipient', async () => {
+    const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+    const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+    const paid: LegObservation = {
+      ...inBlock(14n),
+      receipt: {
+        status: 'success',
+        blockNumber: 10n,
+        blockHash: BLOCK,
+        to: TOKEN,
+        logs: [{ address: TOKEN, topics: [TRANSFER_TOPIC, `0x${'0'.repeat(64)}`, `0x${'0'.repeat(24)}${TO.slice(2)}`], data: '0x64' }],
+      },
+    };
+    const { verifier, calls } = setup([paid, paid]);
+    const transfer = { token: TOKEN, to: TO, amount: 100n };
+    expect(await verifier.verify(ref({ transfer }))).toMatchObject({ check: { kind: 'final', transfer: { kind: 'received' } } });
+    expect(await verifier.verify(ref({ transfer: { ...transfer, amount: 150n } }))).toMatchObject({
+      check: { kind: 'final', transfer: { kind: 'less', amount: 100n } },
+    });
+    expect(verifier.last(ref())).toMatchObject({ check: { transfer: { kind: 'less' } } });
+    expect(calls).toHaveLength(1);
+    const other = `0x${'12'.repeat(20)}`;
+    expect(await verifier.verify(ref({ transfer: { ...transfer, to: other } }))).toMatchObject({
+      check: { kind: 'final', transfer: { kind: 'none' } },
     });
     expect(calls).toHaveLength(2);
   });

@@ -1,7 +1,15 @@
 import { toEventSelector } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { checkTransfer, TRANSFER_TOPIC, type TransferCheck } from '@/lib/chain/transfer';
-import { type ChainReceipt, isSettled, type LegContext, type LegObservation, verifyLeg } from '@/lib/chain/verify';
+import {
+  type ChainReceipt,
+  isSettled,
+  type LegCheck,
+  type LegContext,
+  type LegObservation,
+  settledFor,
+  verifyLeg,
+} from '@/lib/chain/verify';
 
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -119,5 +127,33 @@ describe('the destination transfer', () => {
     const check = verifyLeg(seen(receipt({ status: 'reverted', logs: [transferLog(TO, 1n)] }), 101n), context({ transfer: expected }));
     expect(check.kind).toBe('reverted');
     expect('transfer' in check).toBe(false);
+  });
+});
+
+describe('settledFor: a settled verdict judged against the receipt’s transfer now', () => {
+  const expected = { token: TOKEN, to: TO, amount: 249_100_000n };
+  const final = verifyLeg(seen(receipt({ logs: [transferLog(TO, 249_100_000n)] }), 120n), context({ transfer: expected }));
+  it('compares the amount that arrived with the amount the receipt names now, without a read', () => {
+    expect(final).toMatchObject({ kind: 'final', transfer: { kind: 'received' } });
+    expect(settledFor(final, { ...expected, amount: 300_000_000n })).toMatchObject({
+      kind: 'final',
+      blockNumber: 100n,
+      transfer: { kind: 'less', amount: 249_100_000n, expected: { amount: 300_000_000n } },
+    });
+    expect(settledFor(final, { ...expected, amount: 200_000_000n })).toMatchObject({ transfer: { kind: 'more' } });
+    expect(settledFor(final, { ...expected, to: TO.toLowerCase() })).toMatchObject({ transfer: { kind: 'received' } });
+  });
+  it('needs a read when the receipt names another recipient or token, or a transfer the verdict did not compare', () => {
+    expect(settledFor(final, { ...expected, to: OTHER })).toBeUndefined();
+    expect(settledFor(final, { ...expected, token: OTHER })).toBeUndefined();
+    const noTransfer: LegCheck = { kind: 'final', blockNumber: 100n, blockHash: BLOCK_HASH, confirmations: 21 };
+    expect(settledFor(noTransfer, expected)).toBeUndefined();
+  });
+  it('keeps a verdict with nothing to compare as it is, and drops a transfer the receipt no longer names', () => {
+    const noTransfer: LegCheck = { kind: 'final', blockNumber: 100n, blockHash: BLOCK_HASH, confirmations: 21 };
+    expect(settledFor(noTransfer, undefined)).toBe(noTransfer);
+    const reverted: LegCheck = { kind: 'reverted', final: true, blockNumber: 100n, blockHash: BLOCK_HASH, confirmations: 21 };
+    expect(settledFor(reverted, expected)).toBe(reverted);
+    expect(settledFor(final, undefined)).toEqual(noTransfer);
   });
 });

@@ -149,4 +149,16 @@ describe('verdictLineOf', () => {
     const kept = of({ ...line(A), lastKnown: true } as ReturnType<typeof line>);
     expect(readChainVerdict(structuredClone(kept))).toEqual(kept);
   });
+  it('reads back what a kept final destination moved, to whom and in which token', () => {
+    const kept = {
+      ...line(A),
+      kind: 'final',
+      final: true,
+      received: '249100000',
+      recipient: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      token: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+    };
+    expect(readChainVerdict(structuredClone(of(kept)))?.legs[0]).toEqual(kept);
+    expect(readChainVerdict(of({ ...kept, recipient: 7, token: null } as unknown as typeof kept))?.legs[0]).not.toHaveProperty('recipient');
+  });
 });

@@ -80,7 +80,7 @@ describe('a destination final, then the receipt names 300 USDC for the same tran
   // a receipt that now names another amount for the same transaction is still "verified on-chain" until the worker
   // restarts (when chain-kept.ts compares the kept amount with the receipt's, as the test above shows). The user sees
   // "verified" beside a claim the chain contradicts, and no disagreement is told.
-  it.fails('in the same worker life: not verified either, and the disagreement is told', async () => {
+  it('in the same worker life: not verified either, and the disagreement is told', async () => {
     const s = setup();
     const service = s.service();
     const first = await service.verifyReceipt(receipt('249100000'));
@@ -89,5 +89,10 @@ describe('a destination final, then the receipt names 300 USDC for the same tran
     const next = await service.verifyReceipt(receipt('300000000'));
     expect(next.verified).toBe(false);
     expect(next.legs[0]?.check).toMatchObject({ transfer: { kind: 'less' } });
+    // Told once, through the one telling path; a later check tells it no more.
+    expect(s.notified).toEqual(['amount-differs']);
+    s.later();
+    expect((await service.verifyReceipt(receipt('300000000'))).verified).toBe(false);
+    expect(s.notified).toEqual(['amount-differs']);
   });
 });

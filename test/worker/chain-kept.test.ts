@@ -71,6 +71,25 @@ describe('a leg kept in a stored verdict', () => {
     expect(keptCheck(undefined, origin)).toBeUndefined();
   });
 
+  it('keeps the recipient and token the amount reached, and reads again a destination stored without them', () => {
+    const check: LegCheck = {
+      kind: 'final',
+      blockNumber: 9n,
+      blockHash: BLOCK,
+      confirmations: 60,
+      transfer: { kind: 'received', amount: 249_100_000n, expected },
+    };
+    const line = lineOf(destination, check);
+    expect(line).toMatchObject({ received: '249100000', recipient: expected.to, token: expected.token });
+    // Addresses compared whatever their case (a receipt may name them checksummed).
+    const upper = { ...expected, to: `0x${expected.to.slice(2).toUpperCase()}`, token: `0x${expected.token.slice(2).toUpperCase()}` };
+    expect(keptCheck(line, { ...destination, transfer: upper })).toMatchObject({ transfer: { kind: 'received' } });
+    const { recipient: _r, ...noRecipient } = line;
+    const { token: _t, ...noToken } = line;
+    expect(keptCheck(noRecipient, destination)).toBeUndefined();
+    expect(keptCheck(noToken, destination)).toBeUndefined();
+  });
+
   it('keeps nothing of a leg not in a block', () => {
     expect(keptOf({ kind: 'not-seen' })).toEqual({});
     expect(keptOf({ kind: 'reorged', blockNumber: 3n })).toEqual({});

@@ -234,7 +234,15 @@ describe('a leg stored final', () => {
 
   it('tells from what is stored a transfer of another amount, once', async () => {
     const line = { leg: 'destination', chainId: 8453, txnHash: HASH, kind: 'final', text: 'Final on Base · block 101 · 12 confirmations' };
-    const kept = { blockNumber: '101', blockHash: `0x${'ab'.repeat(32)}`, confirmations: 12, final: true, received: '200000000' };
+    const kept = {
+      blockNumber: '101',
+      blockHash: `0x${'ab'.repeat(32)}`,
+      confirmations: 12,
+      final: true,
+      received: '200000000',
+      recipient: TO,
+      token: TOKEN,
+    };
     await stored({ settled: true, serviceStatus: 'EXECUTING', legs: [{ ...line, ...kept }] });
     const w = world('SUCCEEDED');
     await w.verifier.resume();
@@ -250,6 +258,16 @@ describe('a leg stored final', () => {
     await again.verifier.onReceipt(again.tracked.receipt);
     expect(again.told).toEqual([]);
     expect(again.requests).toEqual([]);
+  });
+
+  it('stored with its amount but not the recipient and token it was counted for (older code): read once more', async () => {
+    const line = { leg: 'destination', chainId: 8453, txnHash: HASH, kind: 'final', text: 'Final on Base · block 101 · 12 confirmations' };
+    const kept = { blockNumber: '101', blockHash: `0x${'ab'.repeat(32)}`, confirmations: 12, final: true, received: '249100000' };
+    await stored({ settled: true, serviceStatus: 'EXECUTING', legs: [{ ...line, ...kept }] });
+    const w = world('SUCCEEDED');
+    await w.verifier.resume();
+    expect(w.requests).toContain('eth_getTransactionReceipt');
+    expect(await w.verdict()).toMatchObject({ verified: true, legs: [{ kind: 'final', recipient: TO, token: TOKEN }] });
   });
 
   it('stored by the older code (no block kept) still loads, and is read once more', async () => {
