@@ -12,10 +12,11 @@
  */
 import type { TrackedIntent, TrackerState } from '../store';
 import { createCore, type EngineCore } from './engine-core';
-import { ActionsAhead, patiently } from './load-bound';
+import { ActionsAhead, patiently, settledWithin } from './load-bound';
+import { rebaseRecords } from './load-rebase';
 import { PumpLoop, pump } from './pump';
 import { entryRecord, type TrackEntry } from './track-many';
-import { aheadMs, clampTimes, shiftTimes } from './tracker-time';
+import { aheadMs } from './tracker-time';
 import { baselineSet, retried, seen } from './transitions';
 import type { TrackerDeps, TrackResult } from './types';
 
@@ -245,11 +246,13 @@ export class Tracker {
   /**
    * The pause a previous worker left, moved back by `shift` ms at `now` (`TrackerPause.rebase`), once; then the
    * worker's listeners learn the state (a Retry-After still running, a rejected key), and the request budget holds it.
+   * The pause is moved in memory at once; its write is waited for at most the load's bound (`settledWithin`), and a
+   * later write of the state (a checkpoint, the pause's end) stores it if this one never completes.
    */
   async #rebasePause(shift: number, now: number): Promise<void> {
     if (this.#pauseRebased) return;
     this.#pauseRebased = true;
-    await this.#c.pause.rebase(shift, now);
+    await settledWithin(this.#c.pause.rebase(shift, now), this.#c.clock);
     this.#c.pause.announce();
   }
 
@@ -262,23 +265,15 @@ export class Tracker {
   /**
    * Times written by a previous worker whose wall clock was ahead of this one's (the clock went back between them) are
    * brought back once, at load: no event in the future, no wait (back-off, Retry-After pause) longer than its own
-   * length from now. Within one life the tracker's clock never jumps (lib/tracker/tracker-time.ts). A refused write
-   * is held in memory (`IntentMirror.hold`) and written with the record's next write.
+   * length from now. Within one life the tracker's clock never jumps (lib/tracker/tracker-time.ts). The records and the
+   * pause are moved in memory and their writes waited for together at most the load's bound (./load-rebase).
    */
   async #rebase(): Promise<void> {
     const c = this.#c;
     const now = c.clock.now();
-    const cap = c.tuning.backoffCapMs;
     // The clock went back between the two workers: the earlier one's times move back together (their order kept).
     const shift = aheadMs(c.mirror.values(), c.pause.kept, now);
-    const rebased = (t: TrackedIntent) => clampTimes(shiftTimes(t, shift), now, cap);
-    for (const t of c.mirror.values()) {
-      if (rebased(t) === t) continue;
-      // Refused (quota, a closed database): held in memory all the same, else the intent would wait for times
-      // that lie a whole jump ahead; the next write of it starts from the times moved back.
-      await c.mirror.write(t.intentId, (r) => r && rebased(r), { quiet: true }).catch(() => c.mirror.hold(rebased(t)));
-    }
-    await this.#rebasePause(shift, now);
+    await Promise.all([rebaseRecords(c, shift, now), this.#rebasePause(shift, now)]);
   }
 
   /**

@@ -136,6 +136,29 @@ export class BoundedRead<T> {
 }
 
 /**
+ * Waits for `work` (a write the load makes before it resolves: times moved back, the kept pause's rebase) at most
+ * `boundMs` (ms, on `clock`): resolves true once it settled (written or refused), false at the bound. Never rejects;
+ * the work is not abandoned and may still complete after the bound. A write transaction that never completes would
+ * otherwise keep the load, every look-up and the start gate waiting for the worker's whole life.
+ */
+export async function settledWithin(work: Promise<unknown>, clock: Pick<Clock, 'sleep'>, boundMs = LOAD_LIMITS.boundMs): Promise<boolean> {
+  const timer = new AbortController();
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  const bound = clock.sleep(boundMs, timer.signal).then(
+    () => false,
+    () => false,
+  );
+  try {
+    return await Promise.race([settled, bound]);
+  } finally {
+    timer.abort();
+  }
+}
+
+/**
  * How long (ms, monotonic) a user's own action on the tracker (a track, a removal, _Retry now_, a refresh) waits for
  * a load read that is only slow before it fails as on a refused read: longer than the start gate's bound, so that a
  * desk's slow `getAll` right after a start is waited for rather than told to the user as an error.

@@ -9,7 +9,8 @@
  *   future: an event time (last answer, added, retried) is read as at most now, and a deadline (back-off, the pause
  *   after an unchanged long-poll) as at most `maxDelayMs` from now.
  * - {@link aheadMs}, {@link shiftTimes}: times an earlier worker wrote before the clock went back are moved back
- *   together, by as much as the latest of them is ahead, before they are clamped.
+ *   together, by as much as the latest of them is ahead, before they are clamped; {@link sameTimes} tells a record
+ *   still as read from one already moved.
  * - {@link pauseLeftMs}: the tracker-wide Retry-After pause, stored as wall times, is at most its own length away.
  * - {@link shiftPause}: the pause moved from a worker's steady clock to the wall clock (for listeners, and for a later
  *   worker, which reads it on both), so that a wall-clock jump inside one worker's life does not stretch the pause.
@@ -97,6 +98,25 @@ export function shiftTimes(t: TrackedIntent, ms: number): TrackedIntent {
   if (t.lastError) c.lastError = { ...t.lastError, at: t.lastError.at - ms };
   if (t.retry) c.retry = { ...t.retry, nextAt: t.retry.nextAt - ms, ...(t.retry.at === undefined ? {} : { at: t.retry.at - ms }) };
   return c;
+}
+
+/**
+ * True when `a` and `b` hold the same times {@link shiftTimes} moves (event times, back-off, next check; `Object.is`,
+ * so a damaged NaN matches itself): the record read at load is told from one whose times were already moved back (a
+ * later write stored the copy held in memory), which must not be moved again.
+ */
+export function sameTimes(a: TrackedIntent, b: TrackedIntent): boolean {
+  const pairs: Array<[number | undefined, number | undefined]> = [
+    [a.addedAt, b.addedAt],
+    [a.lastCheckedAt, b.lastCheckedAt],
+    [a.resumedAt, b.resumedAt],
+    [a.lastChangeAt, b.lastChangeAt],
+    [a.nextCheckAt, b.nextCheckAt],
+    [a.lastError?.at, b.lastError?.at],
+    [a.retry?.nextAt, b.retry?.nextAt],
+    [a.retry?.at, b.retry?.at],
+  ];
+  return pairs.every(([x, y]) => Object.is(x, y));
 }
 
 /**
