@@ -176,7 +176,8 @@ export interface Failure {
  * A failed check: NotFound for an intent never seen is retried until the grace is served (./not-found-grace: running
  * workers' time since it was added, counted within this worker's life from `lifeStartedAt`, the engine's start on
  * the same steady clock as `now`), then `not-found`; a 429 waits for the tracker-wide pause alone (`rateLimited`); any
- * other error backs off (full jitter over the failures in a row, Retry-After honoured).
+ * other error backs off (full jitter over the errors in a row, NotFound answers before them not counted; Retry-After
+ * honoured).
  */
 export function failed(
   t: TrackedIntent | undefined,
@@ -186,8 +187,12 @@ export function failed(
   lifeStartedAt: number,
 ): TrackedIntent | undefined {
   if (t?.phase !== 'tracking') return undefined;
-  const attempt = (t.retry?.attempt ?? 0) + 1;
-  if (failure.notFound && !t.receipt) {
+  const notFoundYet = failure.notFound && !t.receipt;
+  // Failures of one kind in a row: a run of NotFound answers (the grace's own delays) does not lengthen the back-off
+  // of an error after it, nor a run of errors the grace's delays.
+  const sameRun = (t.lastError?.kind === 'not-found-yet') === notFoundYet;
+  const attempt = (sameRun ? (t.retry?.attempt ?? 0) : 0) + 1;
+  if (notFoundYet) {
     const served = graceServed(t, now, lifeStartedAt);
     const notFoundGrace = graceAt(served, now, lifeStartedAt);
     if (served >= tuning.notFoundGraceMs) {
@@ -199,8 +204,7 @@ export function failed(
     return guarded(t, { ...t, retry: { attempt, nextAt, at: now }, lastError: trackingError('not-found-yet', now), notFoundGrace });
   }
   // A 429 counts as a failure (a next error backs off from it) but waits for the tracker-wide pause alone: the jittered
-  // back-off counts every failure in a row, NotFound answers included, so after a run of them it reaches the 60 s cap
-  // whatever the hold — unasked past S(N) after a `Retry-After: 0`.
+  // back-off of errors in a row reaches the 60 s cap whatever the hold — unasked past S(N) after a `Retry-After: 0`.
   const delay = failure.rateLimited
     ? 0
     : backoffDelay(attempt, failure.random, tuning.backoffBaseMs, tuning.backoffCapMs, failure.retryAfterMs);

@@ -124,6 +124,18 @@ describe('transitions', () => {
     expect(failed(rec({ phase: 'final' }), failure(), NOW, DEFAULT_TUNING, LIFE)).toBeUndefined();
   });
 
+  it('failed: the back-off counts failures of its own kind in a row, not the NotFound answers before them (nor the reverse)', () => {
+    // 13 NotFound answers (an intent the service had not indexed yet), then one network error: the back-off of a first
+    // failure, at most the base (1 s at random 1), not the 60 s cap the 14th failure in a row would reach.
+    const afterNotFound = rec({ retry: { attempt: 13, nextAt: 0 }, lastError: { kind: 'not-found-yet', at: NOW - 1, message: '' } });
+    const t = failed(afterNotFound, failure({ random: 1 }), NOW, DEFAULT_TUNING, LIFE);
+    expect(t).toMatchObject({ retry: { attempt: 1, nextAt: NOW + DEFAULT_TUNING.backoffBaseMs }, lastError: { kind: 'network' } });
+    // Five network errors, then NotFound: the grace's first, short delay (2 s ± 20 %), not the sixth's.
+    const afterErrors = rec({ retry: { attempt: 5, nextAt: 0 }, lastError: { kind: 'network', at: NOW - 1, message: 'reset' } });
+    const n = failed(afterErrors, failure({ notFound: true, random: 1 }), NOW, DEFAULT_TUNING, LIFE);
+    expect(n).toMatchObject({ retry: { attempt: 1, nextAt: NOW + 2_000 }, lastError: { kind: 'not-found-yet' } });
+  });
+
   it('expired: only a tracking COMMITTED intent', () => {
     expect(expired(rec({ status: 'COMMITTED' }), NOW)).toMatchObject({ phase: 'expired', lastError: { kind: 'expired', at: NOW } });
     expect(expired(rec({ status: 'EXECUTING' }), NOW)).toBeUndefined();
