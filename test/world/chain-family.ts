@@ -353,21 +353,36 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
 /**
  * Whether a leg without a verdict at the end was left so by a death the run ends in (docs/simulation.md, "death": from
  * a worker's death until the next worker started, here none did): every ask of it since a record first named it met an
- * RPC fault (or none was made), so no worker life had an answer to store.
+ * RPC fault (or none was made), and the workers ran at most {@link STILL_ASKING_MS} between the last of those asks (or
+ * the naming, or `from`) and that death: a worker still asking through faults when it died, or one that had no time
+ * to ask. A leg the living workers left unasked longer is the worker's fault, never excused.
  */
 function deadAtTheEnd(ctx: CheckContext, obs: ChainObs) {
   // The run's end is listed as a death of kind `end`: not one a worker could have outlived.
-  const last = ctx.deaths
+  const deaths = ctx.deaths
     .filter((d) => d.kind !== 'end')
-    .reduce<CheckContext['deaths'][number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
-  const dead = last !== undefined && last.restartAt === undefined;
+    .map((d) => ({ at: d.at - ctx.T0, until: (d.restartAt ?? Number.POSITIVE_INFINITY) - ctx.T0 }));
+  const last = deaths.reduce<(typeof deaths)[number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
+  const dead = last !== undefined && last.until === Number.POSITIVE_INFINITY;
+  /** Ms of [a, b] during which a worker ran (outside every death's window). */
+  const alive = (a: number, b: number) => {
+    let ran = 0;
+    let t = a;
+    for (const d of [...deaths].sort((x, y) => x.at - y.at)) {
+      if (d.at > t) ran += Math.min(d.at, b) - t;
+      t = Math.max(t, d.until);
+      if (t >= b) break;
+    }
+    return Math.max(0, ran + (t < b ? b - t : 0));
+  };
   /** `from` (ms): only the asks from then on count (default: since a record first named the leg). */
   return (leg: { chainId: number; txnHash: string }, from = 0) => {
     const hash = leg.txnHash.toLowerCase();
     const named = obs.namedAt.get(hash);
     if (!dead || named === undefined) return false;
     const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
-    return (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from)).every((t) => faults.has(t));
+    const asks = (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from));
+    return asks.every((t) => faults.has(t)) && alive(Math.max(named, from, ...asks), last.at) <= STILL_ASKING_MS;
   };
 }
 
