@@ -9,18 +9,23 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LegRef } from '@/lib/chain/legs';
 import type { VerifyOptions } from '@/lib/chain/verifier';
+import { isSettled } from '@/lib/chain/verify';
+import { runOne } from './campaign';
 import { FIXED } from './kept/chain';
 import { check } from './oracle';
 import { runWorld } from './run';
 import type { Schedule } from './schedule';
 
-const broken = vi.hoisted(() => ({ on: false }));
+const broken = vi.hoisted(() => ({ on: false, waste: false }));
 vi.mock('@/lib/chain/verifier', async (importOriginal) => {
   const real = await importOriginal<typeof import('@/lib/chain/verifier')>();
   class BrokenVerifier extends real.LegVerifier {
     override async verify(ref: LegRef, options?: VerifyOptions) {
       // Broken on purpose: the destination is never asked, as if its origin's budget were always empty.
       if (broken.on && ref.leg === 'destination') return { skipped: 'budget' as const, retryMs: 60_000 };
+      // Broken on purpose: a settled leg forgotten and read again at every check, wasting its origin's budget.
+      const last = this.last(ref)?.check;
+      if (broken.waste && last && isSettled(last)) this.forget(ref);
       return super.verify(ref, options);
     }
   }
@@ -63,5 +68,29 @@ describe('V1 against a verifier broken on purpose, on a run that ends in a death
     } finally {
       broken.on = false;
     }
+  }, 60_000);
+});
+
+describe('V1 against a verifier that wastes its budget on settled legs', () => {
+  // Seed 20261126, runs 22, 48, 100, 123 with WORLD_FAULTS=chain: a verifier reading settled legs again at every check
+  // starves a leg named near the end, and V1 excuses it ("the RPC budget: a leg named at the end, its origin's budget
+  // spent on other legs": test/world/rpc-budget.ts replays every receipt request as a legitimate spend). The working
+  // worker verifies that leg in time in the same runs. The sweep still fails the waster (run 124: a good story never
+  // verified), so it is caught, but not in these runs. KEPT FAILING: the replay would have to leave out the reads of a
+  // leg the worker already showed settled (docs/chain.md: a settled leg costs no request again).
+  it.fails('seed 20261126 run 22 (chain): the waster fails V1', async () => {
+    broken.waste = true;
+    try {
+      const { violations } = await runOne(20261126, 22, new Set(['chain']));
+      expect(violations.filter((v) => v.startsWith('V1'))).not.toEqual([]);
+    } finally {
+      broken.waste = false;
+    }
+  }, 60_000);
+
+  it('seed 20261126 run 22 (chain): the working worker passes V1 without the budget excuse', async () => {
+    const { violations, tally } = await runOne(20261126, 22, new Set(['chain']));
+    expect(violations).toEqual([]);
+    expect(JSON.stringify(tally.V1 ?? {})).not.toContain('budget');
   }, 60_000);
 });
