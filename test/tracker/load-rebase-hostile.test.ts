@@ -102,6 +102,40 @@ describe('a user action while the load’s rebase write hangs', () => {
   });
 });
 
+describe('the wall clock jumping back again while the rebase write hangs', () => {
+  it('an hour back during the load’s bound: the record held is no later than the tracker’s clock, and moved once when the write lands', async () => {
+    const s = await hungRebase([A]);
+    const listing = s.tracker.list();
+    await s.clock.advance(1_000);
+    s.clock.jumpWall(-HOUR);
+    await s.clock.advance(LOAD_LIMITS.boundMs - 1_000);
+    await listing;
+    const held = await s.tracker.get(A);
+    expect(held?.addedAt).toBe(s.start);
+    expect(held?.lastCheckedAt).toBe(s.start);
+    s.release();
+    await s.clock.advance(0);
+    expect((await s.memory.get(A))?.addedAt).toBe(s.start);
+    expect((await s.tracker.get(A))?.addedAt).toBe(s.start);
+    s.tracker.stop();
+  });
+
+  it('a track of another intent while the rebase write hangs is stored at once, and the late write leaves it alone', async () => {
+    const s = await hungRebase([A]);
+    const listing = s.tracker.list();
+    await s.clock.advance(LOAD_LIMITS.boundMs);
+    await listing;
+    const at = s.clock.now();
+    expect((await s.tracker.track(B)).added).toBe(true);
+    s.release();
+    await s.clock.advance(0);
+    expect((await s.memory.get(B))?.addedAt).toBe(at);
+    expect((await s.memory.get(A))?.addedAt).toBe(s.start);
+    expect((await s.tracker.list()).map((t) => t.intentId).sort()).toEqual([A, B].sort());
+    s.tracker.stop();
+  });
+});
+
 describe('a second worker life and what the first left', () => {
   it('the first life’s late rebase write lands between this life’s read and its own rebase: this life still uses times no later than now', async () => {
     const clock = new EventClock();
