@@ -193,13 +193,10 @@ describe('a second worker life and what the first left', () => {
 });
 
 describe('the kept pause’s late rebase write', () => {
-  // KEPT FAILING: `TrackerPause.rebase` (lib/tracker/pause.ts) saves the moved pause with no guard against a later
-  // save: a rebase write that hangs past the load's bound and commits after the pause ended (`ended()` stored the state
-  // without it) puts the ended pause back in the store, and the next worker life holds it again (here its sure minute).
-  // The records' writes have `sameTimes` for this; the pause's has nothing alike (a save generation, or chaining each
-  // save behind the previous one, would close it). IndexedDB runs readwrite transactions of one store in order, so
-  // only a store that commits out of order (this fake) shows it.
-  it.fails('the pause’s rebase write lands after the pause ended and was written: the store does not hold the ended pause again', async () => {
+  // A rebase write that hangs past the load's bound and commits after the pause ended (`ended()` stored the state
+  // without it) must not leave the ended pause in the store for the next worker life (`TrackerPause.#save` writes the
+  // state again when an older write completes after a later one).
+  it('the pause’s rebase write lands after the pause ended and was written: the store does not hold the ended pause again', async () => {
     const clock = new EventClock();
     const start = clock.now();
     const states = new MemoryStateStore();
