@@ -124,10 +124,16 @@ export interface ChainObs {
   /**
    * World times of the RPC budget's tokens taken, per chain id (its replay, test/world/rpc-budget.ts): a check of a leg
    * takes its 4 at its first request (the receipt's), however many it then sends — one that meets a fault sends fewer.
+   * A check of a leg the worker had stored final ({@link ChainObs.storedFinalAt}) is left out: wasted, not owed.
    */
   requests: Map<number, number[]>;
   /** World time at which a record of the worker first named each verifiable leg (by hash, lower case). */
   namedAt: Map<string, number>;
+  /**
+   * World time at which the worker first stored each leg's verdict final (by hash, lower case): a receipt request of it
+   * from then on is a read a settled leg never needs (docs/chain.md), left out of {@link ChainObs.requests}.
+   */
+  storedFinalAt: Map<string, number>;
 }
 
 const hashOf = (n: number, leg: number) => `0x${(n * 16 + leg + 1).toString(16).padStart(64, 'c')}`;
@@ -168,6 +174,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     faultsAt: new Map(),
     requests: new Map(),
     namedAt: new Map(),
+    storedFinalAt: new Map(),
   };
   const recorded = new Map<string, string>();
   const plan = new Map<string, { executingAt: number; succeededAt: number; destAt: number; n: number }>();
@@ -277,6 +284,9 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     if (key.startsWith(CHAIN_VERDICT_PREFIX)) {
       const id = key.slice(CHAIN_VERDICT_PREFIX.length);
       const v = readChainVerdict(value);
+      for (const l of v?.legs ?? [])
+        if (l.final && l.txnHash && !obs.storedFinalAt.has(l.txnHash.toLowerCase()))
+          obs.storedFinalAt.set(l.txnHash.toLowerCase(), world.time.t);
       if (v?.verified && plan.has(id) && !verified.has(id)) {
         obs.verifiedWrites++;
         const now = truthOf(id);
@@ -320,7 +330,9 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const hash = String(body.params?.[0] ?? '').toLowerCase();
       if (body.method === 'eth_getTransactionReceipt') {
         obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
-        obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
+        // A leg the worker already stored final is never read again: its budget spent so is not "spent on other legs".
+        if (!((obs.storedFinalAt.get(hash) ?? Number.POSITIVE_INFINITY) <= t))
+          obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
       }
       const answer = await pending;
       sample();

@@ -73,12 +73,11 @@ describe('V1 against a verifier broken on purpose, on a run that ends in a death
 
 describe('V1 against a verifier that wastes its budget on settled legs', () => {
   // Seed 20261126, runs 22, 48, 100, 123 with WORLD_FAULTS=chain: a verifier reading settled legs again at every check
-  // starves a leg named near the end, and V1 excuses it ("the RPC budget: a leg named at the end, its origin's budget
-  // spent on other legs": test/world/rpc-budget.ts replays every receipt request as a legitimate spend). The working
-  // worker verifies that leg in time in the same runs. The sweep still fails the waster (run 124: a good story never
-  // verified), so it is caught, but not in these runs. KEPT FAILING: the replay would have to leave out the reads of a
-  // leg the worker already showed settled (docs/chain.md: a settled leg costs no request again).
-  it.fails('seed 20261126 run 22 (chain): the waster fails V1', async () => {
+  // starves a leg named near the end, and V1 excused it ("the RPC budget: a leg named at the end, its origin's budget
+  // spent on other legs") while the replay (test/world/rpc-budget.ts) counted every receipt request as a legitimate
+  // spend. It now leaves out the reads of a leg the worker had stored final (`ChainObs.storedFinalAt`). The working
+  // worker verifies that leg in time in the same run, without the excuse.
+  it('seed 20261126 run 22 (chain): the waster fails V1', async () => {
     broken.waste = true;
     try {
       const { violations } = await runOne(20261126, 22, new Set(['chain']));
