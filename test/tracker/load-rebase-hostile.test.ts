@@ -136,6 +136,40 @@ describe('the wall clock jumping back again while the rebase write hangs', () =>
   });
 });
 
+describe('a slow read and a rebase write that never answers', () => {
+  it('the intents answer 1.5 s in and the rebase write never does: the load still resolves at its 2 s bound, not 2 s after the read', async () => {
+    const clock = new EventClock();
+    const start = clock.now();
+    const memory = new MemoryStore();
+    await memory.put(trackedRecord(A, { addedAt: start + HOUR, lastCheckedAt: start + HOUR }));
+    const read = deferred<TrackedIntent[]>();
+    const store = Object.assign(memory, {
+      list: () => read.promise,
+      update: () => new Promise<never>(() => {}),
+    });
+    const tracker = new Tracker({
+      store,
+      stateStore: new MemoryStateStore(),
+      clock,
+      notifier: new RecordingNotifier(),
+      transport: async () => undefined,
+    });
+    let resolvedAt: number | undefined;
+    void tracker.list().then(() => (resolvedAt = clock.monotonic()));
+    const t0 = clock.monotonic();
+    await clock.advance(1_500);
+    read.resolve([trackedRecord(A, { addedAt: start + HOUR, lastCheckedAt: start + HOUR })]);
+    await clock.advance(LOAD_LIMITS.boundMs - 1_500);
+    // What the gate, the badge and a look-up wait on a store whose writes never answer: the load's bound.
+    await clock.advance(0);
+    expect(resolvedAt).toBeDefined();
+    expect((resolvedAt as number) - t0).toBeLessThanOrEqual(LOAD_LIMITS.boundMs);
+    // Moved back so that the latest time read is the load's now (the read's answer, 1.5 s in), held in memory.
+    expect((await tracker.get(A))?.addedAt).toBe(start + 1_500);
+    tracker.stop();
+  });
+});
+
 describe('a second worker life and what the first left', () => {
   it('the first life’s late rebase write lands between this life’s read and its own rebase: this life still uses times no later than now', async () => {
     const clock = new EventClock();
