@@ -196,7 +196,8 @@ export class TrackerPause {
       // state back over it: the state as it is now is written again.
       if (n < this.#landed) void this.#save().catch(() => {});
       this.#landed = Math.max(this.#landed, n);
-      this.#unsavedSince = undefined;
+      // A later write still pending decides; one already refused stays owed (`flush`).
+      if (n === this.#saves) this.#unsavedSince = undefined;
     } catch (err) {
       this.#unsavedSince = this.#deps.steady.now();
       throw err;
