@@ -83,9 +83,11 @@ export function transferOf(amount: bigint, expected: ExpectedTransfer): Transfer
 
 /**
  * `amount` (raw units) known to have reached `was.to` in `was.token`, judged against `expected` (the receipt's transfer
- * now); undefined when `expected` names another recipient or token: what reached that one is unknown until the
- * chain is read again.
+ * now); undefined when `expected` names another recipient or token (addresses compared case-blind, the native token's
+ * two addresses as one): what reached that one is unknown until the chain is read again.
  */
 export function transferAgain(amount: bigint, was: Pick<ExpectedTransfer, 'to' | 'token'>, expected: ExpectedTransfer) {
-  return sameAddress(was.to, expected.to) && sameAddress(was.token, expected.token) ? transferOf(amount, expected) : undefined;
+  // The native token under either of its addresses is one token: the chain's value counts for both.
+  const sameToken = sameAddress(was.token, expected.token) || (isNativeToken(was.token) && isNativeToken(expected.token));
+  return sameAddress(was.to, expected.to) && sameToken ? transferOf(amount, expected) : undefined;
 }

@@ -11,7 +11,7 @@ import { KNOWN_CHAINS } from './known-chains';
 import type { LegRef } from './legs';
 import type { ChainReader } from './rpc';
 import { createChainReader, requestsPerObservation } from './rpc';
-import { isNativeToken } from './transfer';
+import { isNativeToken, type TransferCheck, transferAgain } from './transfer';
 import { isSettled, type LegCheck, type SeenBlock, settledFor, verifyLeg } from './verify';
 
 /** The user's setting for one enabled chain. */
@@ -64,6 +64,13 @@ export interface LegVerifierDeps {
 
 interface Memory {
   last?: LegVerification;
+  /**
+   * The transaction's settled verdict, kept when `last` is dropped for a receipt expecting another recipient or token
+   * (another intent naming the same transaction, a receipt that changed): a final leg is never read for one it knew.
+   */
+  settled?: LegVerification;
+  /** What final reads of the transaction counted, per recipient and token (amounts in a final block never change). */
+  moved?: TransferCheck[];
   seen?: SeenBlock;
   /** Monotonic ms at which the service was first seen calling the leg mined. */
   minedSince?: number;
@@ -125,21 +132,23 @@ export class LegVerifier {
     const memo = this.memoryOf(ref);
     const now = this.deps.monotonic();
     if (ref.serviceMined) memo.minedSince ??= now;
-    if (memo.last && isSettled(memo.last.check)) {
+    const settled = memo.last && isSettled(memo.last.check) ? memo.last : memo.settled;
+    if (settled) {
       // Settled, but judged against what the receipt expects now; read again when that needs the chain.
-      const check = settledFor(memo.last.check, ref.transfer);
+      const check = settledFor(settled.check, ref.transfer, memo.moved);
       if (!check) delete memo.last;
       else {
-        memo.last = { check, checkedAt: memo.last.checkedAt };
+        memo.last = { check, checkedAt: settled.checkedAt };
         return memo.last;
       }
     }
     const setting = this.deps.setting(ref.chainId);
-    const last = memo.last ? { last: memo.last } : {};
+    const lastOne = lastFor(memo.last, ref);
+    const last = lastOne ? { last: lastOne } : {};
     if (!setting) return { skipped: 'disabled', ...last };
-    if (memo.reading) return memo.last ?? { skipped: 'not-due' };
+    if (memo.reading) return lastOne ?? { skipped: 'not-due' };
     if (options.whenDue && memo.dueAt !== undefined && now < memo.dueAt)
-      return memo.last ?? { skipped: 'not-due', retryMs: memo.dueAt - now };
+      return lastOne ?? { skipped: 'not-due', retryMs: memo.dueAt - now };
     const withValue = ref.transfer !== undefined && isNativeToken(ref.transfer.token);
     const origin = originOf(setting.rpcUrl);
     const cost = requestsPerObservation(withValue);
@@ -161,11 +170,11 @@ export class LegVerifier {
       });
       if ('blockHash' in check) memo.seen = { blockNumber: check.blockNumber, blockHash: check.blockHash };
       else if (check.kind === 'reorged') delete memo.seen;
-      memo.last = { check, checkedAt: now };
+      const verdict = keep(memo, { check, checkedAt: now });
       memo.failures = 0;
       const blockTimeMs = KNOWN_CHAINS[ref.chainId]?.blockTimeMs ?? 12_000;
       memo.dueAt = now + (nextCheckDelay(check, blockTimeMs, setting.finalityDepth) ?? 0);
-      return memo.last;
+      return verdict;
     } catch {
       memo.failures = (memo.failures ?? 0) + 1;
       const retryMs = backoffDelay(memo.failures);
@@ -180,7 +189,7 @@ export class LegVerifier {
    */
   remember(ref: Pick<LegRef, 'chainId' | 'txnHash'>, check: LegCheck | undefined): void {
     const memo = this.memoryOf(ref);
-    if (check && !memo.last && isSettled(check)) memo.last = { check, checkedAt: this.deps.monotonic() };
+    if (check && !memo.last && isSettled(check)) keep(memo, { check, checkedAt: this.deps.monotonic() });
   }
 
   /** Forgets what is remembered of `ref` (its intent was removed): a later {@link verify} starts afresh. */
@@ -210,6 +219,30 @@ export class LegVerifier {
     this.readers.set(url, reader);
     return reader;
   }
+}
+
+/**
+ * Sets `memo.last` to `verdict` (read from the chain, or kept from a stored line) and returns it; a settled one is kept
+ * apart too (`memo.settled`), with the transfer it counted (`memo.moved`: one per read, and a settled leg is read
+ * only for a recipient or token none counted).
+ */
+function keep(memo: Memory, verdict: LegVerification): LegVerification {
+  memo.last = verdict;
+  if (isSettled(verdict.check)) memo.settled = verdict;
+  const t = verdict.check.kind === 'final' ? verdict.check.transfer : undefined;
+  if (t) memo.moved = [...(memo.moved ?? []), t];
+  return verdict;
+}
+
+/**
+ * `last` (the transaction's last verdict) as it stands for `ref`: a leg in a block not final yet has its transfer judged
+ * against what `ref` expects now; undefined when that transfer was counted for another recipient or token (another
+ * intent naming the same transaction): what reached `ref`'s is unknown until the chain is read for it.
+ */
+function lastFor(last: LegVerification | undefined, ref: LegRef): LegVerification | undefined {
+  if (last?.check.kind !== 'confirmed' || !last.check.transfer || !ref.transfer) return last;
+  const transfer = transferAgain(last.check.transfer.amount, last.check.transfer.expected, ref.transfer);
+  return transfer && { check: { ...last.check, transfer }, checkedAt: last.checkedAt };
 }
 
 const key = (ref: Pick<LegRef, 'chainId' | 'txnHash'>) => `${ref.chainId}:${ref.txnHash.toLowerCase()}`;

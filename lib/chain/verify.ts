@@ -123,13 +123,21 @@ export function isSettled(check: LegCheck): boolean {
 
 /**
  * A settled verdict `check` judged against the transfer the receipt expects now (`expected`; undefined: none): a final
- * leg's transfer compared again from the amount it moved, without a read. Undefined when that cannot be told without
- * reading the chain again (`expected` names another recipient or token, or the verdict has no transfer to compare).
+ * leg's transfer compared again from the amount it moved (its own, or one of `known`: what earlier reads of the same
+ * final transaction counted for other recipients or tokens), without a read. Undefined when that cannot be told
+ * without reading the chain again (`expected` names a recipient or token none of them was counted for).
  */
-export function settledFor(check: LegCheck, expected: ExpectedTransfer | undefined): LegCheck | undefined {
+export function settledFor(
+  check: LegCheck,
+  expected: ExpectedTransfer | undefined,
+  known: readonly TransferCheck[] = [],
+): LegCheck | undefined {
   if (check.kind !== 'final' || (!check.transfer && !expected)) return check;
   const { transfer, ...inBlock } = check;
   if (!expected) return inBlock;
-  const again = transfer && transferAgain(transfer.amount, transfer.expected, expected);
-  return again && { ...inBlock, transfer: again };
+  for (const t of transfer ? [transfer, ...known] : known) {
+    const again = transferAgain(t.amount, t.expected, expected);
+    if (again) return { ...inBlock, transfer: again };
+  }
+  return undefined;
 }

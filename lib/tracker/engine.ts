@@ -12,7 +12,7 @@
  */
 import type { TrackedIntent, TrackerState } from '../store';
 import { createCore, type EngineCore } from './engine-core';
-import { ActionsAhead, patiently, settledWithin } from './load-bound';
+import { ActionsAhead, LOAD_LIMITS, patiently, settledWithin } from './load-bound';
 import { rebaseRecords } from './load-rebase';
 import { PumpLoop, pump } from './pump';
 import { entryRecord, type TrackEntry } from './track-many';
@@ -225,16 +225,19 @@ export class Tracker {
   #load(): Promise<void> {
     const c = this.#c;
     this.#stateLoaded ??= (async () => {
-      // Each read waits at most its bound (./load-bound): one still pending counts as refused for this attempt.
+      // Each read waits at most its bound (./load-bound): one still pending counts as refused for this attempt. The
+      // load's writes wait what is left of that bound, so that the whole load resolves within it.
+      const deadline = c.clock.monotonic() + LOAD_LIMITS.boundMs;
+      const left = () => Math.max(0, deadline - c.clock.monotonic());
       const [intents, state] = await Promise.allSettled([c.reads.intents.attempt(), c.reads.state.attempt()]);
       if (state.status === 'rejected') throw state.reason;
       if (intents.status === 'rejected') {
         // The intents cannot be read (IndexedDB refusing): the Retry-After a previous worker kept holds all the same,
         // moved back by what its own times show, so that no lane sends into it while the load is tried again (I5).
-        await this.#rebasePauseAlone();
+        await this.#rebasePauseAlone(left());
         throw intents.reason;
       }
-      await this.#rebase();
+      await this.#rebase(left());
       this.#loaded = true;
     })().catch((err: unknown) => {
       this.#stateLoaded = undefined;
@@ -249,17 +252,17 @@ export class Tracker {
    * The pause is moved in memory at once; its write is waited for at most the load's bound (`settledWithin`), and a
    * later write of the state (a checkpoint, the pause's end) stores it if this one never completes.
    */
-  async #rebasePause(shift: number, now: number): Promise<void> {
+  async #rebasePause(shift: number, now: number, boundMs: number): Promise<void> {
     if (this.#pauseRebased) return;
     this.#pauseRebased = true;
-    await settledWithin(this.#c.pause.rebase(shift, now), this.#c.clock);
+    await settledWithin(this.#c.pause.rebase(shift, now), this.#c.clock, boundMs);
     this.#c.pause.announce();
   }
 
   /** {@link Tracker.#rebasePause} with no intents read: the shift is what the pause's own times show. */
-  #rebasePauseAlone(): Promise<void> {
+  #rebasePauseAlone(boundMs = LOAD_LIMITS.boundMs): Promise<void> {
     const now = this.#c.clock.now();
-    return this.#rebasePause(aheadMs([], this.#c.pause.kept, now), now);
+    return this.#rebasePause(aheadMs([], this.#c.pause.kept, now), now, boundMs);
   }
 
   /**
@@ -268,12 +271,12 @@ export class Tracker {
    * length from now. Within one life the tracker's clock never jumps (lib/tracker/tracker-time.ts). The records and the
    * pause are moved in memory and their writes waited for together at most the load's bound (./load-rebase).
    */
-  async #rebase(): Promise<void> {
+  async #rebase(boundMs: number): Promise<void> {
     const c = this.#c;
     const now = c.clock.now();
     // The clock went back between the two workers: the earlier one's times move back together (their order kept).
     const shift = aheadMs(c.mirror.values(), c.pause.kept, now);
-    await Promise.all([rebaseRecords(c, shift, now), this.#rebasePause(shift, now)]);
+    await Promise.all([rebaseRecords(c, shift, now, boundMs), this.#rebasePause(shift, now, boundMs)]);
   }
 
   /**

@@ -6,7 +6,8 @@
  * worker's start gate, waiting for the whole life. A record whose write is refused, or still pending at the bound, is
  * held in memory (`IntentMirror.hold`): the tracker uses the moved times at once, and the record's next accepted write
  * stores them. Each write moves only a copy whose times are still as read at load (`sameTimes`), so a write that lands
- * after a later one already stored the held copy does not move the times a second time.
+ * after a later one already stored the held copy does not move the times a second time; such a copy (or one a previous
+ * life's late write moved) is only clamped at the time of writing, and the mirror takes it.
  */
 import type { TrackedIntent } from '../store';
 import type { EngineCore } from './engine-core';
@@ -28,7 +29,12 @@ export async function rebaseRecords(c: EngineCore, shift: number, now: number, b
     const next = rebased(t);
     if (next === t) continue;
     pending.set(t.intentId, next);
-    const write = c.mirror.write(t.intentId, (r) => (r && sameTimes(r, t) ? rebased(r) : undefined), { quiet: true });
+    // A copy no longer as read (a later write of this life stored the held copy, or a previous life's late write
+    // moved it) is not moved again, only clamped at the time it is written: the mirror then takes the store's copy
+    // rather than keep the one read at load, whose times may lie a whole jump ahead.
+    const write = c.mirror.write(t.intentId, (r) => r && (sameTimes(r, t) ? rebased(r) : clampTimes(r, c.clock.now(), cap)), {
+      quiet: true,
+    });
     writes.push(
       write.then(
         () => void pending.delete(t.intentId),

@@ -34,6 +34,9 @@ export class TrackerPause {
   #state: TrackerState = {};
   /** The store refused the last write (steady ms of that try): the state kept there is older than this one. */
   #unsavedSince: number | undefined;
+  /** Writes of the state begun, and the latest of them (by that count) the store completed. */
+  #saves = 0;
+  #landed = 0;
 
   readonly #deps: PauseDeps;
 
@@ -186,9 +189,15 @@ export class TrackerPause {
    */
   async #save(): Promise<void> {
     const { pauseWallAheadMs: _w, ...state } = this.#state;
+    const n = ++this.#saves;
     try {
       await this.#deps.stateStore?.set(state.pausedUntil === undefined ? state : { ...state, pauseWallAheadMs: this.#wallAhead() });
-      this.#unsavedSince = undefined;
+      // A write that completes after a later one did (one past the load's bound, `Tracker.#rebasePause`) put an older
+      // state back over it: the state as it is now is written again.
+      if (n < this.#landed) void this.#save().catch(() => {});
+      this.#landed = Math.max(this.#landed, n);
+      // A later write still pending decides; one already refused stays owed (`flush`).
+      if (n === this.#saves) this.#unsavedSince = undefined;
     } catch (err) {
       this.#unsavedSince = this.#deps.steady.now();
       throw err;

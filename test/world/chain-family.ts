@@ -124,10 +124,16 @@ export interface ChainObs {
   /**
    * World times of the RPC budget's tokens taken, per chain id (its replay, test/world/rpc-budget.ts): a check of a leg
    * takes its 4 at its first request (the receipt's), however many it then sends — one that meets a fault sends fewer.
+   * A check of a leg the worker had stored final ({@link ChainObs.storedFinalAt}) is left out: wasted, not owed.
    */
   requests: Map<number, number[]>;
   /** World time at which a record of the worker first named each verifiable leg (by hash, lower case). */
   namedAt: Map<string, number>;
+  /**
+   * World time at which the worker first stored each leg's verdict final (by hash, lower case): a receipt request of it
+   * from then on is a read a settled leg never needs (docs/chain.md), left out of {@link ChainObs.requests}.
+   */
+  storedFinalAt: Map<string, number>;
 }
 
 const hashOf = (n: number, leg: number) => `0x${(n * 16 + leg + 1).toString(16).padStart(64, 'c')}`;
@@ -168,6 +174,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     faultsAt: new Map(),
     requests: new Map(),
     namedAt: new Map(),
+    storedFinalAt: new Map(),
   };
   const recorded = new Map<string, string>();
   const plan = new Map<string, { executingAt: number; succeededAt: number; destAt: number; n: number }>();
@@ -277,6 +284,9 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     if (key.startsWith(CHAIN_VERDICT_PREFIX)) {
       const id = key.slice(CHAIN_VERDICT_PREFIX.length);
       const v = readChainVerdict(value);
+      for (const l of v?.legs ?? [])
+        if (l.final && l.txnHash && !obs.storedFinalAt.has(l.txnHash.toLowerCase()))
+          obs.storedFinalAt.set(l.txnHash.toLowerCase(), world.time.t);
       if (v?.verified && plan.has(id) && !verified.has(id)) {
         obs.verifiedWrites++;
         const now = truthOf(id);
@@ -320,7 +330,9 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const hash = String(body.params?.[0] ?? '').toLowerCase();
       if (body.method === 'eth_getTransactionReceipt') {
         obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
-        obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
+        // A leg the worker already stored final is never read again: its budget spent so is not "spent on other legs".
+        if (!((obs.storedFinalAt.get(hash) ?? Number.POSITIVE_INFINITY) <= t))
+          obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
       }
       const answer = await pending;
       sample();
@@ -353,21 +365,36 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
 /**
  * Whether a leg without a verdict at the end was left so by a death the run ends in (docs/simulation.md, "death": from
  * a worker's death until the next worker started, here none did): every ask of it since a record first named it met an
- * RPC fault (or none was made), so no worker life had an answer to store.
+ * RPC fault (or none was made), and the workers ran at most {@link STILL_ASKING_MS} between the last of those asks (or
+ * the naming, or `from`) and that death: a worker still asking through faults when it died, or one that had no time
+ * to ask. A leg the living workers left unasked longer is the worker's fault, never excused.
  */
 function deadAtTheEnd(ctx: CheckContext, obs: ChainObs) {
   // The run's end is listed as a death of kind `end`: not one a worker could have outlived.
-  const last = ctx.deaths
+  const deaths = ctx.deaths
     .filter((d) => d.kind !== 'end')
-    .reduce<CheckContext['deaths'][number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
-  const dead = last !== undefined && last.restartAt === undefined;
+    .map((d) => ({ at: d.at - ctx.T0, until: (d.restartAt ?? Number.POSITIVE_INFINITY) - ctx.T0 }));
+  const last = deaths.reduce<(typeof deaths)[number] | undefined>((a, d) => (a && a.at > d.at ? a : d), undefined);
+  const dead = last !== undefined && last.until === Number.POSITIVE_INFINITY;
+  /** Ms of [a, b] during which a worker ran (outside every death's window). */
+  const alive = (a: number, b: number) => {
+    let ran = 0;
+    let t = a;
+    for (const d of [...deaths].sort((x, y) => x.at - y.at)) {
+      if (d.at > t) ran += Math.min(d.at, b) - t;
+      t = Math.max(t, d.until);
+      if (t >= b) break;
+    }
+    return Math.max(0, ran + (t < b ? b - t : 0));
+  };
   /** `from` (ms): only the asks from then on count (default: since a record first named the leg). */
   return (leg: { chainId: number; txnHash: string }, from = 0) => {
     const hash = leg.txnHash.toLowerCase();
     const named = obs.namedAt.get(hash);
     if (!dead || named === undefined) return false;
     const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
-    return (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from)).every((t) => faults.has(t));
+    const asks = (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from));
+    return asks.every((t) => faults.has(t)) && alive(Math.max(named, from, ...asks), last.at) <= STILL_ASKING_MS;
   };
 }
 

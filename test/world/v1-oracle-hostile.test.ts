@@ -1,0 +1,95 @@
+/**
+ * Hostile tests of oracle V1's excuses (test/world/chain-family.ts `deadAtTheEnd`): a worker broken on purpose — its
+ * verifier never asks a destination leg — must fail V1 on a run that ends in a death (no worker after it), when the
+ * workers before that death had ten minutes to ask. The schedule is seed 20261208 run 33534's (kept fixed in
+ * kept/chain.ts) with its RPC faults off, the story exact, and one kill placed at the first await of the worker the
+ * last browser start woke (the n-th await over all lives differs with the worker: 583 for the working one, 646 for
+ * the broken one, which makes fewer).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { LegRef } from '@/lib/chain/legs';
+import type { VerifyOptions } from '@/lib/chain/verifier';
+import { isSettled } from '@/lib/chain/verify';
+import { runOne } from './campaign';
+import { FIXED } from './kept/chain';
+import { check } from './oracle';
+import { runWorld } from './run';
+import type { Schedule } from './schedule';
+
+const broken = vi.hoisted(() => ({ on: false, waste: false }));
+vi.mock('@/lib/chain/verifier', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/lib/chain/verifier')>();
+  class BrokenVerifier extends real.LegVerifier {
+    override async verify(ref: LegRef, options?: VerifyOptions) {
+      // Broken on purpose: the destination is never asked, as if its origin's budget were always empty.
+      if (broken.on && ref.leg === 'destination') return { skipped: 'budget' as const, retryMs: 60_000 };
+      // Broken on purpose: a settled leg forgotten and read again at every check, wasting its origin's budget.
+      const last = this.last(ref)?.check;
+      if (broken.waste && last && isSettled(last)) this.forget(ref);
+      return super.verify(ref, options);
+    }
+  }
+  return { ...real, LegVerifier: BrokenVerifier };
+});
+
+/** The schedule, killed at the `n`-th await: the worker the browser's start at 636,288 ms woke dies at birth. */
+function endsInDeath(n: number): { schedule: Schedule; seed: number } {
+  const kept = FIXED.find((e) => e.seed === 20294742);
+  if (!kept) throw new Error('kept schedule of seed 20261208 run 33534 not found');
+  const schedule = structuredClone(kept.schedule);
+  const chain = schedule.extra?.chain;
+  if (!chain) throw new Error('the kept schedule has no chain intents');
+  chain.faultRate = 0;
+  chain.intents = chain.intents.map((i) => ({ ...i, story: 'exact' as const }));
+  schedule.kill = [{ n, after: false }];
+  schedule.restart = [
+    { at: 54_367, closedMs: 294_083 },
+    { at: 600_000, closedMs: 236_268 },
+  ];
+  return { schedule, seed: kept.seed };
+}
+
+const v1 = async (n: number) => {
+  const { schedule, seed } = endsInDeath(n);
+  const { violations } = await check(await runWorld(schedule, seed));
+  return violations.filter((v) => v.startsWith('V1'));
+};
+
+describe('V1 against a verifier broken on purpose, on a run that ends in a death', () => {
+  it('the working worker passes V1', async () => {
+    broken.on = false;
+    expect(await v1(740)).toEqual([]);
+  }, 60_000);
+
+  it('a verifier that never asks the destination fails V1 (it failed on 287e8a0: excused as "a death the run ends in")', async () => {
+    broken.on = true;
+    try {
+      expect(await v1(1403)).not.toEqual([]);
+    } finally {
+      broken.on = false;
+    }
+  }, 60_000);
+});
+
+describe('V1 against a verifier that wastes its budget on settled legs', () => {
+  // Seed 20261126, runs 22, 48, 100, 123 with WORLD_FAULTS=chain: a verifier reading settled legs again at every check
+  // starves a leg named near the end, and V1 excused it ("the RPC budget: a leg named at the end, its origin's budget
+  // spent on other legs") while the replay (test/world/rpc-budget.ts) counted every receipt request as a legitimate
+  // spend. It now leaves out the reads of a leg the worker had stored final (`ChainObs.storedFinalAt`). The working
+  // worker verifies that leg in time in the same run, without the excuse.
+  it('seed 20261126 run 22 (chain): the waster fails V1', async () => {
+    broken.waste = true;
+    try {
+      const { violations } = await runOne(20261126, 22, new Set(['chain']));
+      expect(violations.filter((v) => v.startsWith('V1'))).not.toEqual([]);
+    } finally {
+      broken.waste = false;
+    }
+  }, 60_000);
+
+  it('seed 20261126 run 22 (chain): the working worker passes V1 without the budget excuse', async () => {
+    const { violations, tally } = await runOne(20261126, 22, new Set(['chain']));
+    expect(violations).toEqual([]);
+    expect(JSON.stringify(tally.V1 ?? {})).not.toContain('budget');
+  }, 60_000);
+});
