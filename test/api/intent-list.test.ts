@@ -1,6 +1,6 @@
 /** Reading a pasted list of intentIds: any separators, quotes and brackets, repeats, invalid tokens, bounds. */
 import { describe, expect, it } from 'vitest';
-import { MAX_LIST_TEXT, MAX_TRACK_MANY, readIntentList, splitIntentIds } from '@/lib/api/intent-list';
+import { isIntentList, MAX_LIST_TEXT, MAX_TRACK_MANY, readIntentList, splitIntentIds } from '@/lib/api/intent-list';
 
 const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
@@ -32,7 +32,38 @@ describe('readIntentList', () => {
     expect(over).toEqual({ intentIds: [], duplicates: 0, invalid: [], tooLong: true });
   });
 
-  it('refuses text over the size bound without splitting it', () => {
+  it('refuses text over the size bound without splitting it, and reads text of exactly the bound', () => {
     expect(readIntentList('a'.repeat(MAX_LIST_TEXT + 1)).tooLong).toBe(true);
+    const atBound = readIntentList(`${hex(1)}\n${'a'.repeat(MAX_LIST_TEXT - 67)}`);
+    expect(atBound.tooLong).toBe(false);
+    expect(atBound.intentIds).toEqual([hex(1)]);
+  });
+});
+
+describe('isIntentList: pasted text read as a list rather than one intentId', () => {
+  const asList = (text: string) => isIntentList(text, readIntentList(text));
+
+  it('one token, valid or not, is one id', () => {
+    expect(asList(hex(1))).toBe(false);
+    expect(asList('hello')).toBe(false);
+    expect(asList(`  ${hex(1)}\n`)).toBe(false);
+  });
+
+  it('two valid ids, even separated by a space only, or the same id twice, are a list', () => {
+    expect(asList(`${hex(1)} ${hex(2)}`)).toBe(true);
+    expect(asList(`${hex(1)} ${hex(1)}`)).toBe(true);
+  });
+
+  it('a phrase of words with spaces is one wrong id; words on lines, or after a comma, semicolon or tab, are a list', () => {
+    expect(asList('not an intent id')).toBe(false);
+    for (const sep of ['\n', '\r', '\t', ',', ';']) expect(asList(`first${sep}second`)).toBe(true);
+  });
+
+  it('a valid id with a word after a space is a list (the id is read, the word said invalid)', () => {
+    expect(asList(`${hex(1)} note`)).toBe(true);
+  });
+
+  it('text over the bounds is a list (the caller says it is too long)', () => {
+    expect(asList('a'.repeat(MAX_LIST_TEXT + 1))).toBe(true);
   });
 });
