@@ -69,7 +69,7 @@ describe('a request its schema refuses is not sent', () => {
   for (const [operation, call] of cases) {
     it(`${operation}: SvcValidationError naming ${operation}, nothing sent`, async () => {
       const { client, sent } = clientAnswering({});
-      const err = await call(client).catch((e) => e);
+      const err = (await call(client).catch((e) => e)) as SvcValidationError;
       expect(err).toBeInstanceOf(SvcValidationError);
       expect(err.operation).toBe(operation);
       expect(err.path.startsWith('request.')).toBe(true);
