@@ -45,3 +45,59 @@ describe('parseAccessKey', () => {
     expect(parseAccessKey('ak_live_AbC-123.xyz~!')).toEqual({ ok: true, accessKey: 'ak_live_AbC-123.xyz~!' });
   });
 });
+
+describe('parseBaseUrl: each refusal says its own reason', () => {
+  const reason = (input: string) => {
+    const r = parseBaseUrl(input);
+    expect(r.ok, input).toBe(false);
+    return r.ok ? '' : r.message;
+  };
+  it('a reason per problem, none empty, none shared', () => {
+    const reasons = [
+      reason('   '),
+      reason(`https://api.example.com/${'a'.repeat(2_100)}`),
+      reason('api.example.com'),
+      reason('https://api.example.com:99999'),
+      reason('ftp://files.example.com'),
+      reason('http://api.example.com'),
+      reason('https://user:pw@api.example.com'),
+      reason('https://api.example.com/?a=1'),
+    ];
+    for (const r of reasons) expect(r).not.toBe('');
+    expect(new Set(reasons).size).toBe(reasons.length);
+  });
+  it('a scheme must start with a letter: a leading digit is a missing scheme, not a bad URL', () => {
+    expect(reason('1https://api.example.com')).toBe(reason('api.example.com'));
+  });
+  it('refuses a user name alone, a password alone, a query alone and a fragment alone', () => {
+    expect(reason('https://user@api.example.com')).toBe(reason('https://user:pw@api.example.com'));
+    expect(reason('https://:pw@api.example.com')).toBe(reason('https://user:pw@api.example.com'));
+    expect(reason('https://api.example.com/#top')).toBe(reason('https://api.example.com/?a=1'));
+  });
+  it('reads a URL trimmed of surrounding white space', () => {
+    expect(parseBaseUrl(' \thttps://api.example.com \n')).toMatchObject({ ok: true, baseUrl: 'https://api.example.com' });
+  });
+  it('drops every trailing slash and a final /rpc/Svc only, not a path that merely starts with it', () => {
+    expect(parseBaseUrl('https://api.example.com/svc//')).toMatchObject({ ok: true, baseUrl: 'https://api.example.com/svc' });
+    expect(parseBaseUrl('https://proxy.example.com/rpc/Svc-v2')).toMatchObject({
+      ok: true,
+      baseUrl: 'https://proxy.example.com/rpc/Svc-v2',
+    });
+  });
+});
+
+describe('parseAccessKey: each refusal says its own reason', () => {
+  const reason = (input: string) => {
+    const r = parseAccessKey(input);
+    expect(r.ok, input).toBe(false);
+    return r.ok ? '' : r.message;
+  };
+  it('a reason per problem, none empty, none shared', () => {
+    const reasons = [reason(''), reason('ak live'), reason('ak\u200blive'), reason('k'.repeat(513))];
+    for (const r of reasons) expect(r).not.toBe('');
+    expect(new Set(reasons).size).toBe(reasons.length);
+  });
+  it('accepts a key of 512 characters', () => {
+    expect(parseAccessKey('k'.repeat(512))).toEqual({ ok: true, accessKey: 'k'.repeat(512) });
+  });
+});
