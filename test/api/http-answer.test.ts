@@ -36,6 +36,9 @@ describe('readAnswer', () => {
     });
     expect(wrapped).toMatchObject({ errorName: 'Unauthorized', code: 1000, msg: 'bad key', httpStatus: 401, retryAfterSeconds: 30 });
   });
+  it('a plain error body without msg keeps no message (the service sent none)', () => {
+    expect(read('{"error":"NotFound","code":8000,"status":400}', 400)).toMatchObject({ code: 8000, msg: '' });
+  });
   it('the key is redacted from an error body and from a snippet, also when the snippet would cut it', () => {
     expect(read(`{"error":"X","code":1,"msg":"key ${KEY} refused"}`, 400)).toMatchObject({ msg: 'key [redacted] refused' });
     const err = read(`${'x'.repeat(190)}${KEY}`, 502) as SvcBadBodyError;

@@ -3,10 +3,11 @@
  * URL it posts to, the base URL it refuses, the words of an unusable body (empty, HTML, too big), a service error's
  * cause, the time-out when the caller passes its own signal, and `Retry-After` read only as whole seconds or a date.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
+import { RequestBudget } from '@/lib/api/budget';
 import { SvcClient } from '@/lib/api/client';
-import { SvcBadBodyError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
+import { SvcAbortedError, SvcBadBodyError, SvcNetworkError, SvcServiceError, SvcTimeoutError } from '@/lib/api/errors';
 import { MAX_BODY_CHARS } from '@/lib/api/http-answer';
 import { parseRetryAfter } from '@/lib/api/retry-after';
 
@@ -103,5 +104,148 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('12x')).toBeUndefined();
     // Not whole seconds: read as a date (a past one, so no hold), never as −5 s.
     expect(parseRetryAfter('-5', Date.UTC(2026, 0, 1))).toBe(0);
+  });
+});
+
+describe('the client’s defaults and what it exposes', () => {
+  const hanging: typeof fetch = (_input, init) =>
+    new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+
+  it('times a call out with the platform’s own timers when it is given none', async () => {
+    const svc = new SvcClient({ baseUrl: 'https://svc.example.test', accessKey: KEY, fetch: hanging, timeoutMs: 20 });
+    expect(await failure(svc.call('Ping', {}, z.unknown()))).toBeInstanceOf(SvcTimeoutError);
+  });
+
+  it('clears each call’s time-out once the answer is read', async () => {
+    const pending = new Set<unknown>();
+    let next = 0;
+    const timers = {
+      setTimeout: () => {
+        const h = ++next;
+        pending.add(h);
+        return h;
+      },
+      clearTimeout: (h: unknown) => void pending.delete(h),
+    };
+    const svc = new SvcClient({ baseUrl: 'https://svc.example.test', accessKey: KEY, fetch: answer('{}'), timers });
+    await svc.call('Ping', {}, z.unknown());
+    await failure(
+      new SvcClient({ baseUrl: 'https://svc.example.test', accessKey: KEY, fetch: answer('', { status: 502 }), timers }).call(
+        'Ping',
+        {},
+        z.unknown(),
+      ),
+    );
+    expect(next).toBe(2);
+    expect(pending.size).toBe(0);
+  });
+
+  it('reads an HTTP-date Retry-After without a Date header on `serviceNow`, else on `now`, else on the local clock', async () => {
+    const t0 = Date.UTC(2026, 0, 1, 0, 0, 0);
+    const limited = (at: number) =>
+      answer('{"error":"RateLimited","code":1007,"msg":"slow down"}', {
+        status: 429,
+        headers: { 'retry-after': new Date(at + 30_000).toUTCString() },
+      });
+    const seconds = async (config: Partial<ConstructorParameters<typeof SvcClient>[0]>, at: number) => {
+      const svc = new SvcClient({ baseUrl: 'https://svc.example.test', accessKey: KEY, fetch: limited(at), ...config });
+      return ((await failure(svc.call('Ping', {}, z.unknown()))) as SvcServiceError).retryAfterSeconds;
+    };
+    expect(await seconds({ serviceNow: () => t0 }, t0)).toBe(30);
+    expect(await seconds({ now: () => t0 }, t0)).toBe(30);
+    expect(await seconds({ serviceNow: () => t0, now: () => t0 - 60_000 }, t0)).toBe(30);
+    const local = await seconds({}, Date.now());
+    expect(local).toBeGreaterThanOrEqual(29);
+    expect(local).toBeLessThanOrEqual(30);
+  });
+
+  it('names the origin the key is sent to, and one hold scope per service and key', () => {
+    const svc = (baseUrl: string, accessKey = KEY) => new SvcClient({ baseUrl, accessKey, fetch: answer('{}') });
+    expect(svc('https://svc.example.test:8443/base/').origin).toBe('https://svc.example.test:8443');
+    expect(svc('https://svc.example.test/a').holdScope).toBe(svc('https://svc.example.test/b').holdScope);
+    expect(svc('https://svc.example.test').holdScope).not.toBe(svc('https://svc.example.test', 'another-key').holdScope);
+    expect(svc('https://svc.example.test').holdScope).not.toBe(svc('https://other.example.test').holdScope);
+  });
+});
+
+describe('the request as sent', () => {
+  it('sends no cookies and no referrer, and refuses redirects', async () => {
+    let init: RequestInit | undefined;
+    await client(async (_input, i) => {
+      init = i;
+      return new Response('{}');
+    }).call('Ping', {}, z.unknown());
+    expect(init).toMatchObject({ method: 'POST', credentials: 'omit', referrerPolicy: 'no-referrer', redirect: 'error' });
+  });
+});
+
+describe('an answer whose body breaks while it is read', () => {
+  const breaking =
+    (onAbort: boolean): typeof fetch =>
+    async (_input, init) =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"intents":'));
+            if (onAbort) init?.signal?.addEventListener('abort', () => controller.error(new Error('stream cut')));
+            else controller.error(new Error('connection reset'));
+          },
+        }),
+      );
+
+  it('is a network error that says the connection broke, with the cause', async () => {
+    const err = await failure(client(breaking(false)).call('Ping', {}, z.unknown()));
+    expect(err).toBeInstanceOf(SvcNetworkError);
+    expect((err as Error).message).toContain('connection reset');
+  });
+
+  it('is a time-out when the time-out cut it', async () => {
+    const svc = new SvcClient({ baseUrl: 'https://svc.example.test', accessKey: KEY, fetch: breaking(true), timeoutMs: 20 });
+    expect(await failure(svc.call('Ping', {}, z.unknown()))).toBeInstanceOf(SvcTimeoutError);
+  });
+});
+
+describe('Retry-After is read from a 429 only', () => {
+  it('a 503 with Retry-After holds nothing: the next request is sent at once', async () => {
+    const budget = new RequestBudget({ perMinute: 60_000 });
+    const seen: string[] = [];
+    const svc = new SvcClient({
+      baseUrl: 'https://svc.example.test',
+      accessKey: KEY,
+      budget,
+      fetch: answer('{"error":"Unavailable","code":2002,"msg":"later"}', { status: 503, headers: { 'retry-after': '120' } }, seen),
+    });
+    await failure(svc.call('Ping', {}, z.unknown()));
+    const told = vi.fn();
+    budget.onHoldOff = told;
+    await failure(svc.call('Ping', {}, z.unknown()));
+    expect(seen).toHaveLength(2);
+    expect(told).not.toHaveBeenCalled();
+  });
+});
+
+describe('a call through the budget', () => {
+  it('is not sent when no longer wanted at its turn, nor when aborted while it waits', async () => {
+    const budget = new RequestBudget({ maxInFlight: 1, perMinute: 60_000 });
+    const seen: string[] = [];
+    const svc = new SvcClient({
+      baseUrl: 'https://svc.example.test',
+      accessKey: KEY,
+      budget,
+      lane: 'tracker',
+      fetch: answer('{}', {}, seen),
+    });
+    expect(await failure(svc.call('Ping', {}, z.unknown(), { stillWanted: () => false }))).toBeInstanceOf(SvcAbortedError);
+    expect(seen).toEqual([]);
+    let release!: () => void;
+    const busy = budget.run('tracker', () => new Promise<void>((r) => (release = r)));
+    const caller = new AbortController();
+    const waiting = failure(svc.call('Ping', {}, z.unknown(), { signal: caller.signal }));
+    caller.abort();
+    expect(await waiting).toBeInstanceOf(SvcAbortedError);
+    expect(budget.waiting).toBe(0);
+    release();
+    await busy;
+    expect(seen).toEqual([]);
   });
 });
