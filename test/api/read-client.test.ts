@@ -4,8 +4,9 @@
  * list answer that are set aside are logged with the operation.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SvcClient } from '@/lib/api/client';
 import { SvcValidationError } from '@/lib/api/errors';
-import { SvcReadClient } from '@/lib/api/read-client';
+import type { SvcReadClient } from '@/lib/api/read-client';
 
 interface Sent {
   path: string;
@@ -15,7 +16,7 @@ interface Sent {
 /** A client whose fetch records each request and answers `answer` (HTTP 200, JSON). */
 function clientAnswering(answer: unknown) {
   const sent: Sent[] = [];
-  const client = new SvcReadClient({
+  const client = new SvcClient({
     baseUrl: 'https://svc.example',
     accessKey: 'k',
     fetch: async (input, init) => {
@@ -65,6 +66,9 @@ describe('a request its schema refuses is not sent', () => {
     ],
     ['GetTokenPrices', (c) => c.getTokenPrices({ tokens: 'x' as unknown as [] })],
     ['GetIntent', (c) => c.getIntent({ intentId: 5 as unknown as string })],
+    // SvcClient's operations that create intents are checked the same way.
+    ['QuoteIntent', (c) => (c as SvcClient).quoteIntent({ ownerAddress: 5 } as never)],
+    ['ExecuteIntent', (c) => (c as SvcClient).executeIntent({ intentId: 5 } as never)],
   ];
   for (const [operation, call] of cases) {
     it(`${operation}: SvcValidationError naming ${operation}, nothing sent`, async () => {

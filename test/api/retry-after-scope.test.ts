@@ -70,6 +70,12 @@ describe('Retry-After holds the service that sent it', () => {
     expect(holdScopeOf(A, 'secret-key')).not.toContain('secret');
   });
 
+  it('another origin with the same key is another scope, also for a base URL that does not parse', () => {
+    expect(holdScopeOf('https://a.example', 'k1')).not.toBe(holdScopeOf('https://b.example', 'k1'));
+    expect(holdScopeOf('svc-a', 'k1')).not.toBe(holdScopeOf('svc-b', 'k1'));
+    expect(holdScopeOf('svc-a', 'k1')).toBe(holdScopeOf('svc-a', 'k1'));
+  });
+
   it('a 429 to Test connection of an unsaved URL holds neither the saved service nor the tracker', async () => {
     const clock = new EventClock();
     const budget = new RequestBudget({ clock, perMinute: 60_000 });
