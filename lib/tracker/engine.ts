@@ -274,8 +274,10 @@ export class Tracker {
   async #rebase(boundMs: number): Promise<void> {
     const c = this.#c;
     const now = c.clock.now();
-    // The clock went back between the two workers: the earlier one's times move back together (their order kept).
-    const shift = aheadMs(c.mirror.values(), c.pause.kept, now);
+    // The clock went back between the two workers: the earlier one's times move back together (their order kept), to
+    // end at the latest when this engine started — not at the load, which refused reads may have held up: the
+    // grace served since the engine's start (./not-found-grace) would lose that wait.
+    const shift = aheadMs(c.mirror.values(), c.pause.kept, Math.min(c.startedAt, now));
     await Promise.all([rebaseRecords(c, shift, now, boundMs), this.#rebasePause(shift, now, boundMs)]);
   }
 

@@ -69,7 +69,8 @@ export function clampTimes(t: TrackedIntent, now: number, maxDelayMs: number): T
 
 /**
  * How far (ms, ≥ 0) the times an earlier worker wrote run ahead of wall time `now`: the latest event time of `records`
- * (`lastCheckedAt`, `lastChangeAt`, `resumedAt`, `addedAt`, `lastError.at`) and of the pause's start (`state.pausedAt`),
+ * (`lastCheckedAt`, `lastChangeAt`, `resumedAt`, `addedAt`, `lastError.at`, `notFoundGrace.at`) and of the pause's
+ * start (`state.pausedAt`),
  * minus `now`; times that are not finite numbers are left out.
  * Positive only when the user's clock went back between the two workers (by at least that much): those times are
  * then moved back together by it ({@link shiftTimes}), which keeps their order — a pause that ended before the last
@@ -81,12 +82,21 @@ export function aheadMs(records: readonly TrackedIntent[], state: Pick<TrackerSt
   // record's times NaN.
   const at = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : latest);
   for (const t of records)
-    latest = Math.max(latest, at(t.addedAt), at(t.lastCheckedAt), at(t.lastChangeAt), at(t.resumedAt), at(t.lastError?.at));
+    latest = Math.max(
+      latest,
+      at(t.addedAt),
+      at(t.lastCheckedAt),
+      at(t.lastChangeAt),
+      at(t.resumedAt),
+      at(t.lastError?.at),
+      at(t.notFoundGrace?.at),
+    );
   return Number.isFinite(latest) ? Math.max(0, latest - now) : 0;
 }
 
 /**
- * `t` with every time the tracker reads (events and deadlines) moved `ms` earlier; `t` itself when `ms` is 0. The last
+ * `t` with every time the tracker reads (events, the NotFound grace's last count and deadlines) moved `ms` earlier; `t`
+ * itself when `ms` is 0. The last
  * error's time is among them: it is when the intent was last heard of (`lastHeardAt`, ./policy), which orders the
  * individual checks — left ahead, an intent whose last answer was an error (NotFound) waits the whole shift more.
  */
@@ -96,6 +106,7 @@ export function shiftTimes(t: TrackedIntent, ms: number): TrackedIntent {
   const c: TrackedIntent = { ...t, addedAt: t.addedAt - ms };
   for (const k of ['lastCheckedAt', 'resumedAt', 'lastChangeAt', 'nextCheckAt'] as const) if (t[k] !== undefined) c[k] = back(t[k]);
   if (t.lastError) c.lastError = { ...t.lastError, at: t.lastError.at - ms };
+  if (t.notFoundGrace) c.notFoundGrace = { ...t.notFoundGrace, at: t.notFoundGrace.at - ms };
   if (t.retry) c.retry = { ...t.retry, nextAt: t.retry.nextAt - ms, ...(t.retry.at === undefined ? {} : { at: t.retry.at - ms }) };
   return c;
 }

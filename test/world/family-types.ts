@@ -31,7 +31,8 @@ export interface FamilyContext {
   service: FakeService;
   /** The schedule's intents' ids. */
   ids: string[];
-  tracked: Map<string, { from: number; removedAt?: number }>;
+  /** When each intent's answered track was sent (`from`), its answer came (`answeredAt`), and it was removed. */
+  tracked: Map<string, { from: number; answeredAt?: number; removedAt?: number }>;
   removeAsked: Set<string>;
   /** Runs `fn` at world time `t` (ms since the world's start). */
   at(t: number, fn: () => void): void;

@@ -11,7 +11,8 @@
  * marked not found no earlier than 10 minutes after the user first asked to track it (an import too: the grace counts
  * from the import, not from the `addedAt` its export carried — docs/tracking.md), and never told. The grace is served
  * time (lib/tracker/not-found-grace.ts): time while no worker ran is not counted, nor the back-off a death cut short,
- * so it is due 10 minutes after the track was answered plus, for each death after that, its span until the next
+ * so it is due 10 minutes after the track was answered (its answer, not its sending: a worker dying or its storage
+ * refusing in between delays both) plus, for each death after that, its span until the next
  * worker started, the longest back-off (30 s) and the IndexedDB refusals within the life it ended (that life could
  * neither load nor keep what it served); it is then marked within 30 s + S(N) + 1 s (excusing only the stated
  * windows about it).
@@ -160,28 +161,31 @@ export function checkNotFound(ctx: CheckContext, obs: NotFoundObs | undefined, c
       v.push(`F1 ${id} marked not found ${markedAt - firstAskAt} ms after the user first asked to track it (grace ${NOT_FOUND_GRACE_MS})`);
     else {
       const until = markedAt ?? ctx.end;
+      // The grace starts when the worker took the track in: its answer (docs/simulation.md, `notFoundFirst`: "due 10 min
+      // after the reply"), later than its sending when the worker died or its storage refused in between.
+      const start = t.answeredAt ?? t.from;
       const refused = (a: number, b: number) => ctx.over(id, a, b).filter((w) => /^(idb|quota) /.test(w.why));
       // Overdue: `late` after the grace, later by the windows about it begun before `at` (as the lateness is excused).
       const overdueAt = (due: number, at: number) =>
         Math.max(
           due,
           ...ctx
-            .over(id, t.from, at)
+            .over(id, start, at)
             .filter((w) => w.from < at)
             .map((w) => w.to),
         ) + late;
-      const due = graceDue(ctx.deaths, t.from, ctx.end, refused, overdueAt);
+      const due = graceDue(ctx.deaths, start, ctx.end, refused, overdueAt);
       if (until <= due + late) {
         if (markedAt !== undefined) count.ok('F1');
         else count.excused('F1', 'the grace had not surely ended by the end');
       } else {
         // A window excuses the marking's lateness up to its end: from there (the grace over) it is due as usual.
-        const ws = ctx.over(id, t.from, until);
+        const ws = ctx.over(id, start, until);
         const ready = Math.max(due, ...ws.map((w) => w.to));
         if (ws.length > 0 && until - ready <= late) count.excused('F1', ws[0]!.why);
         else
           v.push(
-            `F1 ${id}, never known, ${markedAt === undefined ? 'not marked not found by the end' : 'marked not found'} ${until - t.from} ms after it was tracked (limit ${due + late - t.from}: the grace served by then, deaths counted)`,
+            `F1 ${id}, never known, ${markedAt === undefined ? 'not marked not found by the end' : 'marked not found'} ${until - start} ms after its track was answered (limit ${due + late - start}: the grace served by then, deaths counted)`,
           );
       }
     }

@@ -29,8 +29,11 @@ export interface Observed {
   world: World;
   service: FakeService;
   ids: string[];
-  /** When each intent was tracked (the track message answered) and removed (the remove message answered). */
-  tracked: Map<string, { from: number; removedAt?: number }>;
+  /**
+   * When each intent was tracked — `from`: the track message that was answered was sent; `answeredAt`: its answer came
+   * (later when the worker died or its storage refused meanwhile) — and removed (the remove message answered).
+   */
+  tracked: Map<string, { from: number; answeredAt?: number; removedAt?: number }>;
   removeAsked: Set<string>;
   /** Per intent: when each phase was first written. */
   phaseAt: Map<string, Map<string, number>>;
@@ -112,7 +115,7 @@ export async function runWorld(drawn: Schedule, seed: number): Promise<Observed 
   if (s.skewMs) time.jump(s.skewMs);
 
   const now = () => time.trueNow();
-  const tracked = new Map<string, { from: number; removedAt?: number }>();
+  const tracked = new Map<string, { from: number; answeredAt?: number; removedAt?: number }>();
   const removeAsked = new Set<string>();
   const phaseAt = new Map<string, Map<string, number>>();
   const stuckAt = new Map<string, number>();
@@ -138,7 +141,7 @@ export async function runWorld(drawn: Schedule, seed: number): Promise<Observed 
     void world.send({ type: 'track', intentId: id }).then((reply) => {
       answered = true;
       const r = reply as { ok?: boolean } | undefined;
-      if (r?.ok && !tracked.has(id)) tracked.set(id, { from });
+      if (r?.ok && !tracked.has(id)) tracked.set(id, { from, answeredAt: now() });
       else if (!r?.ok && !removeAsked.has(id)) at(time.t + 5_000, () => track(id));
     });
     // The popup gives up on a worker that died before it answered; the user tries again.

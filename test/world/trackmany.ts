@@ -150,7 +150,7 @@ export function playTrackMany(ctx: FamilyContext, spec: TrackManySpec | undefine
       const r = reply as { ok?: boolean; added?: number; already?: number; invalidCount?: number } | undefined;
       if (r?.ok) {
         obs.replies.push({ added: r.added ?? 0, already: r.already ?? 0, invalidCount: r.invalidCount ?? 0 });
-        for (const id of obs.valid) if (!ctx.tracked.has(id)) ctx.tracked.set(id, { from });
+        for (const id of obs.valid) if (!ctx.tracked.has(id)) ctx.tracked.set(id, { from, answeredAt: ctx.now() });
       } else ctx.at(ctx.time.t + 5_000, send);
     });
     ctx.at(ctx.time.t + 10_000, () => {
