@@ -8,16 +8,11 @@ import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import { LOAD_LIMITS, ReadPendingError, USER_LOAD_WAIT_MS } from '@/lib/tracker/load-bound';
-import { EventClock, RecordingNotifier, receipt, ScriptedTransport, trackedRecord } from './fakes';
+import { deferred, EventClock, RecordingNotifier, receipt, ScriptedTransport, trackedRecord } from './fakes';
 
 const ID = `0x${'7'.repeat(64)}`;
 
 /** A promise the test settles by hand. */
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /** The outcome of `p` so far. */
 function outcome<T>(p: Promise<T>) {

@@ -228,3 +228,10 @@ export class EventClock implements Clock {
 async function flush() {
   for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
 }
+
+/** A promise and the function that resolves it, for a store call a test releases when it chooses. */
+export function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -9,18 +9,12 @@ import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import { LOAD_LIMITS } from '@/lib/tracker/load-bound';
-import { EventClock, RecordingNotifier, trackedRecord } from './fakes';
+import { deferred, EventClock, RecordingNotifier, trackedRecord } from './fakes';
 
 const A = `0x${'a'.repeat(64)}`;
 const B = `0x${'b'.repeat(64)}`;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 type Fn = (c: TrackedIntent | undefined) => TrackedIntent | undefined;
 
