@@ -8,21 +8,9 @@ import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import { LOAD_LIMITS, ReadPendingError, USER_LOAD_WAIT_MS } from '@/lib/tracker/load-bound';
-import { deferred, EventClock, RecordingNotifier, receipt, ScriptedTransport, trackedRecord } from './fakes';
+import { deferred, EventClock, outcome, RecordingNotifier, receipt, ScriptedTransport, trackedRecord } from './fakes';
 
 const ID = `0x${'7'.repeat(64)}`;
-
-/** A promise the test settles by hand. */
-
-/** The outcome of `p` so far. */
-function outcome<T>(p: Promise<T>) {
-  const out: { state: 'pending' | 'resolved' | 'rejected'; error?: unknown } = { state: 'pending' };
-  p.then(
-    () => (out.state = 'resolved'),
-    (error) => Object.assign(out, { state: 'rejected', error }),
-  );
-  return out;
-}
 
 const executing = () => ({ intentReceipt: receipt(ID, 'EXECUTING'), receiptStates: [], done: false });
 

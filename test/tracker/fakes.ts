@@ -5,6 +5,7 @@ import { createStore } from 'idb-keyval';
 import type { IntentReceipt, WaitIntentReceiptRequest, WaitIntentReceiptResponse } from '@/lib/api/schemas/receipt';
 import type { TrackedIntent } from '@/lib/store';
 import { createIntentStore } from '@/lib/store';
+import type { MemoryStore } from '@/lib/store/memory';
 import type { Clock } from '@/lib/time/clock';
 import type { Notifier, ReceiptTransport } from '@/lib/tracker/types';
 
@@ -234,4 +235,31 @@ export function deferred<T>() {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/** What `p` has come to so far: `pending`, or `resolved` with its value, or `rejected` with its error. */
+export function outcome<T>(p: Promise<T>) {
+  const out: { state: 'pending' | 'resolved' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
+  p.then(
+    (value) => Object.assign(out, { state: 'resolved', value }),
+    (error) => Object.assign(out, { state: 'rejected', error }),
+  );
+  return out;
+}
+
+/**
+ * `memory` with its first `update` (an IndexedDB transaction: the load's rebase write, in the load tests) held until
+ * `release()`; that transaction then runs on the store's copy as it is at the release. Later updates run at once.
+ */
+export function hungFirstUpdate(memory: MemoryStore) {
+  const realUpdate = memory.update.bind(memory);
+  const stuck = deferred<void>();
+  let updates = 0;
+  const store = Object.assign(memory, {
+    update: async (id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => {
+      if (updates++ === 0) await stuck.promise;
+      return realUpdate(id, fn);
+    },
+  });
+  return { store, release: () => stuck.resolve() };
 }

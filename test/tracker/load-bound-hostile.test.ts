@@ -8,21 +8,12 @@ import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { PAUSE_CHECKPOINT_MS, PAUSE_HONOURED_MS, Tracker } from '@/lib/tracker/engine';
 import { LOAD_LIMITS, ReadPendingError, USER_LOAD_WAIT_MS } from '@/lib/tracker/load-bound';
-import { deferred, EventClock, RecordingNotifier, trackedRecord } from './fakes';
+import { deferred, EventClock, hungFirstUpdate, outcome, RecordingNotifier, trackedRecord } from './fakes';
 
 const A = `0x${'a'.repeat(64)}`;
 const B = `0x${'b'.repeat(64)}`;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-function outcome<T>(p: Promise<T>) {
-  const out: { state: 'pending' | 'resolved' | 'rejected'; value?: T; error?: unknown } = { state: 'pending' };
-  p.then(
-    (value) => Object.assign(out, { state: 'resolved', value }),
-    (error) => Object.assign(out, { state: 'rejected', error }),
-  );
-  return out;
-}
 
 /** A tracker whose intents read (`store.list`) answers only when the test says so. */
 async function slowIntents(stored: string[]) {
@@ -212,16 +203,8 @@ describe('the load’s writes and a stopped tracker', () => {
     const start = clock.now();
     const memory = new MemoryStore();
     await memory.put(trackedRecord(A, { addedAt: start + HOUR, lastCheckedAt: start + HOUR }));
-    const realUpdate = memory.update.bind(memory);
-    const stuck = deferred<void>();
-    let updates = 0;
-    const store = Object.assign(memory, {
-      update: async (id: string, fn: (c: TrackedIntent | undefined) => TrackedIntent | undefined) => {
-        // The first transaction (the load's rebase of A) runs only when released, on the store's copy as it is then.
-        if (updates++ === 0) await stuck.promise;
-        return realUpdate(id, fn);
-      },
-    });
+    // The first transaction (the load's rebase of A) runs only when released, on the store's copy as it is then.
+    const { store, release } = hungFirstUpdate(memory);
     const tracker = new Tracker({
       store,
       stateStore: new MemoryStateStore(),
@@ -229,7 +212,7 @@ describe('the load’s writes and a stopped tracker', () => {
       notifier: new RecordingNotifier(),
       transport: async () => undefined,
     });
-    return { clock, start, memory, tracker, release: () => stuck.resolve() };
+    return { clock, start, memory, tracker, release };
   }
 
   it('the stuck rebase write lands after the load resolved: the record is moved back by the hour once, in memory and in the store', async () => {

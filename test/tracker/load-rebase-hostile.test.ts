@@ -9,7 +9,7 @@ import type { TrackedIntent, TrackerState } from '@/lib/store';
 import { MemoryStateStore, MemoryStore } from '@/lib/store/memory';
 import { Tracker } from '@/lib/tracker/engine';
 import { LOAD_LIMITS } from '@/lib/tracker/load-bound';
-import { deferred, EventClock, RecordingNotifier, trackedRecord } from './fakes';
+import { deferred, EventClock, hungFirstUpdate, RecordingNotifier, trackedRecord } from './fakes';
 
 const A = `0x${'a'.repeat(64)}`;
 const B = `0x${'b'.repeat(64)}`;
@@ -25,15 +25,7 @@ async function hungRebase(records: string[] = [A]) {
   const memory = new MemoryStore();
   for (const id of records)
     await memory.put(trackedRecord(id, { addedAt: start + HOUR, lastCheckedAt: start + HOUR, nextCheckAt: start + HOUR + MINUTE }));
-  const realUpdate = memory.update.bind(memory);
-  const stuck = deferred<void>();
-  let updates = 0;
-  const store = Object.assign(memory, {
-    update: async (id: string, fn: Fn) => {
-      if (updates++ === 0) await stuck.promise;
-      return realUpdate(id, fn);
-    },
-  });
+  const { store, release } = hungFirstUpdate(memory);
   const tracker = new Tracker({
     store,
     stateStore: new MemoryStateStore(),
@@ -41,7 +33,7 @@ async function hungRebase(records: string[] = [A]) {
     notifier: new RecordingNotifier(),
     transport: async () => undefined,
   });
-  return { clock, start, memory, tracker, release: () => stuck.resolve() };
+  return { clock, start, memory, tracker, release };
 }
 
 describe('a user action while the load’s rebase write hangs', () => {
