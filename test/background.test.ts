@@ -203,7 +203,7 @@ describe('background services with the simulator', () => {
       bg.tracker.stop();
       await sim.close();
     }
-  });
+  }, 60_000); // 320 intents over real HTTP: a few seconds alone, over 20 s beside the e2e's browsers (npm test)
 
   it('auto-tracks new intents of a watched address, and only of the ticked ones', async () => {
     const { startSimulator } = await import('../simulator/server');

@@ -28,11 +28,14 @@ beforeAll(async () => {
   world.mineEvery(500);
   simOptions.chains = world;
 });
-const ctx = useConfiguredExtension(simOptions, () => screen!.display);
+// Registered before the fixture's, so that it runs after it (vitest runs `afterAll` hooks last-registered first): the
+// browser is closed while its display and its chains still stand. Closed first, the display took the browser down
+// under it, and the fixture's close failed ("Target page, context or browser has been closed"), under load.
 afterAll(async () => {
   await world?.close();
   screen?.close();
 });
+const ctx = useConfiguredExtension(simOptions, () => screen!.display);
 
 /** Whether the extension holds the host permission of `pattern` (asked in the worker). */
 const granted = async (pattern: string) => (await ctx.ext.worker()).evaluate((p) => chrome.permissions.contains({ origins: [p] }), pattern);

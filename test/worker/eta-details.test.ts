@@ -3,7 +3,7 @@
  * (the quote's estimate, else the route median from history), and the details (fee total, token prices, what the
  * intent address still holds).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RequestBudget } from '@/lib/api/budget';
 import { SvcClient } from '@/lib/api/client';
 import { intentDetails } from '@/lib/worker/details';
@@ -107,8 +107,8 @@ describe('createBaselineFinder', () => {
     const holders = Array.from({ length: 4 }, () => budget.run('tracker', () => held));
     const from = sim.requests().length;
     const looking = createBaselineFinder({ client: async () => busy, tracker })(id);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(budget.waiting).toBe(1);
+    // Until the look-up waits for a place (a fixed 20 ms could pass first on a loaded machine).
+    await vi.waitFor(() => expect(budget.waiting).toBe(1), { timeout: 10_000, interval: 10 });
     await tracker.remove(id);
     release();
     await Promise.all([looking, ...holders]);

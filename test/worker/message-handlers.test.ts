@@ -4,7 +4,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { createStore } from 'idb-keyval';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { ReplyOf } from '@/lib/messages';
 import { createNotificationAdapter } from '@/lib/notify/browser';
@@ -220,9 +220,9 @@ describe('message handlers', () => {
     const holders = [...Array.from({ length: 4 }, () => clients.budget.run('tracker', () => held)), clients.budget.run('user', () => held)];
     const from = sim.requests().length;
     const testing = handlers['test-connection']({ type: 'test-connection', baseUrl: sim.url, accessKey: sim.accessKey });
-    await new Promise((r) => setTimeout(r, 50));
+    // Until the test is queued behind the held places (a fixed 50 ms could pass first on a loaded machine).
+    await vi.waitFor(() => expect(clients.budget.waiting).toBe(1), { timeout: 10_000, interval: 10 });
     expect(sim.requests().length - from).toBe(0);
-    expect(clients.budget.waiting).toBe(1);
     release();
     await Promise.all(holders);
     expect(await testing).toMatchObject({ ok: true, data: { kind: 'ok' } });
