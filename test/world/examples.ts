@@ -1,7 +1,7 @@
 /**
  * Schedules the world campaign found failing on today's code, kept whole (a change of the schedule's arbitrary would
  * not draw them again from their seed). {@link FIXED} run in every `npm test`; {@link KNOWN_FAILING} with
- * `WORLD_EXAMPLES=1` (test/world/campaign.test.ts).
+ * `WORLD_EXAMPLES=1` (test/world/kept-a.test.ts, kept-b.test.ts).
  */
 import type { Schedule } from './schedule';
 
@@ -12,7 +12,7 @@ export interface Example {
   schedule: Schedule;
 }
 
-/** Found failing and fixed: `npm test` runs each of them (test/world/campaign.test.ts). */
+/** Found failing and fixed: `npm test` runs each of them (test/world/kept-a.test.ts, kept-b.test.ts). */
 export const FIXED: Example[] = [
   {
     // Seed 20261126, run 10 (WORLD_FAULTS=retryAfter).

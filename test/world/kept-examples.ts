@@ -1,0 +1,46 @@
+/**
+ * The schedules the world campaign found failing (`./examples.ts` and `./kept/<area>.ts`, one file per area: each
+ * exports FIXED and/or KNOWN_FAILING), replayed in `npm test` by `./kept-a.test.ts` and `./kept-b.test.ts`, half
+ * each (by their place in the list), so that the two halves run side by side: each fixed one must pass; with
+ * `WORLD_EXAMPLES=1`, each known failure is replayed and its verdict printed.
+ */
+/// <reference types="vite/client" />
+import { expect, it, vi } from 'vitest';
+import { type Example, FIXED as FIXED_HERE, KNOWN_FAILING as KNOWN_HERE } from './examples';
+import { check } from './oracle';
+import { runWorld } from './run';
+
+/** Kept schedules in test/world/kept/*.ts join examples.ts's. */
+const kept = Object.values(import.meta.glob<{ FIXED?: Example[]; KNOWN_FAILING?: Example[] }>('./kept/*.ts', { eager: true }));
+const FIXED = [...FIXED_HERE, ...kept.flatMap((m) => m.FIXED ?? [])];
+const KNOWN_FAILING = [...KNOWN_HERE, ...kept.flatMap((m) => m.KNOWN_FAILING ?? [])];
+
+/** Registers the tests of half `half` (0 or 1) of the kept schedules: those at even places, or at odd ones. */
+export function keptExamples(half: 0 | 1): void {
+  const mine = <T>(list: readonly T[]) => list.filter((_, i) => i % 2 === half);
+
+  it(`the schedules kept as found and fixed pass (${mine(FIXED).length} of ${FIXED.length})`, async () => {
+    const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+    const failed: string[] = [];
+    for (const example of mine(FIXED)) {
+      const { violations } = await check(await runWorld(example.schedule, example.seed));
+      if (violations.length > 0) failed.push(`${example.found}\n  ${violations.join('\n  ')}`);
+    }
+    for (const q of quiet) q.mockRestore();
+    expect(failed).toEqual([]);
+    // About 0.7 s a schedule alone; several times that on a loaded two-core machine.
+  }, 300_000);
+
+  it.skipIf(process.env.WORLD_EXAMPLES !== '1')(
+    'the schedules kept as known failures still fail (WORLD_EXAMPLES=1)',
+    async () => {
+      const quiet = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+      for (const example of mine(KNOWN_FAILING)) {
+        const { violations } = await check(await runWorld(example.schedule, example.seed));
+        console.log(`${example.found}\n  today: ${violations.join('; ') || 'passes'}`);
+      }
+      for (const q of quiet) q.mockRestore();
+    },
+    120_000,
+  );
+}
