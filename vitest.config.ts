@@ -63,9 +63,10 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'test/built/**'],
           setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
           environment: 'node',
-          testTimeout: 20_000,
-          // A hook's limit only bounds a failure: `npm test` runs this project beside the builds and both browsers'
-          // e2e (scripts/test.sh), where a beforeAll reading 50 history pages over HTTP took over the default 10 s.
+          // A test's and a hook's limits only bound a failure: `npm test` runs this project beside the builds and both
+          // browsers' e2e (scripts/test.sh), where a beforeAll reading 50 history pages over HTTP took over the default
+          // 10 s, and an options-page test of three saves (fake-indexeddb, Testing Library's waits) over 20 s.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
           // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
           // main process mostly waits. Two let the campaigns run beside the rest; `npm test` (scripts/test.sh) asks
