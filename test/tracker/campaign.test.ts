@@ -14,9 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { runSchedule, scheduleArb } from './campaign';
 import { CAMPAIGN_EXAMPLES } from './campaign-examples';
 
-// 100 in `npm test`: a schedule costs 80–145 ms alone on the 2-core machines seen (143 s for 1,000 on 2026-11-27's),
+// 50 in `npm test` (its kept examples run first): a schedule costs 80–145 ms alone on the 2-core machines seen (143 s for 1,000 on 2026-11-27's),
 // several times that beside the e2e, and `npm test` keeps within its 8 minutes; the long runs have their scripts.
-const RUNS = Number(process.env.TRACKER_CAMPAIGN_RUNS ?? 100);
+const RUNS = Number(process.env.TRACKER_CAMPAIGN_RUNS ?? 50);
 const SEED = Number(process.env.TRACKER_CAMPAIGN_SEED ?? 20261122);
 /** The one run to replay (1-based, as a failure names it), or undefined to run `RUNS` schedules. */
 const FROM = process.env.TRACKER_CAMPAIGN_FROM === undefined ? undefined : Number(process.env.TRACKER_CAMPAIGN_FROM);
