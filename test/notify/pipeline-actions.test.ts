@@ -5,7 +5,7 @@
  * is what is on screen, what appeared, and the calls the desktop received.
  */
 import { createStore } from 'idb-keyval';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
@@ -253,7 +253,7 @@ describe('a worker that dies while it shows a grouped notification', () => {
       w.browser.fail('create', fault);
       void Promise.all([2, 3, 4].map((n) => w.finish(n, 'SUCCEEDED')));
       // The grouping window (100 ms here, on real time) closes, and the worker dies in the group's create.
-      await new Promise((r) => setTimeout(r, 300));
+      await vi.waitFor(() => expect(desktop.kills).toEqual([expect.objectContaining({ method: 'create' })]), { timeout: 10_000 });
       await settle();
       const again = start();
       for (let i = 0; i < 3; i++) {
