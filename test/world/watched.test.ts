@@ -1,8 +1,8 @@
 /**
  * W1's reading of what the history hid from the watched check (test/world/watched.ts `hiddenByHistory`, `walkCut`), on
  * hand-made pages: a row further down than every walk read is the history's doing when the last walk covering it was
- * cut by a repeated cursor; an earlier walk lost with a dying worker does not change that, one the check left while
- * alive does (a defect).
+ * cut by a repeated cursor; an earlier walk lost with a dying worker, or stopped by a store's refusal, does not change
+ * that, one the check left while alive and able to write does (a defect).
  */
 import { describe, expect, it } from 'vitest';
 import { hiddenByHistory, type WatchedPage, walkCut } from './watched';
@@ -36,6 +36,14 @@ describe('hiddenByHistory: a row below every walk', () => {
     expect(hidden(pages, [{ at: 100 * S, kind: 'idle' }])).toBeUndefined();
   });
 
+  it('is the history’s doing when the earlier walk stopped on a store’s refusal after its page (read again from the top)', () => {
+    const refused = (from: number, to: number) => hiddenByHistory(pages, '0xc2', 1 * S, END, () => END, [], [{ from, to }]);
+    expect(refused(10 * S, 12 * S)).toBe('the history listed more rows before it than the check read while it was ticked');
+    // A refusal over before the page, or after the next walk began, stopped nothing of that walk.
+    expect(refused(2 * S, 9 * S)).toBeUndefined();
+    expect(refused(100 * S, 120 * S)).toBeUndefined();
+  });
+
   it('is the worker’s when the last walk too was lost with a death (the next worker never read on)', () => {
     const lost = [page(10 * S, undefined, 6 * S), page(100 * S, undefined, 5 * S)];
     expect(
@@ -55,5 +63,9 @@ describe('walkCut', () => {
     expect(walkCut(all, a, () => END, [{ at: 50 * S, kind: 'restart' }])).toBe('death');
     expect(walkCut(all, a, () => END, [{ at: 200 * S, kind: 'kill' }])).toBe(false);
     expect(walkCut(all, a, () => END, [{ at: 50 * S, kind: 'end' }])).toBe(false);
+    expect(walkCut(all, a, () => END, [], [{ from: 5 * S, to: 11 * S }])).toBe('refusal');
+    expect(walkCut(all, a, () => END, [], [{ from: 150 * S, to: 200 * S }])).toBe(false);
+    // More than a check's minute after the page: not what stopped it.
+    expect(walkCut(all, a, () => END, [], [{ from: 80 * S, to: 90 * S }])).toBe(false);
   });
 });

@@ -130,15 +130,19 @@ function recordPages(ctx: FamilyContext, pages: WatchedPage[]): void {
  * one answered, `'history'` when the last one answered the cursor it was asked (repeated) or more to come less than
  * the margin before `tickEnd(its time)` — the untick that ended the tick it was read under, or the run's end;
  * `'death'` when the worker died after that last page, before the check asked its next page (any later one, or the
- * run's end): the walk was lost with it (a later walk reads from the top again). False when the check left a walk
- * with more to come while still ticked and alive (a defect).
+ * run's end): the walk was lost with it (a later walk reads from the top again); `'refusal'` when a store refused
+ * (`refusals`: the windows of IndexedDB refusing the intents or the settings, {@link walkRefusals}) within a minute of
+ * that last page, before the next was asked: the check stops where a track or its checkpoint cannot be written, and
+ * the next reads that page again (lib/worker/watched.ts `createWatchedCheck`). False when the check left a walk with
+ * more to come while still ticked, alive and able to write (a defect).
  */
 export function walkCut(
   pages: WatchedPage[],
   from: WatchedPage,
   tickEnd: (at: number) => number,
   deaths: ReadonlyArray<{ at: number; kind: string }> = [],
-): 'history' | 'death' | false {
+  refusals: ReadonlyArray<{ from: number; to: number }> = [],
+): 'history' | 'death' | 'refusal' | false {
   let p = from;
   for (let k = pages.indexOf(from) + 1; ; k++) {
     const next = p.answer.nextPage;
@@ -152,8 +156,19 @@ export function walkCut(
     if (p.at > tickEnd(p.at) - MARGIN_MS) return 'history';
     const last = p;
     const nextAsked = pages.find((q) => q.at > last.at)?.at ?? Number.POSITIVE_INFINITY;
-    return deaths.some((d) => d.kind !== 'end' && d.at >= last.at && d.at < nextAsked) ? 'death' : false;
+    if (deaths.some((d) => d.kind !== 'end' && d.at >= last.at && d.at < nextAsked)) return 'death';
+    // The refusal met the check while it handled that page (tracking its rows, storing the checkpoint): within a
+    // check's minute of it.
+    return refusals.some((w) => w.from < Math.min(nextAsked, last.at + MIN) && w.to >= last.at) ? 'refusal' : false;
   }
+}
+
+/**
+ * The windows in which a store the watched check writes refused (IndexedDB reads or writes, or its quota, of the intents
+ * database — a track — or of the settings — the checkpoint): a walk cut there is read again from its page.
+ */
+export function walkRefusals(windows: ReadonlyArray<{ from: number; to: number; why: string }>): Array<{ from: number; to: number }> {
+  return windows.filter((w) => /^(idb (read|write)|quota) svc-(intents|settings)/.test(w.why));
 }
 
 /** `tickEnd` of {@link walkCut}: the end of the last tick span begun at or before `at` (its untick, or `end`). */
@@ -172,7 +187,7 @@ function tickEndOf(spans: Array<{ from: number; to: number }>, end: number): (at
  *   the cursor before it) answered more to come each time — the walk was cut by a repeated cursor, or had not got
  *   there, other owners' rows before it (a history that ignores the owner filter), when the tick it was read under
  *   ended (the address unticked: the check reads only ticked addresses, and a tick again starts from that moment;
- *   or the run's end); an earlier walk lost with a dying worker counts when the last covering walk was so cut;
+ *   or the run's end); an earlier walk lost with a dying worker, or stopped by a store's refusal (read again from its page), counts when the last covering walk was so cut;
  * - a row created while a walk begun before it was still under way (every page since, but those of the margin before
  *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
  *   it yet.
@@ -184,6 +199,7 @@ export function hiddenByHistory(
   end: number,
   tickEnd: (at: number) => number,
   deaths: ReadonlyArray<{ at: number; kind: string }> = [],
+  refusals: ReadonlyArray<{ from: number; to: number }> = [],
 ): string | undefined {
   const since = pages.filter((p) => p.at >= createdAt);
   const last = since.filter((p) => p.listed.includes(intentId)).at(-1);
@@ -191,7 +207,7 @@ export function hiddenByHistory(
     return last.answer.intents.some((r) => r.intentId === intentId) ? undefined : 'the history left it out of the last page that listed it';
   const more = (p: WatchedPage) => p.answer.nextPage?.more !== false && typeof p.answer.nextPage?.after === 'number';
   const covering = since.filter((p) => p.fromTime * 1000 <= createdAt && (p.after === undefined || createdAt < p.after));
-  const cut = (p: WatchedPage) => more(p) && walkCut(pages, p, tickEnd, deaths);
+  const cut = (p: WatchedPage) => more(p) && walkCut(pages, p, tickEnd, deaths, refusals);
   if (covering.length > 0 && covering.every(cut) && cut(covering.at(-1)!) === 'history')
     return 'the history listed more rows before it than the check read while it was ticked';
   // A walk that ended less than the margin before the end: the next one (a check a minute) may not have begun.
@@ -342,7 +358,15 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
           const arrived = obs.tickArrivedAt.find((a) => a >= inSpan.from && a <= at);
           return at >= inSpan.from && at < inSpan.to && arrived !== undefined && unkept(arrived, at);
         });
-        const hidden = hiddenByHistory(obs.pages, intentId, createdAt, ctx.end, tickEndOf(spans, ctx.end), ctx.deaths);
+        const hidden = hiddenByHistory(
+          obs.pages,
+          intentId,
+          createdAt,
+          ctx.end,
+          tickEndOf(spans, ctx.end),
+          ctx.deaths,
+          walkRefusals(ctx.over(undefined, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)),
+        );
         if (ws.length > 0 && Math.min(inSpan.to, ctx.end) - calmFrom < MARGIN_MS + 60_000) count.excused('W1', ws[0]!.why);
         // The tick's synced list replaced by one that cannot be read: this device's own copy decides.
         else if (malformed) count.excused('W1', 'a malformed synced autoTrackAddresses replaced the tick');
