@@ -128,7 +128,7 @@ describe('options page', () => {
     });
     expect(screen.getByTestId('sync-status').textContent).toContain('100 KB');
     expect((await createSettingsStore().get())?.watchedAddresses).toHaveLength(2_500);
-  }, 30_000);
+  }, 90_000);
 
   it('a second Save takes the first one’s message away until its own outcome is known', async () => {
     // Seen in the Firefox stress run of 2026-11-25: "Saved. The extension may reach <old origin>." stayed on screen
