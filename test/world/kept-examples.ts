@@ -19,8 +19,8 @@ const KNOWN_FAILING = [...KNOWN_HERE, ...kept.flatMap((m) => m.KNOWN_FAILING ?? 
 export function keptExamples(half: 0 | 1): void {
   const mine = <T>(list: readonly T[]) => list.filter((_, i) => i % 2 === half);
 
-  // One test a schedule (about 0.7 s alone, up to 9 s; several times that on a loaded two-core machine): each has its
-  // own time limit, and a failure names its schedule.
+  // One test a schedule, so that a failure names its schedule and each has its own limit: most take 0.7 s alone, the
+  // heaviest 9 s, and seven times that beside the rest of `npm test` on the 2-core machine.
   describe(`the schedules kept as found and fixed pass (${mine(FIXED).length} of ${FIXED.length})`, () => {
     const quiet: Array<{ mockRestore(): void }> = [];
     beforeAll(() => {
@@ -36,7 +36,6 @@ export function keptExamples(half: 0 | 1): void {
       it(`${k + 1}. seed ${example.seed}: ${example.found.slice(0, 100)}`, async () => {
         const { violations } = await check(await runWorld(example.schedule, example.seed));
         expect(violations, example.found).toEqual([]);
-        // The heaviest take 9 s alone on the 2-core machine, and seven times that beside the rest of `npm test`.
       }, 180_000);
   });
 

@@ -187,7 +187,8 @@ function tickEndOf(spans: Array<{ from: number; to: number }>, end: number): (at
  *   the cursor before it) answered more to come each time — the walk was cut by a repeated cursor, or had not got
  *   there, other owners' rows before it (a history that ignores the owner filter), when the tick it was read under
  *   ended (the address unticked: the check reads only ticked addresses, and a tick again starts from that moment;
- *   or the run's end); an earlier walk lost with a dying worker, or stopped by a store's refusal (read again from its page), counts when the last covering walk was so cut;
+ *   or the run's end); an earlier walk lost with a dying worker, or stopped by a store's refusal (read again from
+ *   its page), counts when the last covering walk was so cut;
  * - a row created while a walk begun before it was still under way (every page since, but those of the margin before
  *   the end, answered more to come, none with the cursor it was asked: the walk was moving), so that no read covered
  *   it yet.
