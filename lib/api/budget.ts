@@ -124,15 +124,17 @@ export class RequestBudget {
   /**
    * The service of `scope` answered 429 with `Retry-After: ms / 1000` s: no request to that scope, of any lane, is
    * sent for `ms` from now (at most {@link MAX_HOLD_MS}); those asked meanwhile wait in line, the user's first. A
-   * shorter hold than one in force changes nothing. Not a number or not positive: ignored.
+   * shorter hold than one in force changes nothing. Not a number or not positive: ignored. {@link onHoldOff} is told of
+   * the new hold unless `kept` (a hold handed back from where it was kept, e.g. the tracker's state: telling it back
+   * would store it again a little later, and that store would hand it back again, without end).
    */
-  holdOff(ms: number, scope = ''): void {
+  holdOff(ms: number, scope = '', options: { kept?: boolean } = {}): void {
     if (!(ms > 0)) return;
     const length = Math.min(ms, MAX_HOLD_MS);
     const until = this.#clock.monotonic() + length;
     if (until <= (this.#holds.get(scope) ?? Number.NEGATIVE_INFINITY)) return;
     this.#holds.set(scope, until);
-    this.onHoldOff?.(length, scope);
+    if (!options.kept) this.onHoldOff?.(length, scope);
     this.#dispatch();
   }
 

@@ -77,9 +77,11 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
       // The service's Retry-After holds every request to it, also after a restart (I5); never longer than it was set.
       const left = pauseLeftMs(state, clock.now(), MAX_HOLD_MS);
       // The settings unreadable, the hold's service is unknown: the start gate stays shut while the hold lasts.
+      // The hold came from the tracker's state: it is not told back to the tracker (`kept`), whose store of it would
+      // come back here a few ms longer, again and again until it ran out (a loop of state writes creeping the hold).
       if (left > 0)
         restoring = clients.scope().then(
-          (scope) => scope !== undefined && clients.budget.holdOff(left, scope),
+          (scope) => scope !== undefined && clients.budget.holdOff(left, scope, { kept: true }),
           () => clock.sleep(left),
         );
       changed('');

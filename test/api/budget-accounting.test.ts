@@ -67,6 +67,24 @@ describe('holdOff', () => {
     await clock.advance(1);
     expect(r.started.get('u')).toBe(10_000);
   });
+
+  it('a kept hold (handed back from where it was kept) is held but not told back', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, perMinute: 60_000 });
+    const told = vi.fn();
+    budget.onHoldOff = told;
+    budget.holdOff(3_000, 'svc', { kept: true });
+    expect(told).not.toHaveBeenCalled();
+    const r = recorder(clock, budget);
+    void r.ask('u', 'user', 'svc');
+    await clock.advance(2_999);
+    expect(r.started.has('u')).toBe(false);
+    await clock.advance(1);
+    expect(r.started.get('u')).toBe(3_000);
+    // A new 429's hold is told as before.
+    budget.holdOff(4_000, 'svc');
+    expect(told.mock.calls).toEqual([[4_000, 'svc']]);
+  });
 });
 
 describe('a request not sent is not counted', () => {

@@ -17,7 +17,7 @@ import { createServiceAccess, openWorkerStores } from '@/lib/worker/compose';
 import { createTrackingCore } from '@/lib/worker/compose-tracking';
 
 /** How the tracker state store of the worker under test reads: as stored, refused, or never answering. */
-const control = vi.hoisted(() => ({ state: 'ok' as 'ok' | 'reject' | 'hang' }));
+const control = vi.hoisted(() => ({ state: 'ok' as 'ok' | 'reject' | 'hang', writes: [] as Array<{ at: number; pausedUntil?: number }> }));
 vi.mock('@/lib/store', async (original) => {
   const real = await original<typeof import('@/lib/store')>();
   return {
@@ -26,6 +26,10 @@ vi.mock('@/lib/store', async (original) => {
       const store = real.createTrackerStateStore(db);
       return {
         ...store,
+        set: (state: { pausedUntil?: number }) => {
+          control.writes.push({ at: Date.now(), ...(state.pausedUntil !== undefined ? { pausedUntil: state.pausedUntil } : {}) });
+          return store.set(state as never);
+        },
         get: () =>
           control.state === 'reject'
             ? Promise.reject(new DOMException('refused', 'UnknownError'))
@@ -49,6 +53,8 @@ type Setup = {
   state?: 'ok' | 'reject' | 'hang';
   /** The settings read fails for this long (ms) after the worker's tracking group is built. */
   settingsDownMs?: number;
+  /** The service answers the first request with 429 and `Retry-After: 1`. */
+  rateLimitFirst?: boolean;
 };
 
 async function start(setup: Setup) {
@@ -56,6 +62,11 @@ async function start(setup: Setup) {
   vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
     const url = String(input instanceof Request ? input.url : input);
     sent.push({ at: Date.now(), url });
+    if (setup.rateLimitFirst && sent.length === 1)
+      return new Response('{"code":1002,"error":"RateLimited","msg":"slow down","status":429}', {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '1' },
+      });
     const body = url.includes('Receipt') ? JSON.stringify({ intentId: RECEIPT_ID, status: 'SUCCEEDED' }) : HISTORY;
     return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
@@ -66,6 +77,7 @@ async function start(setup: Setup) {
   const heldAt = Date.now();
   const pausedUntil = heldAt + HOLD_MS;
   await createTrackerStateStore(stores.settingsDb).set({ pausedAt: heldAt, pausedUntil, pauseServedMs: 0, pauseReason: 'RateLimited' });
+  control.writes = []; // the worker's writes only
   control.state = setup.state ?? 'ok';
   if (setup.intents === 'reject')
     Object.assign(stores.intents, { list: () => Promise.reject(new DOMException('refused', 'UnknownError')) });
@@ -97,6 +109,7 @@ describe('the start gate under a kept hold, attacked', () => {
     fakeBrowser.reset();
     globalThis.indexedDB = new IDBFactory();
     control.state = 'ok';
+    control.writes = [];
     vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.spyOn(console, 'warn').mockImplementation(() => {});
   });
@@ -167,6 +180,40 @@ describe('the start gate under a kept hold, attacked', () => {
     const w = await start({ state: 'hang' });
     try {
       expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+    } finally {
+      w.core.tracker.stop();
+    }
+  });
+
+  // The hold the tracker's state kept was handed to the budget, which told it back to the tracker as a new hold; the
+  // tracker stored it (a few ms later, so a little longer), and that store handed it to the budget again: state writes
+  // without end for as long as the hold lasted, each stretching it by the time a round took (sent ~0.3–1.3 s after the
+  // kept hold ended, hundreds of writes for a 0.6 s hold). Virtual time, which stands still while the worker works,
+  // could not show it. Now a hold handed back from the state is not told back.
+  it('a kept hold is restored once: no loop of state writes, the request goes out as it ends', async () => {
+    const w = await start({});
+    try {
+      expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+      expect(w.sent[0]!.at).toBeGreaterThanOrEqual(w.pausedUntil - 5);
+      // One write at most: the load's (none of the hold was served yet, so a new life holds all of it again from its
+      // start, lib/tracker/pause.ts `rebase`). The loop wrote on every round, each a little later than the one before.
+      expect(control.writes.length).toBeLessThanOrEqual(1);
+    } finally {
+      w.core.tracker.stop();
+    }
+  });
+
+  it('a 429 while running: its hold is stored once, not again and again as the budget and the tracker tell each other', async () => {
+    const w = await start({ rateLimitFirst: true });
+    try {
+      // The kept hold first (0.6 s), then the first request is answered 429, Retry-After 1 s.
+      expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+      const limitedAt = w.sent[0]!.at;
+      await new Promise((r) => setTimeout(r, 1_500));
+      const held = control.writes.filter((x) => x.pausedUntil !== undefined && x.at >= limitedAt);
+      expect(held).toHaveLength(1);
+      // Its length, 1 s from the write (the steady clock's fraction of a ms aside), not stretched.
+      expect(held[0]!.pausedUntil).toBeLessThanOrEqual(held[0]!.at + 1_005);
     } finally {
       w.core.tracker.stop();
     }

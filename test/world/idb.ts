@@ -3,7 +3,8 @@
  * each worker life through a facade that (1) makes a dead life's operations never settle, (2) refuses reads or writes
  * of chosen databases and object stores for spans of true time (`UnknownError`, or `QuotaExceededError` for writes),
  * spans that may outlive a worker, (3) counts every transaction as one of the worker's awaits (where the schedule may
- * kill it), and (4) reports every write to the intents database, for the oracle.
+ * kill it), (4) reports every write to the intents database, for the oracle, and (5) makes each transaction opened
+ * inside a slow span take that span's time (true time passes as it opens: the slowDisk family).
  */
 import { IDBFactory } from 'fake-indexeddb';
 import type { Life } from './time';
@@ -18,6 +19,13 @@ export interface IdbRefusal {
   from: number;
   to: number;
   error: 'UnknownError' | 'QuotaExceededError';
+}
+
+/** A span of true time during which each transaction takes `ms` (a busy disk, a loaded machine). */
+export interface IdbSlowness {
+  from: number;
+  to: number;
+  ms: number;
 }
 
 /** What the world decides at each await of a worker: nothing, die before the call has effect, or right after it. */
@@ -52,6 +60,9 @@ export class WorldIDB {
   /** Transactions and opens not finished yet (the world waits for them before moving time). */
   pending = 0;
   refusals: IdbRefusal[] = [];
+  slow: IdbSlowness[] = [];
+  /** Makes true time pass (the world's `WorldTime.pass`); set by the world. */
+  pass: (ms: number) => void = () => {};
   /** Operations refused, with when and what. */
   readonly refused: Array<{ at: number; db: string; store: string; mode: 'read' | 'write' }> = [];
   /** Told of every record written (`value`) or deleted (undefined) in the intents database, at write time. */
@@ -135,6 +146,9 @@ export class WorldIDB {
                 kill();
                 return inert();
               }
+              const t = this.now();
+              const slow = this.slow.find((x) => x.from <= t && t < x.to);
+              if (slow) this.pass(slow.ms);
               const tx = db.transaction(stores, mode);
               this.#track(tx, ['complete', 'abort']);
               if (decision === 'kill-after') {

@@ -179,6 +179,7 @@ export async function runWorld(drawn: Schedule, seed: number): Promise<Observed 
     world.idb.refusals.push({ db: r.db, mode: r.mode, from: r.from, to: r.from + r.forMs, error: 'UnknownError', ...(key ? { key } : {}) });
     windows.push({ from: T0 + r.from, to: T0 + r.from + r.forMs, why: `idb ${r.mode} ${r.db}${key ? `/${key}` : ''}` });
   }
+  for (const d of s.slowDisk ?? []) world.idb.slow.push({ from: d.from, to: d.from + d.forMs, ms: d.ms });
   for (const r of s.quota) {
     world.idb.refusals.push({ db: r.db, mode: 'write', from: r.from, to: r.from + r.forMs, error: 'QuotaExceededError' });
     windows.push({ from: T0 + r.from, to: T0 + r.from + r.forMs, why: `quota ${r.db}` });

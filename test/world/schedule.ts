@@ -30,6 +30,7 @@ export const FAMILIES = [
   'foreign',
   'testConnection',
   ...EXTRA_FAMILIES,
+  'slowDisk',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -191,12 +192,32 @@ export function scheduleArb(on: ReadonlySet<Family>) {
     foreign: when('foreign', fc.option(fc.record({ rate: fc.constantFrom(0.05, 0.3) }), { nil: undefined }), undefined),
     /** The families of test/world/families.ts (track-many and import, clicks, GetIntent's integers, the stuck warning). */
     extra: extraArb(on),
+    /**
+     * slowDisk: spans in which each IndexedDB transaction takes 1–100 ms of true time (drawn after `extra`, so that the
+     * schedules of a seed drawn before this family existed stay what they were).
+     */
+    slowDisk: when(
+      'slowDisk',
+      fc.array(
+        fc.record({
+          from: at(),
+          forMs: fc.oneof(fc.integer({ min: 1_000, max: MIN }), fc.integer({ min: MIN, max: 12 * MIN })),
+          ms: fc.constantFrom(1, 5, 20, 100),
+        }),
+        { maxLength: 2 },
+      ),
+      [],
+    ),
   });
 }
 
 /** One schedule of the world campaign (`extra` absent in schedules kept from before it existed). */
-export type Schedule = Omit<typeof scheduleArb extends (on: ReadonlySet<Family>) => fc.Arbitrary<infer T> ? T : never, 'extra'> & {
+export type Schedule = Omit<
+  typeof scheduleArb extends (on: ReadonlySet<Family>) => fc.Arbitrary<infer T> ? T : never,
+  'extra' | 'slowDisk'
+> & {
   extra?: Extra;
+  slowDisk?: Array<{ from: number; forMs: number; ms: number }>;
 };
 
 /** The schedule of run `index` of a campaign seeded `seed`, with the families `on`. */

@@ -103,6 +103,14 @@ export class WorldTime {
     return max;
   }
 
+  /**
+   * True time passes by `ms` while the worker works (the slowDisk family: an IndexedDB transaction that takes that
+   * long). No timer fires meanwhile: one that fell due fires at the world's next step, late, as on a busy event loop.
+   */
+  pass(ms: number): void {
+    if (ms > 0) this.t += ms;
+  }
+
   /** The user's clock jumps by `ms` (negative: back). */
   jump(ms: number): void {
     this.#offset = this.skew() + ms;
@@ -219,9 +227,10 @@ export class WorldTime {
       this.#timers.shift();
       quiet = true;
       if (next.cancelled || next.life?.dead) continue;
-      sameInstant = next.at === this.t ? sameInstant + 1 : 0;
+      sameInstant = next.at <= this.t ? sameInstant + 1 : 0;
       if (sameInstant > maxSteps) throw new Error(`a wake-up loop: ${maxSteps} timers at +${this.t} ms`);
-      this.t = next.at;
+      // A timer that fell due while work made time pass ({@link WorldTime.pass}) fires late; time never goes back.
+      this.t = Math.max(this.t, next.at);
       quiet = next.fn() === NOTHING_DONE;
     }
     this.t = Math.max(this.t, end);

@@ -83,6 +83,7 @@ export class World {
     this.idb = new WorldIDB(() => this.time.t, DB_NAMES.intents);
     this.net = new WorldNetwork(config.service, config.net, prng(config.seed ^ 0x5eed), () => this.time.trueNow());
     this.time.busy = () => this.idb.pending > 0;
+    this.idb.pass = (ms) => this.time.pass(ms);
     alive++;
     collected.register(this, undefined);
   }
