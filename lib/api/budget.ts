@@ -150,29 +150,36 @@ export class RequestBudget {
    * `stillWanted` says no (rejects with {@link NotWantedError}).
    */
   async run<T>(lane: Lane, send: () => Promise<T>, options: SendOptions = {}): Promise<T> {
-    await this.#acquire(lane, options.scope ?? '', options.signal);
-    let sent = false;
-    try {
-      if (options.stillWanted && !(await options.stillWanted())) throw new NotWantedError();
-      options.signal?.throwIfAborted();
-      sent = true;
-      this.#window.sent(this.#clock.monotonic());
-      return await send();
-    } finally {
-      if (!sent) {
-        this.#window.cancel();
-        this.#tokens = Math.min(this.burst, this.#tokens + 1);
+    const scope = options.scope ?? '';
+    const seq = this.#seq++;
+    for (;;) {
+      await this.#acquire(lane, scope, options.signal, seq);
+      let sent = false;
+      try {
+        if (options.stillWanted && !(await options.stillWanted())) throw new NotWantedError();
+        options.signal?.throwIfAborted();
+        // A 429 came while `stillWanted` was being read (it may read IndexedDB): the place is given back and the
+        // request waits for the hold in line, at its old place, like one that had not started yet.
+        if (this.#held(scope, this.#clock.monotonic())) continue;
+        sent = true;
+        this.#window.sent(this.#clock.monotonic());
+        return await send();
+      } finally {
+        if (!sent) {
+          this.#window.cancel();
+          this.#tokens = Math.min(this.burst, this.#tokens + 1);
+        }
+        this.#release(lane);
       }
-      this.#release(lane);
     }
   }
 
-  #acquire(lane: Lane, scope: string, signal: AbortSignal | undefined): Promise<void> {
+  #acquire(lane: Lane, scope: string, signal: AbortSignal | undefined, seq: number): Promise<void> {
     signal?.throwIfAborted();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         lane,
-        seq: this.#seq++,
+        seq,
         scope,
         start: () => {
           signal?.removeEventListener('abort', onAbort);

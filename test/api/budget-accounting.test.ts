@@ -85,6 +85,31 @@ describe('holdOff', () => {
     budget.holdOff(4_000, 'svc');
     expect(told.mock.calls).toEqual([[4_000, 'svc']]);
   });
+
+  // Found by the world's slowDisk family (seed 20261227 run 115): a GetIntent given its place, its `stillWanted` reading
+  // IndexedDB for 5 ms, went out 5 ms after a 429 to another request had been read and held the budget.
+  it('a request whose stillWanted is still being read when a 429 comes waits for the hold, then goes first', async () => {
+    const clock = new EventClock();
+    const budget = new RequestBudget({ clock, perMinute: 60_000 });
+    const t0 = clock.monotonic();
+    const sentAt: Record<string, number> = {};
+    let answerWanted: (yes: boolean) => void = () => {};
+    const wanted = new Promise<boolean>((r) => {
+      answerWanted = r;
+    });
+    const a = budget.run('background', async () => void (sentAt.a = clock.monotonic() - t0), { scope: 'svc', stillWanted: () => wanted });
+    await clock.advance(0);
+    budget.holdOff(2_000, 'svc');
+    answerWanted(true);
+    await clock.advance(1_999);
+    expect(sentAt.a).toBeUndefined();
+    const b = budget.run('background', async () => void (sentAt.b = clock.monotonic() - t0), { scope: 'svc' });
+    await clock.advance(1);
+    await Promise.all([a, b]);
+    expect(sentAt.a).toBe(2_000);
+    expect(sentAt.b).toBeGreaterThanOrEqual(sentAt.a!);
+    expect(budget.inFlight).toBe(0);
+  });
 });
 
 describe('a request not sent is not counted', () => {

@@ -38,8 +38,13 @@ export interface ClickObs {
   notificationId: string;
   button: number;
   removed: boolean;
-  /** Tabs opened from the click until 10 s after it. */
+  /** Tabs opened from the click until 10 s after it (until `seenAt`). */
   opened: string[];
+  /**
+   * When the tabs were counted: 10 s after the click, or later when that timer fired late (time passed while the
+   * worker worked: the slowDisk family).
+   */
+  seenAt?: number;
   /** Still on screen 10 s after the click. */
   onScreen: boolean;
   /** The worker died within those 10 s. */
@@ -64,6 +69,7 @@ export function playClicks(ctx: FamilyContext, spec: ClicksSpec): ClickObs[] {
     if (b < 0) current.lb.events.onClicked.fire(notificationId);
     else current.lb.events.onButtonClicked.fire(notificationId, b);
     ctx.at(ctx.time.t + 10_000, () => {
+      o.seenAt = ctx.now();
       o.opened = desktop.tabs.slice(before);
       o.onScreen = desktop.screen.has(notificationId);
       o.died = world.deaths.length > deathsBefore;
@@ -95,7 +101,9 @@ export function playClicks(ctx: FamilyContext, spec: ClicksSpec): ClickObs[] {
 export function checkClicksAfterRemoval(obs: ClickObs[], count: FamilyCount, rejections: boolean): string[] {
   const v: string[] = [];
   for (const c of obs) {
-    if (obs.some((x) => x !== c && Math.abs(x.at - c.at) < 10_000)) {
+    // Another click within 10 s before this one, or before its tabs were counted (its tabs mixed).
+    const seenAt = Math.max(c.at + 10_000, c.seenAt ?? 0);
+    if (obs.some((x) => x !== c && x.at > c.at - 10_000 && x.at <= seenAt)) {
       count.excused('C1', 'another click within 10 s (its tabs mixed)');
       continue;
     }
