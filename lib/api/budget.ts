@@ -166,8 +166,10 @@ export class RequestBudget {
         return await send();
       } finally {
         if (!sent) {
+          // Not sent (not wanted, aborted, or back in line for a hold): its window place and pace tokens come back.
           this.#window.cancel();
           this.#tokens = Math.min(this.burst, this.#tokens + 1);
+          if (lane === 'tracker') this.#trackerTokens = Math.min(TRACKER_BURST, this.#trackerTokens + 1);
         }
         this.#release(lane);
       }

@@ -55,6 +55,8 @@ type Setup = {
   settingsDownMs?: number;
   /** The service answers the first request with 429 and `Retry-After: 1`. */
   rateLimitFirst?: boolean;
+  /** Every settings read takes this long (ms) after the tracking group is built. */
+  settingsSlowMs?: number;
 };
 
 async function start(setup: Setup) {
@@ -91,6 +93,11 @@ async function start(setup: Setup) {
     Object.assign(stores.settings, {
       get: () => (Date.now() < until ? Promise.reject(new DOMException('refused', 'UnknownError')) : get()),
     });
+  }
+  if (setup.settingsSlowMs) {
+    const get = stores.settings.get.bind(stores.settings);
+    const slowMs = setup.settingsSlowMs;
+    Object.assign(stores.settings, { get: () => new Promise((r) => setTimeout(r, slowMs)).then(get) });
   }
   const core = createTrackingCore(platform, stores, service, false);
   return { sent, pausedUntil, background: background!, user: user!, core };
@@ -214,6 +221,72 @@ describe('the start gate under a kept hold, attacked', () => {
       expect(held).toHaveLength(1);
       // Its length, 1 s from the write (the steady clock's fraction of a ms aside), not stretched.
       expect(held[0]!.pausedUntil).toBeLessThanOrEqual(held[0]!.at + 1_005);
+    } finally {
+      w.core.tracker.stop();
+    }
+  });
+
+  // The hostile review of the fix above: other state changes during a kept hold, and slow settings reads.
+  it('state changes for another reason (Retry now, five times) during a kept hold: one write each, no loop', async () => {
+    const w = await start({});
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const before = control.writes.length;
+      for (let i = 0; i < 5; i++) {
+        await w.core.tracker.retryNow();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+      // Five writes of Retry now, and the pause's end.
+      expect(control.writes.length - before).toBeLessThanOrEqual(6);
+      expect(w.sent[0]!.at).toBeGreaterThanOrEqual(w.pausedUntil - 5);
+    } finally {
+      w.core.tracker.stop();
+    }
+  });
+
+  /** Records the wall-clock end of every hold the budget is given, and whether it was handed back (`kept`). */
+  function holdEnds(): Array<{ end: number; kept: boolean }> {
+    const ends: Array<{ end: number; kept: boolean }> = [];
+    const holdOff = RequestBudget.prototype.holdOff;
+    vi.spyOn(RequestBudget.prototype, 'holdOff').mockImplementation(function (this: RequestBudget, ms, scope, options) {
+      ends.push({ end: Date.now() + ms, kept: options?.kept === true });
+      return holdOff.call(this, ms, scope, options);
+    });
+    return ends;
+  }
+
+  // What was left of a kept hold was read before the settings read that names its service, and held from after it:
+  // the budget held it one settings read longer than stored.
+  it('slow settings reads (100 ms): the kept hold handed back ends when the stored one does, not a read later', async () => {
+    const ends = holdEnds();
+    const w = await start({ settingsSlowMs: 100 });
+    try {
+      expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+      const stored = control.writes.find((x) => x.pausedUntil !== undefined)?.pausedUntil ?? w.pausedUntil;
+      expect(ends.length).toBeGreaterThan(0);
+      expect(Math.max(...ends.map((x) => x.end)) - stored).toBeLessThanOrEqual(5);
+    } finally {
+      w.core.tracker.stop();
+    }
+  });
+
+  // The same, plus the round trip: a live 429's hold, told to the tracker after one settings read and stored whole from
+  // then, came back to the budget after another, held Retry-After and both reads.
+  it('a live 429 with slow settings reads (100 ms): the hold it comes back as ends when the 429’s own does', async () => {
+    const ends = holdEnds();
+    const w = await start({ rateLimitFirst: true, settingsSlowMs: 100 });
+    try {
+      expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+      const limitedAt = w.sent[0]!.at;
+      expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
+      const held = control.writes.filter((x) => x.pausedUntil !== undefined && x.at >= limitedAt);
+      expect(held).toHaveLength(1);
+      // The 429's own hold (the one not handed back), and every hold after it ends no later.
+      const live = ends.findIndex((x) => !x.kept);
+      const own = ends[live]!.end;
+      expect(own - limitedAt).toBeGreaterThanOrEqual(1_000);
+      expect(Math.max(...ends.slice(live).map((x) => x.end)) - own).toBeLessThanOrEqual(5);
     } finally {
       w.core.tracker.stop();
     }
