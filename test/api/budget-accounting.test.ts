@@ -97,13 +97,25 @@ describe('holdOff', () => {
     const wanted = new Promise<boolean>((r) => {
       answerWanted = r;
     });
-    const a = budget.run('background', async () => void (sentAt.a = clock.monotonic() - t0), { scope: 'svc', stillWanted: () => wanted });
+    const a = budget.run(
+      'background',
+      async () => {
+        sentAt.a = clock.monotonic() - t0;
+      },
+      { scope: 'svc', stillWanted: () => wanted },
+    );
     await clock.advance(0);
     budget.holdOff(2_000, 'svc');
     answerWanted(true);
     await clock.advance(1_999);
     expect(sentAt.a).toBeUndefined();
-    const b = budget.run('background', async () => void (sentAt.b = clock.monotonic() - t0), { scope: 'svc' });
+    const b = budget.run(
+      'background',
+      async () => {
+        sentAt.b = clock.monotonic() - t0;
+      },
+      { scope: 'svc' },
+    );
     await clock.advance(1);
     await Promise.all([a, b]);
     expect(sentAt.a).toBe(2_000);
