@@ -54,6 +54,11 @@ export interface WireEntry {
   fault?: string;
   /** The hold a 429 asked for, as the service meant it (ms). */
   holdMs?: number;
+  /**
+   * When the worker first read the 429's `Retry-After` (the service's clock, ms): when it learnt of the hold. Later than
+   * `entry.end` when time passed while the worker worked (the slowDisk and slowCalls families).
+   */
+  readAt?: number;
 }
 
 const OPS: Record<string, LogEntry['op']> = {
@@ -131,6 +136,11 @@ export class WorldNetwork {
   ) {}
 
   readonly #lives = new Map<Life, AbortController>();
+  /**
+   * When the worker called `fetch` for each request the service logged (the service's clock, ms): before the request
+   * reached the service when the call itself took time (slowCalls).
+   */
+  readonly issuedAt = new WeakMap<LogEntry, number>();
 
   /** A worker life died: its connections are closed (the service stops serving them). */
   cut(life: Life): void {
@@ -145,6 +155,7 @@ export class WorldNetwork {
     return async (input, init) => {
       const never = new Promise<Response>(() => {});
       if (life.dead) return never;
+      const issuedAt = this.service.clock.now();
       const decision = touch(`fetch ${String(input)}`);
       if (decision === 'kill') {
         kill();
@@ -161,7 +172,7 @@ export class WorldNetwork {
       try {
         const own = init?.signal;
         const signal = own ? AbortSignal.any([own, connections.signal]) : connections.signal;
-        const response = await this.#serve(String(input), { ...init, signal });
+        const response = await this.#serve(String(input), { ...init, signal }, issuedAt);
         if (decision === 'kill-after' || life.dead) {
           kill();
           return never;
@@ -188,7 +199,7 @@ export class WorldNetwork {
     }
   }
 
-  async #serve(url: string, init: RequestInit): Promise<Response> {
+  async #serve(url: string, init: RequestInit, issuedAt: number): Promise<Response> {
     const u = new URL(url);
     const route = this.routes.get(u.origin);
     if (route) return route(url, init);
@@ -232,8 +243,18 @@ export class WorldNetwork {
       entry.error = 'RateLimited';
       entry.retryAfterMs = seconds * 1000;
       this.service.log.push(entry);
-      this.wire.push({ entry, fault: `429 ${form} ${seconds}s`, holdMs: seconds * 1000 });
-      return json(429, { error: 'RateLimited', code: 1007, msg: 'slow down' }, { date: dateOf(), 'retry-after': header });
+      this.issuedAt.set(entry, issuedAt);
+      const wire: WireEntry = { entry, fault: `429 ${form} ${seconds}s`, holdMs: seconds * 1000 };
+      this.wire.push(wire);
+      const response = json(429, { error: 'RateLimited', code: 1007, msg: 'slow down' }, { date: dateOf(), 'retry-after': header });
+      // When the worker reads the hold (lib/api/http.ts reads `Retry-After` and holds the budget in one step).
+      const headers = response.headers;
+      const get = headers.get.bind(headers);
+      headers.get = (name: string) => {
+        if (name.toLowerCase() === 'retry-after') wire.readAt ??= this.service.clock.now();
+        return get(name);
+      };
+      return response;
     }
     // The fake service answers (its log entry is the last one pushed when the call starts).
     const client = this.service.client(lane);
@@ -250,9 +271,15 @@ export class WorldNetwork {
       return client.getIntentHistory(body as never, options);
     };
     let result: unknown;
+    const issued = () => {
+      const logged = this.service.log[before];
+      if (logged) this.issuedAt.set(logged, issuedAt);
+    };
     try {
       result = await call();
+      issued();
     } catch (err) {
+      issued();
       const entry = this.service.log[before];
       if (entry) this.wire.push({ entry, fault: burst === 'ok' ? undefined : burst } as WireEntry);
       if (err instanceof SvcAbortedError || signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');

@@ -282,7 +282,12 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     if (w.holdMs === undefined) continue;
     const end = w.entry.end!;
     const honour = Math.min(w.holdMs, HOLD_HONOURED_MS);
-    const early = log.find((x) => x.start > end && x.start < end + honour && x !== w.entry);
+    // A request the worker issued (called `fetch` for) before it read the 429's Retry-After was sent before it could
+    // know of the hold, though it reached the service after the answer when the call took time (slowCalls, slowDisk).
+    const known = Math.max(end, w.readAt ?? end);
+    const early = log.find(
+      (x) => x.start > end && x.start < end + honour && x !== w.entry && (world.net.issuedAt.get(x) ?? x.start) > known,
+    );
     // The worker died in that very fetch, after the service answered and before the answer reached it: no hold was
     // ever given to it. Or it died at the same instant, before the hold could be written where the next worker finds
     // it. Either way the next worker knows nothing of it.

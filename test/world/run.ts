@@ -103,6 +103,7 @@ export async function runWorld(drawn: Schedule, seed: number): Promise<Observed 
     killAt: new Map(s.kill.map((k) => [k.n, k.after ? 'kill-after' : 'kill'])),
     rejectNotificationAt: new Set(s.rejectNotificationAt),
     settings: { baseUrl: SERVICE_ORIGIN, accessKey: ACCESS_KEY, notify: { ...DEFAULT_NOTIFY } },
+    slowCalls: (s.slowCalls ?? []).map((x) => ({ from: x.from, to: x.from + x.forMs, ms: x.ms })),
   });
   const time = world.time;
   Object.assign(clock, {

@@ -31,6 +31,7 @@ export const FAMILIES = [
   'testConnection',
   ...EXTRA_FAMILIES,
   'slowDisk',
+  'slowCalls',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -208,16 +209,30 @@ export function scheduleArb(on: ReadonlySet<Family>) {
       ),
       [],
     ),
+    /** slowCalls: spans in which each browser API call and each fetch takes 1–100 ms of true time (drawn last, likewise). */
+    slowCalls: when(
+      'slowCalls',
+      fc.array(
+        fc.record({
+          from: at(),
+          forMs: fc.oneof(fc.integer({ min: 1_000, max: MIN }), fc.integer({ min: MIN, max: 12 * MIN })),
+          ms: fc.constantFrom(1, 5, 20, 100),
+        }),
+        { maxLength: 2 },
+      ),
+      [],
+    ),
   });
 }
 
 /** One schedule of the world campaign (`extra` absent in schedules kept from before it existed). */
 export type Schedule = Omit<
   typeof scheduleArb extends (on: ReadonlySet<Family>) => fc.Arbitrary<infer T> ? T : never,
-  'extra' | 'slowDisk'
+  'extra' | 'slowDisk' | 'slowCalls'
 > & {
   extra?: Extra;
   slowDisk?: Array<{ from: number; forMs: number; ms: number }>;
+  slowCalls?: Array<{ from: number; forMs: number; ms: number }>;
 };
 
 /** The schedule of run `index` of a campaign seeded `seed`, with the families `on`. */

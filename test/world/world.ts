@@ -55,6 +55,11 @@ export interface WorldConfig {
   /** The n-th notifications call is rejected. */
   rejectNotificationAt: Set<number>;
   settings: Settings;
+  /**
+   * Spans of true time in which each browser API call and each `fetch` of the worker takes `ms` (a loaded machine: the
+   * slowCalls family; IndexedDB's transactions have their own, `WorldIDB.slow`).
+   */
+  slowCalls?: Array<{ from: number; to: number; ms: number }>;
 }
 
 /** The simulated world with the worker in it. */
@@ -107,6 +112,11 @@ export class World {
     const n = ++this.touches;
     const d = this.config.killAt.get(n);
     if (d) this.#lastKill = `${d} ${what}`;
+    else if (!what.startsWith('idb ')) {
+      const t = this.time.t;
+      const slow = this.config.slowCalls?.find((x) => x.from <= t && t < x.to);
+      if (slow) this.time.pass(slow.ms);
+    }
     return d;
   }
 
