@@ -54,6 +54,16 @@ const intentArb = fc.record({
 
 const at = (max = 12 * MIN) => fc.integer({ min: 0, max });
 
+/** Spans of a slow family (slowDisk, slowCalls): up to two, 1 s–12 min long, each call in them taking 1–100 ms. */
+const slowSpansArb = fc.array(
+  fc.record({
+    from: at(),
+    forMs: fc.oneof(fc.integer({ min: 1_000, max: MIN }), fc.integer({ min: MIN, max: 12 * MIN })),
+    ms: fc.constantFrom(1, 5, 20, 100),
+  }),
+  { maxLength: 2 },
+);
+
 /** The arbitrary of one schedule with the families `on` (the others are empty). */
 export function scheduleArb(on: ReadonlySet<Family>) {
   const when = <T>(family: Family, arb: fc.Arbitrary<T>, off: T): fc.Arbitrary<T> => (on.has(family) ? arb : fc.constant(off));
@@ -197,31 +207,9 @@ export function scheduleArb(on: ReadonlySet<Family>) {
      * slowDisk: spans in which each IndexedDB transaction takes 1–100 ms of true time (drawn after `extra`, so that the
      * schedules of a seed drawn before this family existed stay what they were).
      */
-    slowDisk: when(
-      'slowDisk',
-      fc.array(
-        fc.record({
-          from: at(),
-          forMs: fc.oneof(fc.integer({ min: 1_000, max: MIN }), fc.integer({ min: MIN, max: 12 * MIN })),
-          ms: fc.constantFrom(1, 5, 20, 100),
-        }),
-        { maxLength: 2 },
-      ),
-      [],
-    ),
+    slowDisk: when('slowDisk', slowSpansArb, []),
     /** slowCalls: spans in which each browser API call and each fetch takes 1–100 ms of true time (drawn last, likewise). */
-    slowCalls: when(
-      'slowCalls',
-      fc.array(
-        fc.record({
-          from: at(),
-          forMs: fc.oneof(fc.integer({ min: 1_000, max: MIN }), fc.integer({ min: MIN, max: 12 * MIN })),
-          ms: fc.constantFrom(1, 5, 20, 100),
-        }),
-        { maxLength: 2 },
-      ),
-      [],
-    ),
+    slowCalls: when('slowCalls', slowSpansArb, []),
   });
 }
 
