@@ -67,6 +67,8 @@ export class WorldIDB {
   readonly refused: Array<{ at: number; db: string; store: string; mode: 'read' | 'write' }> = [];
   /** Told of every record written (`value`) or deleted (undefined) in the intents database, at write time. */
   onIntentWrite?: (key: string, value: unknown) => void;
+  /** True times (ms since the world's start) of every write of the tracker state (the settings database's key). */
+  readonly trackerStateWrites: number[] = [];
 
   constructor(
     readonly now: () => number,
@@ -118,6 +120,7 @@ export class WorldIDB {
           return (value: unknown, key: IDBValidKey) => {
             this.#refuseKey(db, key, 'write');
             if (db === this.intentsDb) this.onIntentWrite?.(String(key), value);
+            if (key === 'tracker-state') this.trackerStateWrites.push(this.now());
             return store.put(value, key);
           };
         if (p === 'delete')

@@ -293,7 +293,18 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     // it. Either way the next worker knows nothing of it.
     const method = Object.entries(METHOD_OPS).find(([, op]) => op === w.entry.op)?.[0];
     const unread = o.deaths.some((d) => d.kind === 'kill' && d.at === end && d.what === `kill-after fetch ${SERVICE_RPC}${method}`);
-    const unkept = o.deaths.some((d) => d.kind === 'kill' && d.at === end);
+    // Or it died after reading it and before any write of the tracker state since (time passes while it keeps a hold —
+    // it reads the settings that name the service, then writes — under the slowDisk and slowCalls families).
+    const stateWrites = world.idb.trackerStateWrites.map((t) => t + world.time.T0);
+    const unkept = o.deaths.some(
+      (d) =>
+        (d.kind === 'kill' && d.at === end) ||
+        (early !== undefined &&
+          d.kind !== 'end' &&
+          d.at >= end &&
+          d.at <= early.start &&
+          !stateWrites.some((t) => t >= end && t <= d.at)),
+    );
     if (!early) ok('I5');
     else if (unread) excused('I5', 'the worker died before it read the 429');
     else if (unkept) excused('I5', 'the worker died as the 429 came, before it could keep the hold');
