@@ -299,11 +299,7 @@ export async function check(o: Observed & { flapSteps: Set<Step> }): Promise<{ v
     const unkept = o.deaths.some(
       (d) =>
         (d.kind === 'kill' && d.at === end) ||
-        (early !== undefined &&
-          d.kind !== 'end' &&
-          d.at >= end &&
-          d.at <= early.start &&
-          !stateWrites.some((t) => t >= end && t <= d.at)),
+        (early !== undefined && d.kind !== 'end' && d.at >= end && d.at <= early.start && !stateWrites.some((t) => t >= end && t <= d.at)),
     );
     if (!early) ok('I5');
     else if (unread) excused('I5', 'the worker died before it read the 429');
