@@ -55,8 +55,6 @@ export {
   WORKER_REQUESTS_PER_MINUTE,
 } from './budget-limits';
 
-const WINDOW_MS = 60_000;
-
 interface Waiter extends LaneWaiter {
   seq: number;
   scope: string;
@@ -70,24 +68,20 @@ export class RequestBudget {
   readonly burst: number;
   readonly maxBackground: number;
   readonly #clock: BudgetClock;
-  readonly #window = new SlidingWindow(WINDOW_MS);
+  readonly #window = new SlidingWindow(60_000);
   #tokens: number;
-  /** The tracker's pace ({@link TRACKER_BURST}); refilled on the monotonic clock. */
-  #trackerTokens = TRACKER_BURST;
+  #trackerTokens = TRACKER_BURST; // the tracker's pace, refilled on the monotonic clock
   #trackerAt = Number.NaN;
   #at: number;
   #inFlight = 0;
   #background = 0;
-  /** When the background lane last had a place (monotonic ms). */
-  #lastBackground = Number.NEGATIVE_INFINITY;
+  #lastBackground = Number.NEGATIVE_INFINITY; // when the background lane last had a place (monotonic ms)
   #seq = 0;
   #waiting: Waiter[] = [];
   #timer: AbortController | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
-  /** Per scope: no request is sent before this monotonic time (ms), the service's `Retry-After`. */
-  readonly #holds = new Map<string, number>();
-  /** Gates not yet open ({@link RequestBudget.gate}). */
-  #gates = 0;
+  readonly #holds = new Map<string, number>(); // per scope: nothing sent before this monotonic ms (`Retry-After`)
+  #gates = 0; // not yet open ({@link RequestBudget.gate})
 
   constructor(options: RequestBudgetOptions = {}) {
     this.maxInFlight = options.maxInFlight ?? 4;
@@ -125,8 +119,7 @@ export class RequestBudget {
    * The service of `scope` answered 429 with `Retry-After: ms / 1000` s: no request to that scope, of any lane, is
    * sent for `ms` from now (at most {@link MAX_HOLD_MS}); those asked meanwhile wait in line, the user's first. A
    * shorter hold than one in force changes nothing. Not a number or not positive: ignored. {@link onHoldOff} is told of
-   * the new hold unless `kept` (a hold handed back from where it was kept, e.g. the tracker's state: telling it back
-   * would store it again a little later, and that store would hand it back again, without end).
+   * the new hold unless `kept`: handed back from where it was kept (lib/worker/hold-keeping.ts), it is not told back.
    */
   holdOff(ms: number, scope = '', options: { kept?: boolean } = {}): void {
     if (!(ms > 0)) return;
@@ -147,7 +140,8 @@ export class RequestBudget {
   /**
    * Runs `send` when the request's turn comes and holds its place until `send` settles. `send` is called at most
    * once, and not at all when the request is aborted while it waits (rejects with the signal's reason) or
-   * `stillWanted` says no (rejects with {@link NotWantedError}).
+   * `stillWanted` says no (rejects with {@link NotWantedError}). A hold that came while `stillWanted` was read sends it
+   * back in line, at its old place. A request not sent gives its window place and pace tokens back.
    */
   async run<T>(lane: Lane, send: () => Promise<T>, options: SendOptions = {}): Promise<T> {
     const scope = options.scope ?? '';
@@ -158,15 +152,12 @@ export class RequestBudget {
       try {
         if (options.stillWanted && !(await options.stillWanted())) throw new NotWantedError();
         options.signal?.throwIfAborted();
-        // A 429 came while `stillWanted` was being read (it may read IndexedDB): the place is given back and the
-        // request waits for the hold in line, at its old place, like one that had not started yet.
         if (this.#held(scope, this.#clock.monotonic())) continue;
         sent = true;
         this.#window.sent(this.#clock.monotonic());
         return await send();
       } finally {
         if (!sent) {
-          // Not sent (not wanted, aborted, or back in line for a hold): its window place and pace tokens come back.
           this.#window.cancel();
           this.#tokens = Math.min(this.burst, this.#tokens + 1);
           if (lane === 'tracker') this.#trackerTokens = Math.min(TRACKER_BURST, this.#trackerTokens + 1);
@@ -263,11 +254,9 @@ export class RequestBudget {
   }
 
   #held(scope: string, now: number): boolean {
-    const until = this.#holds.get(scope);
-    if (until === undefined) return false;
-    if (until > now) return true;
-    this.#holds.delete(scope);
-    return false;
+    const until = this.#holds.get(scope) ?? Number.NEGATIVE_INFINITY;
+    if (until <= now) this.#holds.delete(scope);
+    return until > now;
   }
 
   #release(lane: Lane): void {

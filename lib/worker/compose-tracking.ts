@@ -3,17 +3,16 @@
  * the notification pipeline, the tracker, the toolbar badge, the pages' change broadcast, the ETA baselines and the
  * on-chain verifier, and the one `changed` hook that tells each of them what the tracker changed.
  */
-import { MAX_HOLD_MS } from '../api/budget';
 import { chainNotice } from '../notify/chain';
 import type { CalmNotifier } from '../notify/pipeline';
 import type { Platform } from '../platform';
 import { createTrackerStateStore } from '../store';
 import { Tracker } from '../tracker/engine';
-import { pauseLeftMs } from '../tracker/tracker-time';
 import { createChainVerifierOnPlatform } from './chain-wiring';
 import { createChangeBroadcast } from './change-broadcast';
 import { createWorkerCalm, type ServiceAccess, type WorkerStores } from './compose';
 import { createBaselineFinder } from './eta-baseline';
+import { handBackKeptHold, tellTrackerOfHolds } from './hold-keeping';
 import { createToolbarBadge, type ToolbarBadge } from './toolbar-badge';
 
 /** The tracking group. */
@@ -59,15 +58,7 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
   // for a restarted worker (a 429 to Test connection of another URL or key pauses nothing else).
   /** The hold a previous worker kept, being handed to the budget (set while the tracker loads its state). */
   let restoring: Promise<unknown> = Promise.resolve();
-  // The tracker keeps what is left of the hold once the settings are read (not the whole hold from then: that would
-  // hold it, and the budget once the kept hold comes back, that read longer).
-  clients.budget.onHoldOff = (ms, scope) => {
-    const at = clock.monotonic();
-    void clients
-      .scope()
-      .then((saved) => (saved === scope ? tracker.holdOff(ms - (clock.monotonic() - at)) : undefined))
-      .catch(() => {});
-  };
+  tellTrackerOfHolds(clients, clock, () => tracker);
   const tracker = new Tracker({
     store: stores.intents,
     stateStore: createTrackerStateStore(stores.settingsDb),
@@ -78,18 +69,8 @@ export function createTrackingCore(platform: Platform, stores: WorkerStores, ser
     transport: () => clients.current('tracker'),
     onChange: changed,
     onStateChange: (state) => {
-      // The service's Retry-After holds every request to it, also after a restart (I5); never longer than it was set:
-      // what is left is read when the hold is handed over, after the settings read (not before it, which would hold
-      // it that read longer).
-      const left = () => pauseLeftMs(state, clock.now(), MAX_HOLD_MS);
-      // The settings unreadable, the hold's service is unknown: the start gate stays shut while the hold lasts.
-      // The hold came from the tracker's state: it is not told back to the tracker (`kept`), whose store of it would
-      // come back here a few ms longer, again and again until it ran out (a loop of state writes creeping the hold).
-      if (left() > 0)
-        restoring = clients.scope().then(
-          (scope) => scope !== undefined && clients.budget.holdOff(left(), scope, { kept: true }),
-          () => clock.sleep(left()),
-        );
+      // The service's Retry-After holds every request to it, also after a restart (I5), never longer than it was set.
+      restoring = handBackKeptHold(clients, clock, state) ?? restoring;
       changed('');
     },
   });
