@@ -121,6 +121,8 @@ export interface ChainObs {
   asks: Map<string, number[]>;
   /** World times at which a request met an RPC fault or a wrong-chain answer, per chain id. */
   faultsAt: Map<number, Set<number>>;
+  /** World times of every receipt request (an observation's first), per chain id. */
+  readsAt: Map<number, number[]>;
   /**
    * World times of the RPC budget's tokens taken, per chain id (its replay, test/world/rpc-budget.ts): a check of a leg
    * takes its 4 at its first request (the receipt's), however many it then sends — one that meets a fault sends fewer.
@@ -172,6 +174,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     now: () => undefined as never,
     asks: new Map(),
     faultsAt: new Map(),
+    readsAt: new Map(),
     requests: new Map(),
     namedAt: new Map(),
     storedFinalAt: new Map(),
@@ -330,6 +333,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const hash = String(body.params?.[0] ?? '').toLowerCase();
       if (body.method === 'eth_getTransactionReceipt') {
         obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
+        obs.readsAt.set(chain.chainId, [...(obs.readsAt.get(chain.chainId) ?? []), t]);
         // A leg the worker already stored final is never read again: its budget spent so is not "spent on other legs".
         if (!((obs.storedFinalAt.get(hash) ?? Number.POSITIVE_INFINITY) <= t))
           obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
@@ -339,6 +343,26 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       return answer;
     });
   return obs;
+}
+
+/**
+ * How long one observation's requests can take in the world: its receipt request, then at most 4 more sent together,
+ * each taking up to 100 ms under `slowCalls` (./world.ts), and a margin.
+ */
+const OBSERVATION_MS = 1_000;
+
+/**
+ * Whether the worker's read of a leg asked at `t` (its receipt request) met an RPC fault or a wrong-chain answer on
+ * chain `chainId`: at `t` itself, or at a later request of the same observation (under `slowCalls` each request takes
+ * time, so the chain id, head and block requests come 5–100 ms after the receipt's: run 4126 of seed 20261227). A later
+ * fault is the read's only when no other read began on that chain within {@link OBSERVATION_MS}: otherwise it may be
+ * the other read's, and the ask counts as answered.
+ */
+function faultedAsk(obs: ChainObs, chainId: number, t: number): boolean {
+  const faults = obs.faultsAt.get(chainId) ?? new Set<number>();
+  if (faults.has(t)) return true;
+  const alone = (obs.readsAt.get(chainId) ?? []).filter((u) => Math.abs(u - t) <= OBSERVATION_MS).length === 1;
+  return alone && [...faults].some((f) => f > t && f <= t + OBSERVATION_MS);
 }
 
 /** How long before the end the worker must still have asked about a leg it has no verdict of: the cadence's longest delay and a margin. */
@@ -356,9 +380,8 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
   /** `from` (ms): only the asks from then on count (default: the last life's start). */
   return (leg: { chainId: number; txnHash: string }, from = 0) => {
     const asks = obs.asks.get(leg.txnHash.toLowerCase()) ?? [];
-    const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
     const since = Math.max(lastLife, from);
-    return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= since).every((t) => faults.has(t));
+    return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= since).every((t) => faultedAsk(obs, leg.chainId, t));
   };
 }
 
@@ -392,9 +415,8 @@ function deadAtTheEnd(ctx: CheckContext, obs: ChainObs) {
     const hash = leg.txnHash.toLowerCase();
     const named = obs.namedAt.get(hash);
     if (!dead || named === undefined) return false;
-    const faults = obs.faultsAt.get(leg.chainId) ?? new Set<number>();
     const asks = (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from));
-    return asks.every((t) => faults.has(t)) && alive(Math.max(named, from, ...asks), last.at) <= STILL_ASKING_MS;
+    return asks.every((t) => faultedAsk(obs, leg.chainId, t)) && alive(Math.max(named, from, ...asks), last.at) <= STILL_ASKING_MS;
   };
 }
 

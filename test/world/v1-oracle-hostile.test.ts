@@ -16,7 +16,7 @@ import { check } from './oracle';
 import { runWorld } from './run';
 import type { Schedule } from './schedule';
 
-const broken = vi.hoisted(() => ({ on: false, waste: false }));
+const broken = vi.hoisted(() => ({ on: false, waste: false, swallow: false }));
 vi.mock('@/lib/chain/verifier', async (importOriginal) => {
   const real = await importOriginal<typeof import('@/lib/chain/verifier')>();
   class BrokenVerifier extends real.LegVerifier {
@@ -26,7 +26,13 @@ vi.mock('@/lib/chain/verifier', async (importOriginal) => {
       // Broken on purpose: a settled leg forgotten and read again at every check, wasting its origin's budget.
       const last = this.last(ref)?.check;
       if (broken.waste && last && isSettled(last)) this.forget(ref);
-      return super.verify(ref, options);
+      const verdict = await super.verify(ref, options);
+      // Broken on purpose: a deposit leg's answered read thrown away as if it had failed.
+      if (broken.swallow && ref.leg === 'deposit' && 'check' in verdict) {
+        this.forget(ref);
+        return { skipped: 'error' as const, retryMs: 60_000 };
+      }
+      return verdict;
     }
   }
   return { ...real, LegVerifier: BrokenVerifier };
@@ -91,5 +97,37 @@ describe('V1 against a verifier that wastes its budget on settled legs', () => {
     const { violations, tally } = await runOne(20261126, 22, new Set(['chain']));
     expect(violations).toEqual([]);
     expect(JSON.stringify(tally.V1 ?? {})).not.toContain('budget');
+  }, 60_000);
+});
+
+describe('V1 against a verifier that throws answered reads away, under slowCalls', () => {
+  // Seed 20261227 run 4126 (kept in kept/chain.ts): under `slowCalls` a read's later requests come 5 ms apart, so V1
+  // takes a fault up to 1 s after a receipt request as that read's (`faultedAsk`). A read answered in full must still
+  // count as answered: a verifier that drops such answers of the deposit leg fails V1, though RPC faults met many of
+  // its other reads. The kept run's 30 % of faulted requests met every read of the deposit in the last worker life:
+  // at 10 % some are answered.
+  const kept = () => {
+    const example = FIXED.find((e) => e.seed === 20265353);
+    if (!example?.schedule.extra?.chain) throw new Error('kept schedule of seed 20261227 run 4126 not found');
+    const schedule = structuredClone(example.schedule);
+    schedule.extra!.chain!.faultRate = 0.1;
+    return { schedule, seed: example.seed };
+  };
+
+  it('the working worker passes V1', async () => {
+    const { schedule, seed } = kept();
+    const { violations } = await check(await runWorld(schedule, seed));
+    expect(violations).toEqual([]);
+  }, 60_000);
+
+  it("a verifier that throws the deposit leg's answered reads away fails V1", async () => {
+    broken.swallow = true;
+    try {
+      const { schedule, seed } = kept();
+      const { violations } = await check(await runWorld(schedule, seed));
+      expect(violations.filter((v) => v.startsWith('V1') && v.includes('deposit'))).not.toEqual([]);
+    } finally {
+      broken.swallow = false;
+    }
   }, 60_000);
 });

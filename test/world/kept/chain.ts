@@ -655,4 +655,228 @@ export const FIXED: Example[] = [
       },
     } as unknown as Schedule,
   },
+  {
+    // Seed 20261227, run 4126 (WORLD_FAULTS=all).
+    seed: 20265353,
+    found:
+      "V1 (oracle): a `missing`-story intent's deposit leg without a verdict at the end, asked every 60 s through RPC faults to the end. Under `slowCalls` each request of a read takes 5 ms, so the chain id and head requests that met the faults came 5-15 ms after the receipt request the oracle keyed each ask to; it took four answered reads for failures. A fault is now the read's up to 1 s after its receipt request when no other read began on that chain meanwhile (test/world/chain-family.ts `faultedAsk`)",
+    schedule: {
+      kind: 'firefox',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 204,
+          committedFor: 17762,
+          executing: [21361],
+          end: 'REFUNDED',
+          inHistory: true,
+          flapStates: 14,
+          flapEveryMs: 1000,
+          flapForMs: 454460,
+        },
+        {
+          addAt: 0,
+          createdBefore: 199525,
+          committedFor: -1,
+          executing: [13979, 45357],
+          end: 'REFUNDED',
+          inHistory: true,
+          flapStates: 6,
+          flapEveryMs: 1000,
+          flapForMs: 109659,
+        },
+        {
+          addAt: 0,
+          createdBefore: 1914,
+          committedFor: -1,
+          executing: [33150, 51398, 44138],
+          end: 'FAILED',
+          inHistory: false,
+          flapStates: 25,
+          flapEveryMs: 100,
+          flapForMs: 375649,
+        },
+        {
+          addAt: 141469,
+          createdBefore: 530379,
+          committedFor: 151284,
+          executing: [116650, 73502, 71779],
+          end: 'REFUNDED',
+          inHistory: true,
+          flapStates: 36,
+          flapEveryMs: 1000,
+          flapForMs: 207572,
+        },
+      ],
+      serverWaitMs: 1000,
+      history: false,
+      user: [],
+      kill: [
+        {
+          n: 598,
+          after: false,
+        },
+        {
+          n: 597,
+          after: false,
+        },
+      ],
+      idle: [591725],
+      restart: [
+        {
+          at: 489271,
+          closedMs: 166719,
+        },
+        {
+          at: 102106,
+          closedMs: 127628,
+        },
+      ],
+      skewMs: 0,
+      jumps: [],
+      idb: [
+        {
+          db: 'svc-outbox',
+          key: 'tracker-state',
+          mode: 'write',
+          from: 0,
+          forMs: 113,
+        },
+      ],
+      quota: [
+        {
+          db: 'svc-outbox',
+          from: 311815,
+          forMs: 156805,
+        },
+        {
+          db: 'svc-outbox',
+          from: 473722,
+          forMs: 20203,
+        },
+      ],
+      sync: [
+        {
+          at: 375078,
+          what: 'malformed',
+        },
+      ],
+      rejectNotificationAt: [],
+      closes: [
+        {
+          at: 547453,
+          all: true,
+          target: 1384234263,
+        },
+        {
+          at: 200168,
+          all: true,
+          target: 1349793931,
+        },
+        {
+          at: 611801,
+          all: false,
+          target: 179268082,
+        },
+        {
+          at: 623199,
+          all: false,
+          target: 1146892315,
+        },
+      ],
+      burst: ['malformed', '500', 'ok', 'ok'],
+      retryAfter: {
+        rate: 0.01,
+        seconds: 600,
+        form: 'seconds',
+      },
+      updatedAhead: {
+        rate: 0.02,
+        aheadMs: 2270592000000,
+      },
+      backwards: {
+        rate: 0.05,
+      },
+      flap40: true,
+      bigInt: {
+        rate: 0.05,
+      },
+      testConnection: [
+        {
+          at: 672587,
+          clockAheadMs: 1200000,
+        },
+        {
+          at: 578404,
+          clockAheadMs: -1200000,
+          retryAfterSeconds: 3600,
+        },
+      ],
+      foreign: {
+        rate: 0.3,
+      },
+      extra: {
+        clicks: [],
+        watched: {
+          tickAt: 15,
+          tickVia: 'sync',
+          untick: {
+            after: 236565,
+            via: 'options',
+            retickAfter: 20000,
+            retickVia: 'options',
+          },
+          intents: [
+            {
+              at: 13,
+              runsFor: 236245,
+            },
+          ],
+        },
+        chain: {
+          intents: [
+            {
+              index: 1211747143,
+              story: 'missing',
+              lagMs: 5000,
+            },
+          ],
+          reorgs: [
+            {
+              afterMs: 11,
+              depth: 4,
+              backAfterBlocks: 2,
+            },
+          ],
+          faultRate: 0.3,
+          faults: ['http500', 'rpcError', 'timeout'],
+          wrongChain: [],
+        },
+        notFound: [-1, 354546, 479998, 512, 0, 0],
+        history: {
+          others: 0,
+          othersSpanMs: 60000,
+          ignoreOwner: false,
+          repeatCursor: false,
+          outOfOrder: true,
+          staleRows: false,
+          omit: 0,
+        },
+        lookups: [605884],
+      },
+      slowDisk: [],
+      slowCalls: [
+        {
+          from: 634394,
+          forMs: 393347,
+          ms: 5,
+        },
+        {
+          from: 552593,
+          forMs: 180394,
+          ms: 20,
+        },
+      ],
+    } as unknown as Schedule,
+  },
 ];
