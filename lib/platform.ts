@@ -36,14 +36,17 @@ export interface Platform {
   random?: () => number;
 }
 
+/** The real timers: the global `setTimeout` and `clearTimeout`. */
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 /** The real platform of the extension's worker, on `browser`. */
 export function realPlatform(browser: Browser): Platform {
   return {
     clock: realClock,
-    timers: {
-      setTimeout: (fn, ms) => setTimeout(fn, ms),
-      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-    },
+    timers: realTimers,
     fetch: (input, init) => fetch(input, init),
     indexedDB: globalThis.indexedDB,
     browser,

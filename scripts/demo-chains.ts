@@ -10,6 +10,7 @@ import { KNOWN_CHAINS } from '../lib/chain/known-chains';
 import { verifiableLegs } from '../lib/chain/legs';
 import { LegVerifier } from '../lib/chain/verifier';
 import type { LegCheck } from '../lib/chain/verify';
+import { realTimers } from '../lib/platform';
 import type { Simulator } from '../simulator/server';
 
 /** Confirmations at which the demo calls a leg final on its local chains. */
@@ -43,6 +44,7 @@ function words(check: LegCheck, chainId: number, symbol: string, decimals: numbe
 export async function printVerification(sim: Simulator, intentIds: readonly string[]): Promise<void> {
   const urls = sim.rpcUrls();
   const verifier = new LegVerifier({
+    timers: realTimers,
     fetch,
     monotonic: () => performance.now(),
     // Local chains make a block a second: a depth of 5 lets the demo show legs becoming final.

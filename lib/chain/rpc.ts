@@ -1,6 +1,7 @@
 /**
  * The verifier's JSON-RPC transport: one observation of one transaction on one chain, with viem's HTTP JSON-RPC
- * client (`getHttpRpcClient` on the platform's `fetch`: its request ids, timeout, body limit and error classes),
+ * client (`getHttpRpcClient` on the platform's `fetch`: its request ids, body limit and error classes; each request's
+ * time-out runs on the platform's timers, so that a read an endpoint never answers ends on virtual time too),
  * viem's receipt formatter and its hex decoding (a transaction's `value`: viem's transaction formatter, 1.5 KB of
  * minified code, for one field). It sends only JSON-RPC bodies: no access key, no cookies, no header of
  * the extension's own, and no retries: the verifier checks again on its own cadence and budget. Neither
@@ -17,8 +18,10 @@ import {
   RpcRequestError,
   type RpcTransaction,
   type RpcTransactionReceipt,
+  TimeoutError,
 } from 'viem';
 import { getHttpRpcClient } from 'viem/utils';
+import type { Timers } from '../platform';
 import type { LegObservation } from './verify';
 
 /** Reads transactions of one chain. */
@@ -51,16 +54,27 @@ interface Methods {
 
 /**
  * A {@link ChainReader} for the JSON-RPC endpoint `url`, sending with `fetchFn` (the platform's fetch) and giving up
- * on a request after `timeoutMs` (default 10 s). A network failure, a timeout, a non-2xx answer or a JSON-RPC
- * `error` rejects with viem's `HttpRequestError`, `TimeoutError` or `RpcRequestError`.
+ * on a request after `timeoutMs` milliseconds (default 10 s) of `timers` (the platform's: monotonic, virtual in the
+ * campaign), aborting its fetch. A network failure, a time-out, a non-2xx answer or a JSON-RPC `error` rejects with
+ * viem's `HttpRequestError`, `TimeoutError` or `RpcRequestError`.
  */
-export function createChainReader(url: string, fetchFn: typeof fetch, timeoutMs = 10_000): ChainReader {
-  const rpc = getHttpRpcClient(url, { fetchFn, timeout: timeoutMs });
+export function createChainReader(url: string, fetchFn: typeof fetch, timers: Timers, timeoutMs = 10_000): ChainReader {
+  // viem's own time-out (a global setTimeout) is off: the platform's timer aborts the request instead.
+  const rpc = getHttpRpcClient(url, { fetchFn, timeout: 0 });
   async function request<M extends keyof Methods>(method: M, ...params: Methods[M]['params']): Promise<Methods[M]['result']> {
     const body = { method, params };
-    const { error, result } = await rpc.request({ body });
-    if (error) throw new RpcRequestError({ body, error, url });
-    return result as Methods[M]['result'];
+    const timeout = new AbortController();
+    const timer = timers.setTimeout(() => timeout.abort(), timeoutMs);
+    try {
+      const { error, result } = await rpc.request({ body, fetchOptions: { signal: timeout.signal } });
+      if (error) throw new RpcRequestError({ body, error, url });
+      return result as Methods[M]['result'];
+    } catch (err) {
+      if (timeout.signal.aborted) throw new TimeoutError({ body, url });
+      throw err;
+    } finally {
+      timers.clearTimeout(timer);
+    }
   }
   return {
     async observe(hash, withValue) {

@@ -5,6 +5,7 @@
  * again: its transfer is judged anew from the amount it moved against what the receipt expects now. Never throws: an RPC failure or an empty budget leaves the last verdict in place.
  */
 
+import type { Timers } from '../platform';
 import type { RpcBudget } from './budget';
 import { backoffDelay, nextCheckDelay, retryDelay } from './cadence';
 import { KNOWN_CHAINS } from './known-chains';
@@ -53,13 +54,15 @@ export interface LegVerifierDeps {
   fetch: typeof fetch;
   /** Monotonic milliseconds (Clock.monotonic). */
   monotonic: () => number;
+  /** The platform's timers (Platform.timers): each RPC request's time-out runs on them. */
+  timers: Timers;
   /** The setting of an enabled chain; undefined while the user has not enabled it. */
   setting: (chainId: number) => ChainSetting | undefined;
   budget: RpcBudget;
   /** How long a leg the service calls mined may stay unknown to the chain before it is `missing` (ms; default 60 s). */
   missingGraceMs?: number;
   /** Makes the reader of an RPC URL (default {@link createChainReader}). */
-  reader?: (url: string, fetchFn: typeof fetch) => ChainReader;
+  reader?: (url: string, fetchFn: typeof fetch, timers: Timers) => ChainReader;
 }
 
 interface Memory {
@@ -215,7 +218,7 @@ export class LegVerifier {
   }
 
   private readerOf(url: string): ChainReader {
-    const reader = this.readers.get(url) ?? (this.deps.reader ?? createChainReader)(url, this.deps.fetch);
+    const reader = this.readers.get(url) ?? (this.deps.reader ?? createChainReader)(url, this.deps.fetch, this.deps.timers);
     this.readers.set(url, reader);
     return reader;
   }

@@ -170,6 +170,7 @@ export function createChainVerifierOnPlatform(
   const verifier = new LegVerifier({
     fetch: platform.fetch,
     monotonic: () => platform.clock.monotonic(),
+    timers: platform.timers,
     setting,
     budget: options.budget ?? new RpcBudget({ monotonic: () => platform.clock.monotonic() }),
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcBudget } from '@/lib/chain/budget';
 import type { LegRef } from '@/lib/chain/legs';
 import { LegVerifier } from '@/lib/chain/verifier';
+import { realTimers } from '@/lib/platform';
 import { ACCOUNTS, type Anvil, mine, mined, reorg, sendTransfer, startChains, type Token } from '../../simulator/chain/anvil';
 
 const FINALITY = 5;
@@ -31,6 +32,7 @@ function verifierOn(missingGraceMs = 60_000) {
   };
   const urls: Record<number, string> = { 8453: base.anvil.url, 42161: arbitrum.anvil.url };
   const verifier = new LegVerifier({
+    timers: realTimers,
     fetch: countingFetch,
     monotonic: () => performance.now(),
     setting: (id) => (urls[id] ? { rpcUrl: urls[id]!, finalityDepth: FINALITY } : undefined),

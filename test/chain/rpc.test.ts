@@ -2,8 +2,11 @@
  * The verifier's JSON-RPC transport (lib/chain/rpc.ts) on a simulated chain's wire answers: what one observation
  * reads, and that a fault rejects (the verifier's back-off) rather than reads as "not on the chain" (its grace).
  */
+
+import { TimeoutError } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createChainReader, requestsPerObservation } from '@/lib/chain/rpc';
+import { realTimers, type Timers } from '@/lib/platform';
 import { type RpcFault, rpcFetch, SimChain } from '../world/chain-sim';
 
 const RPC = 'https://rpc.example';
@@ -13,7 +16,7 @@ const HASH = `0x${'ab'.repeat(32)}` as const;
 const OTHER = `0x${'cd'.repeat(32)}` as const;
 
 /** A chain of id 8453 holding HASH (a transfer of 5 to TO) three blocks under its head, and its methods asked. */
-function setup(fault: (method: string) => RpcFault | undefined = () => undefined) {
+function setup(fault: (method: string) => RpcFault | undefined = () => undefined, timers: Timers = realTimers) {
   const chain = new SimChain(8453);
   const block = chain.include({ hash: HASH, status: 'success', token: TOKEN, to: TO, amount: 5n });
   chain.mine(3);
@@ -22,7 +25,30 @@ function setup(fault: (method: string) => RpcFault | undefined = () => undefined
     asked.push(method);
     return fault(method);
   });
-  return { chain, block, asked, reader: createChainReader(RPC, fetchFn) };
+  // A time-out of 50 ms on real timers: the `timeout` fault never answers.
+  return { chain, block, asked, fetchFn, reader: createChainReader(RPC, fetchFn, timers, 50) };
+}
+
+/** Timers fired by hand: the delays asked, the timers still armed, and `fire()` to run them. */
+function handTimers() {
+  const armed = new Map<number, () => void>();
+  const delays: number[] = [];
+  let n = 0;
+  const timers: Timers = {
+    setTimeout: (fn, ms) => {
+      delays.push(ms);
+      armed.set(++n, fn);
+      return n;
+    },
+    clearTimeout: (handle) => void armed.delete(handle as number),
+  };
+  const fire = () => {
+    for (const [k, fn] of [...armed]) {
+      armed.delete(k);
+      fn();
+    }
+  };
+  return { timers, delays, armed, fire };
 }
 
 describe('createChainReader', () => {
@@ -63,14 +89,14 @@ describe('createChainReader', () => {
         return Response.json({ jsonrpc: '2.0', id: body.id, result: value });
       };
     };
-    const seen = await createChainReader(RPC, withTx(answered)).observe(HASH, true);
+    const seen = await createChainReader(RPC, withTx(answered), realTimers).observe(HASH, true);
     expect(seen.value).toBe(10n ** 18n);
     expect(asked).toContain('eth_getTransactionByHash');
     expect(asked.length).toBe(requestsPerObservation(true));
     // A transaction the node does not know (null) or answers without a value: no value read.
-    expect(await createChainReader(RPC, withTx(null)).observe(HASH, true)).not.toHaveProperty('value');
+    expect(await createChainReader(RPC, withTx(null), realTimers).observe(HASH, true)).not.toHaveProperty('value');
     const { value: _, ...valueless } = answered;
-    expect((await createChainReader(RPC, withTx(valueless)).observe(HASH, true)).value).toBeUndefined();
+    expect((await createChainReader(RPC, withTx(valueless), realTimers).observe(HASH, true)).value).toBeUndefined();
   });
 
   it.each<[string, RpcFault]>([
@@ -83,5 +109,29 @@ describe('createChainReader', () => {
   ])('rejects when %s is answered with %s (an error, not "not found")', async (method, fault) => {
     const { reader } = setup((m) => (m === method ? fault : undefined));
     await expect(reader.observe(HASH, false)).rejects.toThrow();
+  });
+
+  it('times a request out on the platform timers it was given: an endpoint that never answers rejects with TimeoutError when they fire, not before', async () => {
+    const hand = handTimers();
+    const { reader } = setup((m) => (m === 'eth_getTransactionReceipt' ? 'timeout' : undefined), hand.timers);
+    let settled: unknown;
+    const read = reader.observe(HASH, false).then(
+      (v) => (settled = v),
+      (e: unknown) => (settled = e),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(settled).toBeUndefined();
+    expect(hand.delays).toEqual([50]);
+    hand.fire();
+    await read;
+    expect(settled).toBeInstanceOf(TimeoutError);
+  });
+
+  it('clears the timer of every answered request', async () => {
+    const hand = handTimers();
+    const { reader } = setup(undefined, hand.timers);
+    await reader.observe(HASH, false);
+    expect(hand.delays).toEqual([50, 50, 50, 50]);
+    expect(hand.armed.size).toBe(0);
   });
 });

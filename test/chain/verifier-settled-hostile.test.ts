@@ -10,6 +10,7 @@ import type { ChainReader } from '@/lib/chain/rpc';
 import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
+import { realTimers } from '@/lib/platform';
 
 const HASH = `0x${'ab'.repeat(32)}` as const;
 const BLOCK = `0x${'1a'.repeat(32)}`;
@@ -47,6 +48,7 @@ function setup(perMinute = 600, burst = 30) {
   };
   const budget = new RpcBudget({ monotonic: () => now, perMinute, burst });
   const verifier = new LegVerifier({
+    timers: realTimers,
     fetch: () => Promise.reject(new Error('the reader is scripted')),
     monotonic: () => now,
     setting: (id) => (id === 8453 ? { rpcUrl: 'http://127.0.0.1:8545/', finalityDepth: 5 } : undefined),
@@ -141,6 +143,7 @@ describe('a leg not final yet, named by two intents', () => {
     const confirmed: LegObservation = { ...paid(), head: 12n };
     const reader: ChainReader = { observe: async () => confirmed };
     const verifier = new LegVerifier({
+      timers: realTimers,
       fetch: () => Promise.reject(new Error('the reader is scripted')),
       monotonic: () => now,
       setting: () => ({ rpcUrl: 'http://127.0.0.1:8545/', finalityDepth: 5 }),

@@ -5,6 +5,7 @@ import type { ChainReader } from '@/lib/chain/rpc';
 import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
+import { realTimers } from '@/lib/platform';
 
 const HASH = `0x${'ab'.repeat(32)}` as const;
 const BLOCK = `0x${'1a'.repeat(32)}`;
@@ -30,6 +31,7 @@ function setup(answers: Array<LegObservation | Error>, options: { perMinute?: nu
   };
   const budget = new RpcBudget({ monotonic: () => now, perMinute: options.perMinute ?? 600, burst: options.burst ?? 30 });
   const verifier = new LegVerifier({
+    timers: realTimers,
     fetch: () => Promise.reject(new Error('the reader is scripted')),
     monotonic: () => now,
     setting: (id) => (options.enabled === false || id !== 8453 ? undefined : { rpcUrl: 'http://127.0.0.1:8545/', finalityDepth: 5 }),

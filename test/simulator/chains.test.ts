@@ -8,6 +8,7 @@ import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { RpcBudget } from '@/lib/chain/budget';
 import { verifiableLegs } from '@/lib/chain/legs';
 import { type LegVerification, LegVerifier } from '@/lib/chain/verifier';
+import { realTimers } from '@/lib/platform';
 import { AMOUNTS, type ChainScenario, ChainWorld } from '../../simulator/chains';
 import { type Simulator, startSimulator } from '../../simulator/server';
 
@@ -45,6 +46,7 @@ async function receiptWhen(intentId: string, until: (r: IntentReceipt) => boolea
 function verifier() {
   const urls = sim.rpcUrls();
   return new LegVerifier({
+    timers: realTimers,
     fetch,
     monotonic: () => performance.now(),
     setting: (id) => (urls[id] ? { rpcUrl: urls[id]!, finalityDepth: 100 } : undefined),

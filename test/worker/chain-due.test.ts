@@ -15,6 +15,7 @@ import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
 import type { Platform } from '@/lib/platform';
+import { realTimers } from '@/lib/platform';
 import { createChainVerification } from '@/lib/worker/chain-verify';
 import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
 import { rpcFetch, SimChain } from '../world/chain-sim';
@@ -113,6 +114,7 @@ describe('a disagreement is told from what the chain says now', () => {
     const reader: ChainReader = { observe: async () => answers.shift() ?? Promise.reject(new Error('no more answers')) };
     const setting = (id: number) => (id === 8453 ? { rpcUrl: BASE, finalityDepth: 60 } : undefined);
     const verifier = new LegVerifier({
+      timers: realTimers,
       fetch: () => Promise.reject(new Error('scripted')),
       monotonic: () => now,
       setting,

@@ -10,6 +10,7 @@ import type { ChainReader } from '@/lib/chain/rpc';
 import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
+import { realTimers } from '@/lib/platform';
 import { verdictOf } from '@/lib/worker/chain-stores';
 import { createChainVerification } from '@/lib/worker/chain-verify';
 
@@ -46,6 +47,7 @@ function setup() {
   const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
   const verifier = () =>
     new LegVerifier({
+      timers: realTimers,
       fetch: () => Promise.reject(new Error('scripted')),
       monotonic: () => now,
       setting,

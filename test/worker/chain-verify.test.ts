@@ -5,6 +5,7 @@ import type { ChainReader } from '@/lib/chain/rpc';
 import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
+import { realTimers } from '@/lib/platform';
 import { createChainVerification } from '@/lib/worker/chain-verify';
 
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -46,6 +47,7 @@ function setup(answers: LegObservation[], refuse = 0) {
   const reader: ChainReader = { observe: async () => answers.shift() ?? Promise.reject(new Error('no more answers')) };
   const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
   const verifier = new LegVerifier({
+    timers: realTimers,
     fetch: () => Promise.reject(new Error('scripted')),
     monotonic: () => now,
     setting,
@@ -153,6 +155,7 @@ describe('a leg skipped before its first verdict', () => {
           : undefined;
     const budget = new RpcBudget({ monotonic: () => now, burst: failOrigin ? 8 : 4, perMinute: 30 });
     const verifier = new LegVerifier({
+      timers: realTimers,
       fetch: () => Promise.reject(new Error('scripted')),
       monotonic: () => now,
       setting,
@@ -219,6 +222,7 @@ describe('a leg whose transaction the service names anew', () => {
     };
     const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
     const verifier = new LegVerifier({
+      timers: realTimers,
       fetch: () => Promise.reject(new Error('scripted')),
       monotonic: () => now,
       setting,

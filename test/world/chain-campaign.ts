@@ -93,6 +93,8 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
   const cancelled = new Set<number>();
   let requests = 0;
   let inFlight = 0;
+  /** Requests that never answer (the `timeout` fault), until their time-out aborts them. */
+  let hanging = 0;
   const wrongNow = () => s.wrongChain.some((w) => now >= w.fromMs && now < w.fromMs + w.forMs);
   // When each receipt was asked for, and when a request met a fault: a leg the verifier kept asking about through
   // faults until the end is excused its missing verdict (as in ./chain-family.ts).
@@ -101,6 +103,7 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
   /** When a request first found the destination final while the service says SUCCEEDED. */
   let finalAt: number | undefined;
   let faulted = false;
+  let fault: RpcFault | undefined;
   const inner = rpcFetch(
     new Map([
       [ARB, arb],
@@ -109,16 +112,26 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
     () => {
       const f = random() < s.faultRate ? s.faults[Math.floor(random() * s.faults.length)] : undefined;
       faulted = f !== undefined;
+      fault = f;
       return f;
     },
   );
   const wrong = rpcFetch(new Map([[BASE, base]]), () => 'wrongChain');
   const fetchFn: typeof fetch = async (input, init) => {
     requests++;
+    // A request that never answers waits on its time-out's timer, not on the loop below: it is counted as hanging.
+    let counted = true;
     inFlight++;
     try {
       faulted = String(input).startsWith(BASE) && wrongNow();
+      fault = undefined;
       const answer = (faulted ? wrong : inner)(input, init);
+      if (fault === 'timeout') {
+        counted = false;
+        inFlight--;
+        hanging++;
+        answer.catch(() => {}).finally(() => hanging--);
+      }
       if (faulted) faultsAt.add(now);
       const truth = truthOfDestination();
       if (finalAt === undefined && status === 'SUCCEEDED' && truth && truth.confirmations >= DEPTH[8453]) finalAt = now;
@@ -127,7 +140,7 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
       if (body.method === 'eth_getTransactionReceipt') asks.set(hash, [...(asks.get(hash) ?? []), now]);
       return await answer;
     } finally {
-      inFlight--;
+      if (counted) inFlight--;
     }
   };
   /**
@@ -272,8 +285,16 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
     if (next.at > RUN_MS) break;
     if (cancelled.has(next.seq)) continue;
     now = next.at;
-    await next.fn();
-    for (let idle = 0; idle < 3; idle = inFlight > 0 ? 0 : idle + 1) await new Promise((r) => setImmediate(r));
+    // The event and every request it started: until it is done, or waits only on a request that never answers (its
+    // time-out is a timer in the queue).
+    let done = false;
+    let failed: { err: unknown } | undefined;
+    void Promise.resolve(next.fn()).then(
+      () => void (done = true),
+      (err: unknown) => void ((done = true), (failed = { err })),
+    );
+    for (let idle = 0; idle < 3; idle = inFlight > 0 || (!done && hanging === 0) ? 0 : idle + 1) await new Promise((r) => setImmediate(r));
+    if (failed) throw failed.err;
   }
 
   const last = receipt && verifier.last(ID);

@@ -170,7 +170,14 @@ export function rpcFetch(
     if (!chain) throw new TypeError(`fetch failed: no route to ${url.origin}`);
     const body = JSON.parse(String(init?.body)) as { id: number; method: string; params?: unknown[] };
     const f = fault(body.method, body.params ?? []);
-    if (f === 'timeout') throw new DOMException('The operation timed out.', 'TimeoutError');
+    // An endpoint that never answers: the request ends only when its caller's time-out (or a death) aborts it.
+    if (f === 'timeout')
+      return new Promise<Response>((_, reject) => {
+        const signal = init?.signal;
+        const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+        if (signal?.aborted) abort();
+        else signal?.addEventListener('abort', abort, { once: true });
+      });
     if (f === 'http500') return new Response('upstream unavailable', { status: 500 });
     if (f === 'rpcError') return Response.json({ jsonrpc: '2.0', id: body.id, error: { code: -32000, message: 'header not found' } });
     const answering = f === 'wrongChain' ? new SimChain(chain.chainId + 1, chain.head + 7) : chain;
