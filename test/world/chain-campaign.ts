@@ -290,8 +290,13 @@ export async function runChainWorld(s: ChainSchedule, seed: number): Promise<Cha
     let done = false;
     let failed: { err: unknown } | undefined;
     void Promise.resolve(next.fn()).then(
-      () => void (done = true),
-      (err: unknown) => void ((done = true), (failed = { err })),
+      () => {
+        done = true;
+      },
+      (err: unknown) => {
+        done = true;
+        failed = { err };
+      },
     );
     for (let idle = 0; idle < 3; idle = inFlight > 0 || (!done && hanging === 0) ? 0 : idle + 1) await new Promise((r) => setImmediate(r));
     if (failed) throw failed.err;
