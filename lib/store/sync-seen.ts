@@ -53,6 +53,16 @@ export function readSyncSeen(raw: unknown): SyncSeen {
 }
 
 /**
+ * The JSON of a kept entry's value, computed once per entry object: the memory compares the record it last wrote with
+ * every read of the synced settings, and a watched-address list can be tens of KB.
+ */
+const jsonOfEntry = new WeakMap<SeenValue, string | undefined>();
+function jsonOf(entry: SeenValue): string | undefined {
+  if (!jsonOfEntry.has(entry)) jsonOfEntry.set(entry, JSON.stringify(entry.value));
+  return jsonOfEntry.get(entry);
+}
+
+/**
  * `seen` with the well-formed values `synced` read under `version` (undefined: a sync area no version has written,
  * counter 0): a key's entry is replaced unless it holds a higher counter (a later read of this device, or another
  * page's). Pure; returns `seen` itself when nothing changes.
@@ -62,7 +72,7 @@ export function mergeSyncSeen(seen: SyncSeen, synced: Record<string, unknown>, v
   let out = seen;
   for (const [key, value] of Object.entries(synced)) {
     const had = seen[key];
-    if (had && (had.counter > counter || (had.counter === counter && JSON.stringify(had.value) === JSON.stringify(value)))) continue;
+    if (had && (had.counter > counter || (had.counter === counter && jsonOf(had) === JSON.stringify(value)))) continue;
     if (out === seen) out = { ...seen };
     out[key] = { value, counter };
   }
