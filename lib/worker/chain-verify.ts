@@ -96,9 +96,12 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
   const untold = new Map<string, Disagreement>();
   /** The legs last verified per intent (what {@link ChainVerification.forget} clears). */
   const refsOf = new Map<string, LegRef[]>();
+  /** Bumped when an intent is forgotten: a check under way since (a leg's read up to its time-out) tells nothing. */
+  const forgotten = new Map<string, number>();
   const state: TellState = { previous, untold, inTurn: turns() };
   return {
     forget(intentId) {
+      forgotten.set(intentId, (forgotten.get(intentId) ?? 0) + 1);
       for (const ref of refsOf.get(intentId) ?? []) {
         deps.verifier.forget(ref);
         untold.delete(`${intentId}:${ref.leg}`);
@@ -118,6 +121,8 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
             ref,
           ),
         );
+      const epoch = forgotten.get(receipt.intentId) ?? 0;
+      const current = () => (forgotten.get(receipt.intentId) ?? 0) === epoch;
       const views: Array<LegVerificationView | undefined> = [];
       let refusedTelling = false;
       let reading = refs.length;
@@ -127,7 +132,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       await Promise.all(
         refs.map(async (ref, i) => {
           const got = await verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)));
-          const told = await tellLeg(deps, state, receipt, ref, got);
+          const told = await tellLeg(deps, state, receipt, ref, got, current);
           if (told?.refused) refusedTelling = true;
           views[i] = told?.view;
           if (--reading > 0 && told) options.onLeg?.(verificationOf(receipt, views, false));
@@ -172,8 +177,9 @@ function turns(): TellState['inTurn'] {
 }
 
 /**
- * Tells the disagreement of a leg's verdict, if any and not told yet, and words it; undefined when it has no verdict
- * or its chain is off. `refused`: the pipeline refused to queue the telling (tried again at a later check).
+ * Tells the disagreement of a leg's verdict, if any and not told yet — and only while `tracked()` (its intent not
+ * forgotten since the check began) — and words it; undefined when it has no verdict or its chain is off. `refused`:
+ * the pipeline refused to queue the telling (tried again at a later check).
  */
 async function tellLeg(
   deps: ChainVerificationDeps,
@@ -181,6 +187,7 @@ async function tellLeg(
   receipt: IntentReceipt,
   ref: LegRef,
   { current, fresh }: { current?: LegVerification; fresh: boolean },
+  tracked: () => boolean,
 ): Promise<{ view: LegVerificationView; refused: boolean } | undefined> {
   if (!current || !deps.setting(ref.chainId)) return undefined;
   const key = `${receipt.intentId}:${ref.leg}`;
@@ -194,7 +201,10 @@ async function tellLeg(
   previous.set(before, check);
   const refused =
     disagreement !== undefined &&
-    (await inTurn(() => tellOnce(deps, receipt.intentId, ref.chainId, disagreement)).then(
+    (await inTurn(async () => {
+      // Forgotten (removed by the user) while this check read the chain: its told keys are gone, nothing is told.
+      if (tracked()) await tellOnce(deps, receipt.intentId, ref.chainId, disagreement);
+    }).then(
       () => false,
       () => true,
     ));

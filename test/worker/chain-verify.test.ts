@@ -246,3 +246,60 @@ describe('a leg whose transaction the service names anew', () => {
     expect(told).toEqual(['reorged destination']);
   });
 });
+
+describe('an intent forgotten while its check reads the chain', () => {
+  // Seed 20261227 runs 2531, 3031, 3032 of the world: the user removed an intent while a read of its destination
+  // waited on an RPC origin that never answered (up to the 10 s time-out); the read then found the transaction
+  // missing, and the check told "Base does not know the transaction" again — after the removal had dropped the told
+  // keys, a second notification of a removed intent.
+  function hanging(forgetMidway: boolean) {
+    let now = 0;
+    let release: (o: LegObservation) => void = () => {};
+    const answers: Array<() => Promise<LegObservation>> = [
+      async () => ({ receipt: null, head: 100n, chainId: 8453 }),
+      () => new Promise<LegObservation>((resolve) => (release = resolve)),
+    ];
+    const reader: ChainReader = { observe: () => answers.shift()!() };
+    const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
+    const verifier = new LegVerifier({
+      timers: realTimers,
+      fetch: () => Promise.reject(new Error('scripted')),
+      monotonic: () => now,
+      setting,
+      budget: new RpcBudget({ monotonic: () => now, burst: 100 }),
+      reader: () => reader,
+    });
+    const told = new Set<string>();
+    const notified: string[] = [];
+    const service = createChainVerification({
+      verifier,
+      setting,
+      told: { has: async (k) => told.has(k), add: async (k) => void told.add(k) },
+      notify: async (_id, d) => void notified.push(d.kind),
+    });
+    return {
+      notified,
+      async run() {
+        await service.verifyReceipt(receipt('SUCCEEDED'));
+        now += 61_000; // past the 60 s the chain may take to know a transaction the service calls mined
+        const checking = service.verifyReceipt(receipt('SUCCEEDED'));
+        await new Promise((r) => setTimeout(r, 10));
+        if (forgetMidway) service.forget('0xintent');
+        release({ receipt: null, head: 105n, chainId: 8453 });
+        return checking;
+      },
+    };
+  }
+
+  it('tells the disagreement the read finds while the intent is still tracked', async () => {
+    const { notified, run } = hanging(false);
+    await run();
+    expect(notified).toEqual(['destination-missing']);
+  });
+
+  it('tells nothing when the intent was forgotten during the read', async () => {
+    const { notified, run } = hanging(true);
+    await run();
+    expect(notified).toEqual([]);
+  });
+});

@@ -879,4 +879,228 @@ export const FIXED: Example[] = [
       ],
     } as unknown as Schedule,
   },
+  {
+    // Seed 20261227, run 3031 (WORLD_FAULTS=all); runs 2531 and 3032 failed the same way.
+    seed: 20264258,
+    found:
+      'V1 (worker): "The service says succeeded, but Base does not know the transaction" shown twice for one intent in one worker life. The user removed the intent while a check read its destination from an RPC origin that never answered (the `timeout` fault, 10 s); the removal dropped the intent\'s told keys, and the read, ending after it, told the disagreement again. A check under way when its intent is forgotten tells nothing now (lib/worker/chain-verify.ts; test/worker/chain-verify.test.ts)',
+    schedule: {
+      kind: 'chrome',
+      intents: [
+        {
+          addAt: 161486,
+          createdBefore: 542525,
+          committedFor: 36758,
+          executing: [84195],
+          end: 'SUCCEEDED',
+          inHistory: false,
+          flapStates: 4,
+          flapEveryMs: 4000,
+          flapForMs: 66985,
+        },
+      ],
+      serverWaitMs: 0,
+      history: false,
+      user: [
+        {
+          at: 214902,
+          kind: 'retry',
+          target: 1507654311,
+        },
+        {
+          at: 149486,
+          kind: 'remove',
+          target: 1283662280,
+        },
+      ],
+      kill: [],
+      idle: [98757],
+      restart: [],
+      skewMs: 0,
+      jumps: [
+        {
+          at: 198423,
+          ms: 38762,
+        },
+        {
+          at: 139852,
+          ms: -2535631,
+        },
+        {
+          at: 496721,
+          ms: 2046,
+        },
+      ],
+      drift: {
+        at: 383663,
+        rate: -1e-323,
+        correctAfter: 60018,
+      },
+      idb: [
+        {
+          db: 'svc-settings',
+          key: 'calm-state',
+          mode: 'write',
+          from: 6,
+          forMs: 9996,
+        },
+        {
+          db: 'svc-settings',
+          key: 'calm-state',
+          mode: 'write',
+          from: 365587,
+          forMs: 10012,
+        },
+      ],
+      quota: [
+        {
+          db: 'svc-outbox',
+          from: 624399,
+          forMs: 63827,
+        },
+      ],
+      sync: [],
+      rejectNotificationAt: [36, 6],
+      closes: [
+        {
+          at: 390762,
+          all: false,
+          target: 863453793,
+        },
+      ],
+      burst: [],
+      retryAfter: {
+        rate: 0.05,
+        seconds: 1,
+        form: 'ms-by-mistake',
+      },
+      lyingDate: {
+        rate: 0.2,
+        offsetMs: -600000,
+      },
+      backwards: {
+        rate: 0.05,
+      },
+      flap40: false,
+      testConnection: [],
+      foreign: {
+        rate: 0.05,
+      },
+      extra: {
+        trackMany: {
+          at: 41327,
+          members: [true, true, false, true, false, true],
+          invalid: ['hello'],
+          repeats: [
+            {
+              of: 725668682,
+              padded: false,
+            },
+            {
+              of: 2076637493,
+              padded: false,
+            },
+          ],
+          import: {
+            format: 'json',
+            ended: [false, true],
+          },
+        },
+        clicks: [
+          {
+            at: 492614,
+            target: 679840627,
+            button: 1,
+            removeFirst: false,
+          },
+        ],
+        bigIntIntent: {
+          rate: 1,
+          inEstimate: 0.5,
+        },
+        watched: {
+          tickAt: 7,
+          tickVia: 'options',
+          untick: {
+            after: 60016,
+            via: 'options',
+            retickAfter: 500,
+            retickVia: 'options',
+          },
+          intents: [
+            {
+              at: -1478776,
+              runsFor: 96427,
+            },
+            {
+              at: -731573,
+              runsFor: 43744,
+            },
+            {
+              at: -1846005,
+              runsFor: 43020,
+            },
+            {
+              at: 233440,
+              runsFor: 189096,
+            },
+          ],
+        },
+        chain: {
+          intents: [
+            {
+              index: 1892260690,
+              story: 'missing',
+              lagMs: 0,
+            },
+            {
+              index: 712143722,
+              story: 'exact',
+              lagMs: 30000,
+            },
+          ],
+          reorgs: [
+            {
+              afterMs: 1562,
+              depth: 3,
+              backAfterBlocks: null,
+            },
+            {
+              afterMs: 15859,
+              depth: 1,
+              backAfterBlocks: 3,
+            },
+          ],
+          faultRate: 0.3,
+          faults: ['http500', 'timeout'],
+          wrongChain: [],
+        },
+        notFound: [0, -1, 479987, 1896, 60001, 0],
+        history: {
+          others: 0,
+          othersSpanMs: 3600000,
+          ignoreOwner: false,
+          repeatCursor: true,
+          outOfOrder: false,
+          staleRows: false,
+          omit: 0.5,
+        },
+        lookups: [566054],
+      },
+      slowDisk: [
+        {
+          from: 613185,
+          forMs: 35607,
+          ms: 1,
+        },
+      ],
+      slowCalls: [
+        {
+          from: 367710,
+          forMs: 414946,
+          ms: 5,
+        },
+      ],
+    } as unknown as Schedule,
+  },
 ];
