@@ -2,6 +2,7 @@ import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import { ISOLATED_UNIT_FILES } from './test/isolated-files';
 
 /**
  * Four projects:
@@ -40,9 +41,25 @@ const SLOW_FIRST = [
   'eta.e2e.ts',
 ];
 
+/** `list` in an order drawn from `seed` (Fisher–Yates over a Park–Miller generator). */
+function shuffled<T>(list: readonly T[], seed: number): T[] {
+  const out = [...list];
+  let state = seed % 2_147_483_647 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 48_271) % 2_147_483_647;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    // `UNIT_SHUFFLE_SEED=<n>`: the files in an order drawn from n instead, to find a file that depends on what an earlier
+    // one left behind (the unit project's files share their modules, `isolate: false`).
+    const seed = Number(process.env.UNIT_SHUFFLE_SEED);
+    if (Number.isInteger(seed) && seed > 0) return shuffled(sorted, seed);
     const rank = (f: TestSpecification) => {
       const i = SLOW_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
       return i < 0 ? SLOW_FIRST.length : i;
@@ -60,8 +77,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/e2e/**', 'test/built/**'],
-          setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
+          exclude: ['test/e2e/**', 'test/built/**', ...ISOLATED_UNIT_FILES],
+          isolate: false,
+          setupFiles: ['fake-indexeddb/auto', './test/fresh-globals.ts', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
           environment: 'node',
           // A test's and a hook's limits only bound a failure: `npm test` runs this project beside the builds and both
           // browsers' e2e (scripts/test.sh), where a beforeAll reading 50 history pages over HTTP took over the default
@@ -71,6 +89,18 @@ export default defineConfig({
           // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
           // main process mostly waits. Two let the campaigns run beside the rest; `npm test` (scripts/test.sh) asks
           // three (UNIT_WORKERS), as the builds and the e2e beside them leave a core idle part of the time.
+          maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
+        },
+      },
+      {
+        plugins: [WxtVitest(), preact()],
+        test: {
+          name: 'unit-isolated',
+          include: ISOLATED_UNIT_FILES,
+          setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
         },
       },

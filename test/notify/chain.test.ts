@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { createStore } from 'idb-keyval';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { CHAIN, createNotificationAdapter, intentIdOfNotification } from '@/lib/notify/browser';
@@ -82,10 +82,14 @@ describe('disagreement notifications', () => {
     expect(id.startsWith(CHAIN)).toBe(true);
     expect(intentIdOfNotification(id)).toBe(A);
     const opened: string[] = [];
-    fakeBrowser.tabs.create = (async (p: { url?: string }) => {
+    // A spy, restored after the test: the unit project's files share fakeBrowser (vitest.config.ts, `isolate: false`).
+    vi.spyOn(fakeBrowser.tabs, 'create').mockImplementation((async (p: { url?: string }) => {
       opened.push(p.url ?? '');
       return {} as never;
-    }) as never;
+    }) as never);
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
     await createNotificationRouting(fakeBrowser as never, { get: async () => undefined }).openNotification(id);
     expect(opened.some((u) => u.endsWith(`/popup.html#intent=${A}`))).toBe(true);
   });

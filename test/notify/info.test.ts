@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { createStore } from 'idb-keyval';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createNotificationAdapter, INFO, intentIdsOfNotification } from '@/lib/notify/browser';
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
@@ -97,10 +97,14 @@ describe('information notifications', () => {
     const id = await calm.inform('Tracking intent 0x1234…abcd.');
     await calm.resume();
     const opened: string[] = [];
-    fakeBrowser.tabs.create = (async (p: { url?: string }) => {
+    // A spy, restored after the test: the unit project's files share fakeBrowser (vitest.config.ts, `isolate: false`).
+    vi.spyOn(fakeBrowser.tabs, 'create').mockImplementation((async (p: { url?: string }) => {
       opened.push(p.url ?? '');
       return {} as never;
-    }) as never;
+    }) as never);
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
     await createNotificationRouting(fakeBrowser as never, { get: async () => undefined }).openNotification(id);
     expect(opened).toEqual([]);
   });

@@ -1,0 +1,12 @@
+/**
+ * The unit files that need a module graph of their own: they mock modules (`vi.mock`, `vi.doMock`) or stub globals
+ * (`vi.stubGlobal`), which would leak into the files a worker runs after them. They run in the `unit-isolated`
+ * project; the rest of the unit project shares its modules (`isolate: false`, vitest.config.ts).
+ * `test/isolated-files.test.ts` fails when a unit file that does so is missing here.
+ */
+export const ISOLATED_UNIT_FILES = [
+  'test/world/v1-oracle-hostile.test.ts',
+  'test/worker/compose-tracking-hostile.test.ts',
+  'test/worker/kept-hold-unreadable.test.ts',
+  'test/background-time.test.ts',
+];
