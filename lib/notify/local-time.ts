@@ -1,5 +1,6 @@
 /**
- * Local wall-clock time by the platform's time-zone rules (Intl, the same tz database the browser's clock shows),
+ * Local wall-clock time by the platform's time-zone rules (Date's local fields for the platform's zone as it is at each
+ * call, Intl for a zone named: the same tz database the browser's clock shows),
  * for rules written in local times such as quiet hours (`./calm`). Pure: the instant is passed in.
  *
  * A wall-clock reading is given as "wall ms": the local date and time read as if they were UTC (so that adding a day
@@ -10,13 +11,20 @@
 /** One day of wall time (ms). */
 export const WALL_DAY_MS = 86_400_000;
 
-const formatters = new Map<string | undefined, Intl.DateTimeFormat>();
+/** A formatter per IANA zone (making one costs far more than using it). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * The wall-clock reading (wall ms, see the module's docstring) of instant `t` (ms since the epoch) in `timeZone` (an
  * IANA name; the platform's own zone when undefined). Years 100 and later. Throws RangeError for an unknown zone.
  */
 export function wallClockMs(t: number, timeZone?: string): number {
+  if (timeZone === undefined) {
+    // The platform's zone as it is now (Date's local fields): a formatter would keep the zone it was made in, and the
+    // user may change theirs (a trip, a new machine setting) while the worker lives.
+    const d = new Date(t);
+    return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  }
   let f = formatters.get(timeZone);
   if (!f) {
     const n = 'numeric';
