@@ -2,9 +2,9 @@
 # `npm test` after its install step: the unit project, which needs no build, starts at once and runs beside the rest —
 # typecheck, lint, import cycles and layers, both builds, the manifest checks, web-ext lint, the bundle budget, then
 # the e2e suites in both browsers. The checks and builds keep one core busy and the e2e files spend most of their time
-# waiting on the browsers' real clocks, so the unit project's three workers (UNIT_WORKERS) fill the machine: one after
-# the other they took 11 minutes of the 2-core machine of 2026-11-27, side by side 7–8 (9–10 on an evening the machine
-# ran 30 % slower; docs/testing.md). The unit project's output is printed after the rest, whole. Fails when any step
+# waiting on the browsers' real clocks, so the unit project's three workers (UNIT_WORKERS) fill the machine: side by
+# side about 6.5–7 minutes of the 2-core machine (docs/testing.md has the figures). The unit project's output is
+# printed after the rest, whole. Fails when any step
 # fails (a failed check or build stops the unit project too; so does Ctrl-C).
 set -uo pipefail
 cd "$(dirname "$0")/.."
