@@ -64,9 +64,16 @@ export function createChainReader(url: string, fetchFn: typeof fetch, timers: Ti
   async function request<M extends keyof Methods>(method: M, ...params: Methods[M]['params']): Promise<Methods[M]['result']> {
     const body = { method, params };
     const timeout = new AbortController();
-    const timer = timers.setTimeout(() => timeout.abort(), timeoutMs);
+    let timer: unknown;
+    // The time-out ends the request even when the fetch does not heed the abort.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = timers.setTimeout(() => {
+        timeout.abort();
+        reject(new TimeoutError({ body, url }));
+      }, timeoutMs);
+    });
     try {
-      const { error, result } = await rpc.request({ body, fetchOptions: { signal: timeout.signal } });
+      const { error, result } = await Promise.race([rpc.request({ body, fetchOptions: { signal: timeout.signal } }), timedOut]);
       if (error) throw new RpcRequestError({ body, error, url });
       return result as Methods[M]['result'];
     } catch (err) {

@@ -190,6 +190,9 @@ async function tellLeg(
   tracked: () => boolean,
 ): Promise<{ view: LegVerificationView; refused: boolean } | undefined> {
   if (!current || !deps.setting(ref.chainId)) return undefined;
+  // Forgotten since the check began: this life's memory of the intent (previous verdicts, untold tellings) belongs to
+  // whatever tracks it now, and nothing is told.
+  if (!tracked()) return { view: legView(receipt, ref, current.check), refused: false };
   const key = `${receipt.intentId}:${ref.leg}`;
   const before = previousKey(receipt.intentId, ref);
   const { check } = current;
@@ -201,13 +204,12 @@ async function tellLeg(
   previous.set(before, check);
   const refused =
     disagreement !== undefined &&
-    (await inTurn(async () => {
-      // Forgotten (removed by the user) while this check read the chain: its told keys are gone, nothing is told.
-      if (tracked()) await tellOnce(deps, receipt.intentId, ref.chainId, disagreement);
-    }).then(
+    (await inTurn(() => tellOnce(deps, receipt.intentId, ref.chainId, disagreement, tracked)).then(
       () => false,
       () => true,
     ));
+  // Forgotten while its telling was under way: nothing is kept for whatever tracks the intent next.
+  if (!tracked()) return { view: legView(receipt, ref, check), refused: false };
   if (refused) untold.set(key, disagreement);
   else untold.delete(key);
   return { view: legView(receipt, ref, check), refused };
@@ -276,9 +278,19 @@ async function verdictOn(
   return { current, fresh: isFresh(current) };
 }
 
-async function tellOnce(deps: ChainVerificationDeps, intentId: string, chainId: number, disagreement: Disagreement): Promise<void> {
+/**
+ * Tells `disagreement` unless its key was told — and only while `tracked()`: an intent forgotten (removed by the user)
+ * while this check read the chain or the told-set has had its told keys dropped, and is told nothing.
+ */
+async function tellOnce(
+  deps: ChainVerificationDeps,
+  intentId: string,
+  chainId: number,
+  disagreement: Disagreement,
+  tracked: () => boolean,
+): Promise<void> {
   const key = disagreementKey(intentId, disagreement);
-  if (await deps.told.has(key)) return;
+  if (!tracked() || (await deps.told.has(key)) || !tracked()) return;
   // Told first, then remembered: a notification that could not be queued is tried again at the next check (the
   // pipeline queues a key once, so a restart between the two does not show it twice).
   await deps.notify(intentId, disagreement, disagreementText(disagreement.kind, chainId));

@@ -111,6 +111,9 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
       await chains.refresh();
       // What is stored: its final legs are not read again; its lines stand for the legs this life has no verdict of.
       const known = writer.written(id) ?? (await earlier(id));
+      // Forgotten (or overtaken by a newer check) while the preferences and the stored verdict were read: the
+      // verification, which tells, is not begun for an intent the user removed.
+      if ((generation.get(id) ?? 0) !== gen) return undefined;
       const enabled = (chainId: number) => chains.setting(chainId) !== undefined;
       const result = await service.verifyReceipt(receipt, {
         ...(known ? { known } : {}),
