@@ -122,7 +122,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
           ),
         );
       const epoch = forgotten.get(receipt.intentId) ?? 0;
-      const current = () => (forgotten.get(receipt.intentId) ?? 0) === epoch;
+      const tracked = () => (forgotten.get(receipt.intentId) ?? 0) === epoch;
       const views: Array<LegVerificationView | undefined> = [];
       let refusedTelling = false;
       let reading = refs.length;
@@ -132,7 +132,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
       await Promise.all(
         refs.map(async (ref, i) => {
           const got = await verdictOn(deps, receipt, ref, previous.get(previousKey(receipt.intentId, ref)));
-          const told = await tellLeg(deps, state, receipt, ref, got, current);
+          const told = await tellLeg(deps, state, receipt, ref, got, tracked);
           if (told?.refused) refusedTelling = true;
           views[i] = told?.view;
           if (--reading > 0 && told) options.onLeg?.(verificationOf(receipt, views, false));
