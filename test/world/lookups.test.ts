@@ -1,7 +1,9 @@
 /**
  * The L1 oracle (test/world/lookups.ts `checkLookups`) on hand-made runs: a look-up never sent is excused only by a
  * death inside its wait — one at the very instant it was asked, the next worker started at that same instant, too —
- * or the run's end; a worker alive through the wait that sends nothing fails.
+ * or the run's end; a worker alive through the wait that sends nothing fails. The 2 s are the worker's own: the time
+ * the world stood still in the wait (calls taking their time one after another, slowCalls and slowDisk) is added, and
+ * nothing else (seed 20261227 run 7755, kept in ./kept/l1read.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckContext, ExtraInvariant, Window } from './family-types';
@@ -10,11 +12,19 @@ import { checkLookups, diedInWait, type LookupsObs } from './lookups';
 const S = 1_000;
 const END = 600 * S;
 
-/** A run with no request sent, these deaths, and the oracle's windows made of them as test/world/oracle.ts makes them. */
-function run(deaths: CheckContext['deaths']): CheckContext {
+/**
+ * A run with these deaths and the oracle's windows made of them as test/world/oracle.ts makes them, these requests sent
+ * (none unless given) and these times the world stood still (test/world/time.ts `stalls`).
+ */
+function run(
+  deaths: CheckContext['deaths'],
+  log: Array<{ lane: string; op: string; start: number }> = [],
+  stalls: Array<{ at: number; ms: number }> = [],
+): CheckContext {
   const windows: Window[] = deaths.map((d) => ({ from: d.at, to: d.restartAt ?? END, why: `death (${d.kind})` }));
   return {
-    service: { log: [] },
+    service: { log },
+    world: { time: { stalls } },
     deaths,
     end: END,
     over: (_id: string | undefined, from: number, to: number) => windows.filter((w) => w.from < to && w.to > from),
@@ -60,5 +70,39 @@ describe('diedInWait', () => {
     expect(diedInWait([{ at: 5, kind: 'end' }], 0, 10)).toBeUndefined();
     expect(diedInWait([{ at: 10, kind: 'kill' }], 0, 10)).toBeUndefined();
     expect(diedInWait([{ at: 0, kind: 'idle' }], 0, 10)).toEqual({ why: 'death (idle)' });
+  });
+});
+
+describe('checkLookups: the time the world stood still', () => {
+  const asked = 10 * S;
+  const sentLate = { lane: 'user', op: 'history', start: asked + 2_500 };
+  /** Twenty calls of 30 ms each from `from` on, one after another (600 ms in all). */
+  const calls = (from: number) => Array.from({ length: 20 }, (_, k) => ({ at: from + k * 30, ms: 30 }));
+
+  it('excuses a look-up late by no more than the stalls inside its wait', () => {
+    const { violations, excused } = verdict(run([], [sentLate], calls(asked)), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
+    expect(violations).toEqual([]);
+    expect(excused).toEqual(['the world stood still (slow calls)']);
+  });
+
+  it('fails a look-up later than its 2 s and those stalls', () => {
+    const few = calls(asked).slice(0, 10); // 300 ms
+    const { violations } = verdict(run([], [sentLate], few), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/^L1 a look-up asked at .* not sent within 2300 ms/);
+  });
+
+  it('does not count stalls after its wait (nor before the asking)', () => {
+    const outside = [...calls(asked - 1_000), ...calls(asked + 2_000)];
+    const { violations } = verdict(run([], [sentLate], outside), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/not sent within 2000 ms/);
+  });
+
+  it("never excuses a tracker's request sent before the look-up", () => {
+    const first = { lane: 'tracker', op: 'wait', start: asked + 100 };
+    const { violations } = verdict(run([], [first, sentLate], calls(asked)), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/^L1 a tracker wait went .* before the look-up/);
   });
 });

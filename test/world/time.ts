@@ -108,8 +108,17 @@ export class WorldTime {
    * long). No timer fires meanwhile: one that fell due fires at the world's next step, late, as on a busy event loop.
    */
   pass(ms: number): void {
-    if (ms > 0) this.t += ms;
+    if (ms <= 0) return;
+    this.stalls.push({ at: this.trueNow(), ms });
+    this.t += ms;
   }
+
+  /**
+   * Each time true time passed while the worker worked ({@link pass}: the slowDisk and slowCalls families), from when
+   * (true time, ms since the epoch, as {@link trueNow}) and how long (ms). The whole world stood still meanwhile, calls made side by side one after another:
+   * time no part of the worker could use (test/world/lookups.ts adds it to a look-up's 2 s).
+   */
+  readonly stalls: Array<{ at: number; ms: number }> = [];
 
   /** The user's clock jumps by `ms` (negative: back). */
   jump(ms: number): void {
