@@ -6,73 +6,29 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { RpcBudget } from '@/lib/chain/budget';
-import type { ChainReader } from '@/lib/chain/rpc';
-import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
-import { LegVerifier } from '@/lib/chain/verifier';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { LegObservation } from '@/lib/chain/verify';
-import { type Platform, realTimers } from '@/lib/platform';
-import { createChainVerification } from '@/lib/worker/chain-verify';
 import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
 import { rpcFetch, SimChain } from '../world/chain-sim';
+import {
+  type Answer,
+  chainVerification,
+  DEST_HASH,
+  deferred,
+  ORIGIN,
+  observations,
+  quietPlatform,
+  receipt,
+  scriptedReader,
+  TO,
+  TOKEN,
+} from './chain-fixtures';
 
-const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
-const DEST = `0x${'d'.repeat(64)}`;
-const ORIGIN = `0x${'b'.repeat(64)}`;
-const BLOCK = `0x${'1a'.repeat(32)}`;
-const pad = (a: string) => `0x${'0'.repeat(24)}${a.slice(2)}`;
+/** Every answer names the chain it came from (Base). */
+const { received, inBlock, gone } = observations(8453);
 
-const receiptOf = (status: string, intentId = '0xintent', withOrigin = false) =>
-  IntentReceipt.parse({
-    intentId,
-    status,
-    ...(withOrigin ? { originTransaction: { chainId: 8453, txnHash: ORIGIN, status: 'SUCCEEDED' } } : {}),
-    destinationTransaction: {
-      chainId: 8453,
-      txnHash: DEST,
-      status: status === 'SUCCEEDED' ? 'SUCCEEDED' : 'MINING',
-      tokenAmount: '249100000',
-    },
-    summary: {
-      destinationToAddress: TO,
-      destinationTokenAddress: TOKEN,
-      destinationTokenMetadata: { symbol: 'USDC', decimals: 6 },
-    },
-  });
-
-/** The destination's transfer (exactly what the receipt expects) in block 100, seen at `head`. */
-const received = (head: bigint): LegObservation => ({
-  receipt: {
-    status: 'success',
-    blockNumber: 100n,
-    blockHash: BLOCK,
-    to: TOKEN,
-    logs: [{ address: TOKEN, topics: [TRANSFER_TOPIC, pad(TOKEN), pad(TO)], data: `0x${249_100_000n.toString(16).padStart(64, '0')}` }],
-  },
-  head,
-  chainId: 8453,
-  canonicalBlockHash: BLOCK,
-});
-/** The origin leg in block 100 (no transfer to compare). */
-const inBlock = (head: bigint): LegObservation => ({ ...received(head), receipt: { ...received(head).receipt!, logs: [] } });
-/** The chain does not know the transaction. */
-const gone = (head: bigint): LegObservation => ({ receipt: null, head, chainId: 8453 });
-
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 /** Lets every pending promise chain run (a real macrotask). */
 const settle = () => new Promise((r) => setTimeout(r, 5));
-
-type Answer = LegObservation | (() => Promise<LegObservation>);
 
 /**
  * A service over a scripted chain (`answers` per transaction hash, in turn), a told-set whose `has` may be held
@@ -80,32 +36,13 @@ type Answer = LegObservation | (() => Promise<LegObservation>);
  * telling is recorded; a step that rejects refuses it).
  */
 function world(answers: Record<string, Answer[]>) {
-  let now = 0;
-  const asked: string[] = [];
-  const reader: ChainReader = {
-    observe: async (hash) => {
-      asked.push(hash);
-      const answer = answers[hash]?.shift();
-      if (answer === undefined) throw new Error('no more answers');
-      return typeof answer === 'function' ? answer() : answer;
-    },
-  };
-  const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
-  const verifier = new LegVerifier({
-    timers: realTimers,
-    fetch: () => Promise.reject(new Error('scripted')),
-    monotonic: () => now,
-    setting,
-    budget: new RpcBudget({ monotonic: () => now, burst: 100 }),
-    reader: () => reader,
-  });
+  const reader = scriptedReader(answers);
   const told = new Set<string>();
   const held: Array<Promise<void>> = [];
   const pipeline: Array<() => Promise<void>> = [];
   const notified: string[] = [];
-  const service = createChainVerification({
-    verifier,
-    setting,
+  const { newService, later } = chainVerification({
+    reader,
     told: {
       has: async (k) => {
         await held.shift();
@@ -119,9 +56,9 @@ function world(answers: Record<string, Answer[]>) {
     },
   });
   return {
-    service,
+    service: newService(),
     notified,
-    asked,
+    asked: reader.asked,
     pipeline,
     /** Holds the next `told.has` until the returned release is called. */
     holdHas: () => {
@@ -129,7 +66,7 @@ function world(answers: Record<string, Answer[]>) {
       held.push(d.promise);
       return () => d.resolve();
     },
-    later: (ms: number) => (now += ms),
+    later,
   };
 }
 
@@ -143,14 +80,14 @@ describe('a forgotten intent tracked again while its old check still reads', () 
   it('the old check tells nothing, the new one tells once', async () => {
     const a = hangingRead();
     const b = hangingRead();
-    const { service, notified, asked } = world({ [DEST]: [a.answer, b.answer] });
-    const old = service.verifyReceipt(receiptOf('EXECUTING'));
+    const { service, notified, asked } = world({ [DEST_HASH]: [a.answer, b.answer] });
+    const old = service.verifyReceipt(receipt('EXECUTING'));
     await settle();
     service.forget('0xintent');
-    const fresh = service.verifyReceipt(receiptOf('EXECUTING'));
+    const fresh = service.verifyReceipt(receipt('EXECUTING'));
     await settle();
     // The new check reads on its own (the verifier's memory of the leg was dropped), not through the old read.
-    expect(asked).toEqual([DEST, DEST]);
+    expect(asked).toEqual([DEST_HASH, DEST_HASH]);
     a.release(received(101n));
     await old;
     expect(notified).toEqual([]);
@@ -161,28 +98,28 @@ describe('a forgotten intent tracked again while its old check still reads', () 
 
   // Control for the next test: the same re-org, refused once and told at the check after, without a stale check.
   it('(control) a re-org refused once is told at the next check', async () => {
-    const { service, notified, pipeline, later } = world({ [DEST]: [received(102n), gone(103n)] });
+    const { service, notified, pipeline, later } = world({ [DEST_HASH]: [received(102n), gone(103n)] });
     pipeline.push(() => Promise.reject(new DOMException('quota', 'QuotaExceededError')));
-    await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
     later(30_000);
-    const refused = await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    const refused = await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(refused.nextCheckMs).toBeLessThanOrEqual(4_000);
     later(4_000);
-    await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(notified).toEqual(['0xintent reorged destination']);
   });
 
   it('a stale check ending after the re-track does not drop the new check’s refused re-org', async () => {
     const stale = hangingRead();
-    const { service, notified, pipeline, later } = world({ [DEST]: [stale.answer, received(102n), gone(103n)] });
+    const { service, notified, pipeline, later } = world({ [DEST_HASH]: [stale.answer, received(102n), gone(103n)] });
     pipeline.push(() => Promise.reject(new DOMException('quota', 'QuotaExceededError')));
-    const old = service.verifyReceipt(receiptOf('SUCCEEDED'));
+    const old = service.verifyReceipt(receipt('SUCCEEDED'));
     await settle();
     service.forget('0xintent');
     // Tracked again: confirmed, then re-orged out — a telling the pipeline refuses (kept to be told at a check soon).
-    await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
     later(30_000);
-    const refused = await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    const refused = await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(refused.nextCheckMs).toBeLessThanOrEqual(4_000);
     expect(notified).toEqual([]);
     // The old life's read ends now (the chain does not know the transaction yet).
@@ -190,16 +127,16 @@ describe('a forgotten intent tracked again while its old check still reads', () 
     await old;
     expect(notified).toEqual([]);
     later(4_000);
-    await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(notified).toEqual(['0xintent reorged destination']);
   });
 });
 
 describe('a telling under way when its intent is forgotten', () => {
   it('tells nothing when the intent is forgotten while the told-set is read inside the telling turn', async () => {
-    const { service, notified, holdHas } = world({ [DEST]: [received(101n)] });
+    const { service, notified, holdHas } = world({ [DEST_HASH]: [received(101n)] });
     const release = holdHas();
-    const check = service.verifyReceipt(receiptOf('EXECUTING'));
+    const check = service.verifyReceipt(receipt('EXECUTING'));
     await settle();
     service.forget('0xintent');
     release();
@@ -208,13 +145,13 @@ describe('a telling under way when its intent is forgotten', () => {
   });
 
   it('a telling refused after the intent was forgotten is not kept for the intent tracked again', async () => {
-    const { service, notified, pipeline, later } = world({ [DEST]: [received(102n), gone(103n), received(104n)] });
+    const { service, notified, pipeline, later } = world({ [DEST_HASH]: [received(102n), gone(103n), received(104n)] });
     const refusal = deferred<void>();
     pipeline.push(() => refusal.promise);
-    await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
     later(30_000);
     // The re-org's telling is in the pipeline when the user removes the intent; the pipeline then refuses it.
-    const check = service.verifyReceipt(receiptOf('SUCCEEDED'));
+    const check = service.verifyReceipt(receipt('SUCCEEDED'));
     await settle();
     service.forget('0xintent');
     refusal.reject(new DOMException('quota', 'QuotaExceededError'));
@@ -222,7 +159,7 @@ describe('a telling under way when its intent is forgotten', () => {
     expect(notified).toEqual([]);
     // Tracked again: its destination is in a block; nothing of the removed life is told.
     later(60_000);
-    await service.verifyReceipt(receiptOf('SUCCEEDED'));
+    await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(notified).toEqual([]);
   });
 });
@@ -231,12 +168,12 @@ describe('two legs of one intent, forgotten between their verdicts', () => {
   it('the leg told before the removal is told once; the leg still reading tells nothing', async () => {
     const origin = hangingRead();
     const { service, notified, later } = world({
-      [DEST]: [received(102n), gone(103n)],
+      [DEST_HASH]: [received(102n), gone(103n)],
       [ORIGIN]: [inBlock(102n), origin.answer],
     });
-    await service.verifyReceipt(receiptOf('SUCCEEDED', '0xintent', true));
+    await service.verifyReceipt(receipt('SUCCEEDED', { withOrigin: true }));
     later(30_000);
-    const check = service.verifyReceipt(receiptOf('SUCCEEDED', '0xintent', true));
+    const check = service.verifyReceipt(receipt('SUCCEEDED', { withOrigin: true }));
     await settle();
     expect(notified).toEqual(['0xintent reorged destination']);
     service.forget('0xintent');
@@ -250,8 +187,8 @@ describe('two legs of one intent, forgotten between their verdicts', () => {
 describe('forgetting another intent', () => {
   it.each(['0xother', '0xinten'])('forgetting %s does not silence a check of 0xintent under way', async (other) => {
     const a = hangingRead();
-    const { service, notified } = world({ [DEST]: [a.answer] });
-    const check = service.verifyReceipt(receiptOf('EXECUTING'));
+    const { service, notified } = world({ [DEST_HASH]: [a.answer] });
+    const check = service.verifyReceipt(receipt('EXECUTING'));
     await settle();
     service.forget(other);
     a.release(received(101n));
@@ -270,18 +207,13 @@ describe('the wiring: an intent removed before the service’s check begins', ()
    */
   async function wired() {
     const chain = new SimChain(8453);
-    chain.include({ hash: DEST, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
+    chain.include({ hash: DEST_HASH, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
     chain.mine(2);
     await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: RPC, finalityDepth: 10 } } });
     const permission = deferred<boolean>();
     const tracked = new Map<string, { intentId: string; receipt: IntentReceipt }>();
     const told: string[] = [];
-    const p: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
-      fetch: rpcFetch(new Map([[RPC, chain]]), () => undefined),
-      clock: { now: () => 0, monotonic: () => 0, sleep: async () => {} },
-      timers: { setTimeout: () => 0, clearTimeout: () => {} },
-      browser: fakeBrowser as unknown as Platform['browser'],
-    };
+    const p = quietPlatform(rpcFetch(new Map([[RPC, chain]]), () => undefined));
     const verifier = createChainVerifierOnPlatform(p, {
       notify: async (id, d) => void told.push(`${id} ${d.kind}`),
       intent: async (id) => tracked.get(id),
@@ -292,7 +224,7 @@ describe('the wiring: an intent removed before the service’s check begins', ()
 
   it('(control) a tracked intent’s check tells the transfer that arrived ahead of the service', async () => {
     const { verifier, tracked, told, grant } = await wired();
-    tracked.set('0xintent', { intentId: '0xintent', receipt: receiptOf('EXECUTING') });
+    tracked.set('0xintent', { intentId: '0xintent', receipt: receipt('EXECUTING') });
     const check = verifier.changed('0xintent');
     grant();
     await check;
@@ -301,7 +233,7 @@ describe('the wiring: an intent removed before the service’s check begins', ()
 
   it('tells nothing when the intent is removed while its check reads the chain preferences', async () => {
     const { verifier, tracked, told, grant } = await wired();
-    tracked.set('0xintent', { intentId: '0xintent', receipt: receiptOf('EXECUTING') });
+    tracked.set('0xintent', { intentId: '0xintent', receipt: receipt('EXECUTING') });
     const check = verifier.changed('0xintent');
     await settle();
     // The user removes the intent: the tracker reports the change, the verifier forgets it.

@@ -6,15 +6,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
-import type { Platform } from '@/lib/platform';
 import { CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
 import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
 import { rpcFetch, SimChain } from '../world/chain-sim';
+import { ARB_RPC, armedChains, BASE_RPC, receipt as baseReceipt, quietPlatform, TO, TOKEN } from './chain-fixtures';
 
-const ARB = 'https://arb.rpc.example';
-const BASE = 'https://base.rpc.example';
-const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
-const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const SEC = 1_000;
 const MIN = 60 * SEC;
 
@@ -32,15 +28,7 @@ const receipt = (i: number, n: number) => {
   });
 };
 
-beforeEach(async () => {
-  fakeBrowser.reset();
-  await fakeBrowser.storage.local.set({
-    [CHAIN_PREFERENCES_KEY]: {
-      42161: { enabled: true, rpcUrl: ARB, finalityDepth: 20 },
-      8453: { enabled: true, rpcUrl: BASE, finalityDepth: 60 },
-    },
-  });
-});
+beforeEach(() => armedChains(60));
 
 describe('an RPC origin that times out on every request, for 10 minutes', () => {
   it('each of its legs is still asked to the end, on the back-off (no more), and the origin within its budget', async () => {
@@ -49,16 +37,16 @@ describe('an RPC origin that times out on every request, for 10 minutes', () => 
     const legAt = new Map<string, number[]>();
     const chains = rpcFetch(
       new Map([
-        [ARB, new SimChain(42161)],
-        [BASE, new SimChain(8453)],
+        [ARB_RPC, new SimChain(42161)],
+        [BASE_RPC, new SimChain(8453)],
       ]),
       // Base answers; Arbitrum One's origin is answered below (a time-out, every method).
       () => undefined,
     );
-    const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
-      fetch: async (input, init) => {
+    const platform = quietPlatform(
+      async (input, init) => {
         const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-        if (url.origin !== ARB) return chains(input, init);
+        if (url.origin !== ARB_RPC) return chains(input, init);
         arbAt.push(now);
         const body = JSON.parse(String(init?.body)) as { method: string; params?: unknown[] };
         if (body.method === 'eth_getTransactionReceipt') {
@@ -67,10 +55,8 @@ describe('an RPC origin that times out on every request, for 10 minutes', () => 
         }
         throw new DOMException('The operation timed out.', 'TimeoutError');
       },
-      clock: { now: () => now, monotonic: () => now, sleep: async () => {} },
-      timers: { setTimeout: () => 0, clearTimeout: () => {} },
-      browser: fakeBrowser as unknown as Platform['browser'],
-    };
+      () => now,
+    );
     const verifier = createChainVerifierOnPlatform(platform, { notify: async () => {}, hasPermission: async () => true });
     // Four intents (8 legs on the failing origin), their receipts changing every 2 s.
     for (let n = 0; now <= 10 * MIN; n++, now += 2 * SEC) {
@@ -96,36 +82,19 @@ describe('a new worker life and a receipt whose leg changed while no check ran',
   const OLD = `0x${'d'.repeat(64)}`;
   const NEW = `0x${'e'.repeat(64)}`;
   /** The service's SUCCEEDED receipt with its destination leg `hash` on Base. */
-  const succeeded = (hash: string) =>
-    IntentReceipt.parse({
-      intentId: ID,
-      status: 'SUCCEEDED',
-      destinationTransaction: {
-        chainId: 8453,
-        txnHash: hash,
-        status: 'SUCCEEDED',
-        tokenAmount: '249100000',
-        txnMinedAt: '2026-11-26T00:00:00Z',
-      },
-      summary: { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } },
-    });
+  const succeeded = (hash: string) => baseReceipt('SUCCEEDED', { intentId: ID, txnHash: hash, txnMinedAt: '2026-11-26T00:00:00Z' });
   /** One worker life whose tracker holds `receipt`; Base holds only OLD, final. Logs each RPC method and hash asked. */
   const life = (receipt: IntentReceipt) => {
     const base = new SimChain(8453);
     base.include({ hash: OLD, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
     base.mine(20);
     const asked: string[] = [];
-    const chainFetch = rpcFetch(new Map([[BASE, base]]), () => undefined);
-    const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
-      fetch: (input, init) => {
-        const body = JSON.parse(String(init?.body)) as { method: string; params?: unknown[] };
-        if (body.method === 'eth_getTransactionReceipt') asked.push(String(body.params?.[0]).toLowerCase());
-        return chainFetch(input, init);
-      },
-      clock: { now: () => 0, monotonic: () => 0, sleep: async () => {} },
-      timers: { setTimeout: () => 0, clearTimeout: () => {} },
-      browser: fakeBrowser as unknown as Platform['browser'],
-    };
+    const chainFetch = rpcFetch(new Map([[BASE_RPC, base]]), () => undefined);
+    const platform = quietPlatform((input, init) => {
+      const body = JSON.parse(String(init?.body)) as { method: string; params?: unknown[] };
+      if (body.method === 'eth_getTransactionReceipt') asked.push(String(body.params?.[0]).toLowerCase());
+      return chainFetch(input, init);
+    });
     const tracked = { intentId: ID, receipt };
     const verifier = createChainVerifierOnPlatform(platform, {
       notify: async () => {},
@@ -141,7 +110,7 @@ describe('a new worker life and a receipt whose leg changed while no check ran',
   // docs/chain.md: resume() re-checks every receipt its stored verdict does not cover; DEVELOPERS.md: each leg of a
   // receipt verified on its own chain. A verdict made for another transaction does not cover this one.
   it('the destination leg’s txnHash was rewritten (same status) and the worker died before checking it: the new transaction is asked', async () => {
-    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: BASE, finalityDepth: 10 } } });
+    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: BASE_RPC, finalityDepth: 10 } } });
     const first = life(succeeded(OLD));
     await first.verifier.resume();
     expect(await verdict()).toMatchObject({ verified: true, settled: true });

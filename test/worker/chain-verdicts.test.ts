@@ -3,23 +3,17 @@
  * intent's verdict in storage.local for the popup (plain words, no bigint), checks started again by a new worker life
  * for verdicts not settled, and everything of an intent dropped when the tracker no longer holds it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { IntentReceipt } from '@/lib/api/schemas/receipt';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { Platform } from '@/lib/platform';
 import type { TrackedIntent } from '@/lib/store';
 import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, chainVerdictKey, loadChainVerdicts } from '@/lib/store/chain';
 import { createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { ACCOUNTS, type Anvil, deployToken, mine, mined, sendTransfer, startAnvil, type Token } from '../../simulator/chain/anvil';
+import { ACCOUNTS, mine } from '../../simulator/chain/anvil';
+import { anvilOnBase, receipt } from './chain-fixtures';
 
-let anvil: Anvil;
-let token: Token;
-beforeAll(async () => {
-  anvil = await startAnvil(8453);
-  token = await deployToken(anvil);
-}, 30_000);
-afterAll(() => anvil?.stop());
-beforeEach(() => fakeBrowser.reset());
+const chain = anvilOnBase();
 
 /** A platform on the real fetch (counted), a monotonic clock moved by `later` and timers that only count what is pending. */
 function platform() {
@@ -46,24 +40,17 @@ function platform() {
 }
 
 const ID = `0x${'1'.repeat(64)}`;
+/** The service's receipt at `status`: its destination `hash` on the local chain, paying the user in its token. */
 const receiptFor = (hash: string, status: string) =>
-  IntentReceipt.parse({
-    intentId: ID,
-    status,
-    destinationTransaction: { chainId: 8453, txnHash: hash, status: 'SUCCEEDED', tokenAmount: '249100000' },
-    summary: {
-      destinationToAddress: ACCOUNTS.user,
-      destinationTokenAddress: token.address,
-      destinationTokenMetadata: { symbol: 'USDC', decimals: 6 },
-    },
-  });
+  receipt(status, { intentId: ID, txnHash: hash, destinationStatus: 'SUCCEEDED', to: ACCOUNTS.user, token: chain.token.address });
 const tracked = (receipt: IntentReceipt): Pick<TrackedIntent, 'intentId' | 'receipt'> => ({ intentId: ID, receipt });
 
 describe('the verdicts the worker keeps', () => {
   it('stores the verdict in words for the popup, settled and verified once the destination is final', async () => {
-    const hash = await sendTransfer(anvil, token, ACCOUNTS.user, 249_100_000n);
-    await mined(anvil, hash);
-    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: anvil.url, finalityDepth: 3 } } });
+    const hash = await chain.paid();
+    await fakeBrowser.storage.local.set({
+      [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: chain.anvil.url, finalityDepth: 3 } },
+    });
     let intents = [tracked(receiptFor(hash, 'SUCCEEDED'))];
     const { p, later } = platform();
     const verifier = createChainVerifierOnPlatform(p, {
@@ -76,7 +63,7 @@ describe('the verdicts the worker keeps', () => {
     expect(first).toMatchObject({ verified: false, settled: false, legs: [{ leg: 'destination', chainId: 8453, kind: 'confirmed' }] });
     expect(first?.legs[0]?.text).toMatch(/^Confirmed on Base · block \d+ · 1 confirmation$/);
     expect(first?.legs[0]?.transfer).toBe('Received 249.10 USDC at 0x7099…79C8');
-    await mine(anvil, 2);
+    await mine(chain.anvil, 2);
     // The leg is due again (its cadence: at most a minute); the record written again is checked then.
     later(60_000);
     intents = [tracked(receiptFor(hash, 'SUCCEEDED'))];
@@ -87,9 +74,10 @@ describe('the verdicts the worker keeps', () => {
   });
 
   it('a new worker life checks again the intents whose verdict is not settled, and no other', async () => {
-    const hash = await sendTransfer(anvil, token, ACCOUNTS.user, 249_100_000n);
-    await mined(anvil, hash);
-    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: anvil.url, finalityDepth: 60 } } });
+    const hash = await chain.paid();
+    await fakeBrowser.storage.local.set({
+      [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: chain.anvil.url, finalityDepth: 60 } },
+    });
     const intents = [tracked(receiptFor(hash, 'EXECUTING'))];
     const before = createChainVerifierOnPlatform(platform().p, {
       notify: async () => {},
@@ -124,10 +112,9 @@ describe('the verdicts the worker keeps', () => {
   });
 
   it('drops an intent the tracker no longer holds: its verdict, its told keys, its pending check', async () => {
-    const hash = await sendTransfer(anvil, token, ACCOUNTS.user, 249_100_000n);
-    await mined(anvil, hash);
+    const hash = await chain.paid();
     await fakeBrowser.storage.local.set({
-      [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: anvil.url, finalityDepth: 60 } },
+      [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: chain.anvil.url, finalityDepth: 60 } },
       [CHAIN_TOLD_KEY]: ['chain:0xother:reorged:origin'],
     });
     let intents = [tracked(receiptFor(hash, 'EXECUTING'))];

@@ -1,72 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { RpcBudget } from '@/lib/chain/budget';
 import type { ChainReader } from '@/lib/chain/rpc';
-import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
-import { LegVerifier } from '@/lib/chain/verifier';
 import type { LegObservation } from '@/lib/chain/verify';
-import { realTimers } from '@/lib/platform';
-import { createChainVerification } from '@/lib/worker/chain-verify';
+import { type Answer, chainVerification, DEST_HASH, ORIGIN, observations, receipt, scriptedReader, toldSet } from './chain-fixtures';
 
-const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
-const DEST_HASH = `0x${'d'.repeat(64)}`;
-const BLOCK = `0x${'1a'.repeat(32)}`;
-const pad = (a: string) => `0x${'0'.repeat(24)}${a.slice(2)}`;
-
-const receipt = (status: string) =>
-  IntentReceipt.parse({
-    intentId: '0xintent',
-    status,
-    destinationTransaction: {
-      chainId: 8453,
-      txnHash: DEST_HASH,
-      status: status === 'SUCCEEDED' ? 'SUCCEEDED' : 'MINING',
-      tokenAmount: '249100000',
-    },
-    summary: {
-      destinationToAddress: TO,
-      destinationTokenAddress: TOKEN,
-      destinationTokenMetadata: { symbol: 'USDC', decimals: 6 },
-    },
-  });
-const received = (head: bigint): LegObservation => ({
-  receipt: {
-    status: 'success',
-    blockNumber: 100n,
-    blockHash: BLOCK,
-    to: TOKEN,
-    logs: [{ address: TOKEN, topics: [TRANSFER_TOPIC, pad(TOKEN), pad(TO)], data: `0x${249_100_000n.toString(16).padStart(64, '0')}` }],
-  },
-  head,
-  canonicalBlockHash: BLOCK,
-});
+const { received, inBlock } = observations();
 
 /** `answers`: the chain's answers in turn, each an observation or a function answering one when it likes. */
-function setup(answers: Array<LegObservation | (() => Promise<LegObservation>)>, refuse = 0) {
-  let now = 0;
-  const reader: ChainReader = {
-    observe: async () => {
-      const answer = answers.shift();
-      if (answer === undefined) throw new Error('no more answers');
-      return typeof answer === 'function' ? answer() : answer;
-    },
-  };
-  const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
-  const verifier = new LegVerifier({
-    timers: realTimers,
-    fetch: () => Promise.reject(new Error('scripted')),
-    monotonic: () => now,
-    setting,
-    budget: new RpcBudget({ monotonic: () => now, burst: 100 }),
-    reader: () => reader,
-  });
-  const told = new Set<string>();
+function setup(answers: Answer[], refuse = 0) {
   const notified: Array<{ kind: string; text: string }> = [];
-  const service = createChainVerification({
-    verifier,
-    setting,
-    told: { has: async (k) => told.has(k), add: async (k) => void told.add(k) },
+  const { newService, later } = chainVerification({
+    reader: scriptedReader(answers),
+    told: toldSet(),
     notify: async (_id, d, text) => {
       // The pipeline refuses the first `refuse` tellings (the outbox's write refused: quota, a failing disk).
       if (refuse-- > 0) throw new DOMException('quota', 'QuotaExceededError');
@@ -74,7 +19,7 @@ function setup(answers: Array<LegObservation | (() => Promise<LegObservation>)>,
     },
   });
   // Each leg is asked again only when due: a minute later it is, whatever its cadence.
-  return { service, notified, later: (ms = 60_000) => (now += ms) };
+  return { service: newService(), notified, later };
 }
 
 describe('the worker’s chain verification', () => {
@@ -135,7 +80,6 @@ describe('a disagreement the pipeline refused to queue', () => {
 
 describe('a leg skipped before its first verdict', () => {
   const DEPOSIT = `0x${'a'.repeat(64)}`;
-  const ORIGIN = `0x${'b'.repeat(64)}`;
   const three = IntentReceipt.parse({
     ...receipt('SUCCEEDED'),
     depositTransaction: { chainId: 42161, txnHash: DEPOSIT, status: 'SUCCEEDED' },
@@ -143,10 +87,8 @@ describe('a leg skipped before its first verdict', () => {
   });
   /** Arbitrum One holds one check's requests (4) and refills 30 a minute; Base is ample; every leg final at once. */
   function threeLegs(failOrigin = false) {
-    let now = 0;
     const asked: string[] = [];
-    const final = (hash: string): LegObservation =>
-      hash === DEST_HASH ? received(200n) : { ...received(200n), receipt: { ...received(200n).receipt!, logs: [] } };
+    const final = (hash: string): LegObservation => (hash === DEST_HASH ? received(200n) : inBlock(200n));
     const reader: ChainReader = {
       observe: async (hash) => {
         asked.push(hash);
@@ -160,22 +102,8 @@ describe('a leg skipped before its first verdict', () => {
         : id === 8453
           ? { rpcUrl: 'http://127.0.0.1:8546', finalityDepth: 3 }
           : undefined;
-    const budget = new RpcBudget({ monotonic: () => now, burst: failOrigin ? 8 : 4, perMinute: 30 });
-    const verifier = new LegVerifier({
-      timers: realTimers,
-      fetch: () => Promise.reject(new Error('scripted')),
-      monotonic: () => now,
-      setting,
-      budget,
-      reader: () => reader,
-    });
-    const service = createChainVerification({
-      verifier,
-      setting,
-      told: { has: async () => false, add: async () => {} },
-      notify: async () => {},
-    });
-    return { service, asked, advance: (ms: number) => (now += ms) };
+    const { newService, later } = chainVerification({ reader, setting, budget: { burst: failOrigin ? 8 : 4, perMinute: 30 } });
+    return { service: newService(), asked, advance: later };
   }
 
   it('is checked again once the budget allows, though the receipt’s other legs are settled', async () => {
@@ -218,37 +146,23 @@ describe('a leg whose transaction the service names anew', () => {
     });
 
   it('compares each transaction with its own previous verdict: a re-org of the first is told after the service named another', async () => {
-    let now = 0;
     // Per transaction, what its chain answers at each read.
     const answers: Record<string, LegObservation[]> = {
       [DEST_HASH]: [received(102n), { receipt: null, head: 104n }],
       [OTHER_HASH]: [{ receipt: null, head: 103n }],
     };
-    const reader: ChainReader = {
-      observe: async (hash) => answers[hash]?.shift() ?? Promise.reject(new Error('no more answers')),
-    };
-    const setting = (id: number) => (id === 8453 ? { rpcUrl: 'https://rpc.example.org', finalityDepth: 10 } : undefined);
-    const verifier = new LegVerifier({
-      timers: realTimers,
-      fetch: () => Promise.reject(new Error('scripted')),
-      monotonic: () => now,
-      setting,
-      budget: new RpcBudget({ monotonic: () => now, burst: 100 }),
-      reader: () => reader,
-    });
     const told: string[] = [];
-    const service = createChainVerification({
-      verifier,
-      setting,
-      told: { has: async () => false, add: async () => {} },
+    const { newService, later } = chainVerification({
+      reader: scriptedReader(answers),
       notify: async (_id, d) => void told.push(`${d.kind} ${d.leg}`),
     });
+    const service = newService();
     // The destination in a block; then the service names another transaction (not seen yet); then the first again,
     // which its chain no longer has: a transaction confirmed earlier, re-orged out.
     expect((await service.verifyReceipt(naming(DEST_HASH))).legs.map((l) => l.check.kind)).toEqual(['confirmed']);
-    now += 60_000;
+    later();
     expect((await service.verifyReceipt(naming(OTHER_HASH))).legs.map((l) => l.check.kind)).toEqual(['not-seen']);
-    now += 60_000;
+    later();
     expect((await service.verifyReceipt(naming(DEST_HASH))).legs.map((l) => l.check.kind)).toEqual(['reorged']);
     expect(told).toEqual(['reorged destination']);
   });

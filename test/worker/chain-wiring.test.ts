@@ -3,21 +3,14 @@
  * told-set in storage.local (fakeBrowser), the platform's fetch, virtual timers. Off until the user turns the chain on
  * and grants its RPC origin.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { Platform } from '@/lib/platform';
 import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { ACCOUNTS, type Anvil, deployToken, mined, sendTransfer, startAnvil, type Token } from '../../simulator/chain/anvil';
+import { ACCOUNTS } from '../../simulator/chain/anvil';
+import { anvilOnBase, receipt } from './chain-fixtures';
 
-let anvil: Anvil;
-let token: Token;
-beforeAll(async () => {
-  anvil = await startAnvil(8453);
-  token = await deployToken(anvil);
-}, 30_000);
-afterAll(() => anvil?.stop());
-beforeEach(() => fakeBrowser.reset());
+const chain = anvilOnBase();
 
 /** A platform on the real fetch (counted), a monotonic clock at 0 and timers that only record what was asked. */
 function platform() {
@@ -35,38 +28,30 @@ function platform() {
   return { p, requests, timers };
 }
 
+/** The service's receipt at `status`: its destination `hash` on the local chain, paying the user in its token. */
 const receiptFor = (hash: string, status: string) =>
-  IntentReceipt.parse({
-    intentId: '0xintent',
-    status,
-    destinationTransaction: { chainId: 8453, txnHash: hash, status: 'MINING', tokenAmount: '249100000' },
-    summary: {
-      destinationToAddress: ACCOUNTS.user,
-      destinationTokenAddress: token.address,
-      destinationTokenMetadata: { symbol: 'USDC', decimals: 6 },
-    },
-  });
+  receipt(status, { txnHash: hash, destinationStatus: 'MINING', to: ACCOUNTS.user, token: chain.token.address });
 
 describe('the worker’s verifier on its platform', () => {
   it('sends nothing while the chain is off, or on without the RPC origin’s permission', async () => {
-    const hash = await sendTransfer(anvil, token, ACCOUNTS.user, 249_100_000n);
-    await mined(anvil, hash);
+    const hash = await chain.paid();
     const { p, requests } = platform();
     const granted = new Set<string>();
     const verifier = createChainVerifierOnPlatform(p, { notify: async () => {}, hasPermission: async (pattern) => granted.has(pattern) });
     expect((await verifier.onReceipt(receiptFor(hash, 'EXECUTING')))?.legs).toEqual([]);
-    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: anvil.url } } });
+    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: chain.anvil.url } } });
     expect((await verifier.onReceipt(receiptFor(hash, 'EXECUTING')))?.legs).toEqual([]);
     expect(requests).toEqual([]);
     granted.add('http://127.0.0.1/*');
     expect((await verifier.onReceipt(receiptFor(hash, 'EXECUTING')))?.legs).toHaveLength(1);
-    expect(requests.every((url) => url.startsWith(anvil.url))).toBe(true);
+    expect(requests.every((url) => url.startsWith(chain.anvil.url))).toBe(true);
   });
 
   it('tells the transfer that arrived ahead of the service once, remembered in storage, and re-checks on the cadence', async () => {
-    const hash = await sendTransfer(anvil, token, ACCOUNTS.user, 249_100_000n);
-    await mined(anvil, hash);
-    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: anvil.url, finalityDepth: 60 } } });
+    const hash = await chain.paid();
+    await fakeBrowser.storage.local.set({
+      [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: chain.anvil.url, finalityDepth: 60 } },
+    });
     const { p, timers } = platform();
     const told: string[] = [];
     const verifier = createChainVerifierOnPlatform(p, {
