@@ -19,7 +19,7 @@ const END = 600 * S;
 function run(
   deaths: CheckContext['deaths'],
   log: Array<{ lane: string; op: string; start: number }> = [],
-  stalls: Array<{ at: number; ms: number }> = [],
+  stalls: Array<{ at: number; ms: number; burst?: number }> = [],
 ): CheckContext {
   const windows: Window[] = deaths.map((d) => ({ from: d.at, to: d.restartAt ?? END, why: `death (${d.kind})` }));
   return {
@@ -76,24 +76,26 @@ describe('diedInWait', () => {
 describe('checkLookups: the time the world stood still', () => {
   const asked = 10 * S;
   const sentLate = { lane: 'user', op: 'history', start: asked + 2_500 };
-  /** Twenty calls of 30 ms each from `from` on, one after another (600 ms in all). */
-  const calls = (from: number) => Array.from({ length: 20 }, (_, k) => ({ at: from + k * 30, ms: 30 }));
+  /** Twenty calls of 30 ms each from `from` on, made side by side (one burst) and taking their time one after another (600 ms in all). */
+  const calls = (from: number, burst = 1) => Array.from({ length: 20 }, (_, k) => ({ at: from + k * 30, ms: 30, burst }));
 
   it('excuses a look-up late by no more than the stalls inside its wait', () => {
-    const { violations, excused } = verdict(run([], [sentLate], calls(asked)), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
+    const { violations, excused } = verdict(run([], [sentLate], [...calls(asked, 1), ...calls(asked + 600, 2)]), [
+      { at: asked, replied: true, repliedAt: asked + 2_600 },
+    ]);
     expect(violations).toEqual([]);
     expect(excused).toEqual(['the world stood still (slow calls)']);
   });
 
   it('fails a look-up later than its 2 s and those stalls', () => {
-    const few = calls(asked).slice(0, 10); // 300 ms
+    const few = calls(asked).slice(0, 10); // 300 ms, of which 270 the one-after-another's
     const { violations } = verdict(run([], [sentLate], few), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
     expect(violations).toHaveLength(1);
-    expect(violations[0]).toMatch(/^L1 a look-up asked at .* not sent within 2300 ms/);
+    expect(violations[0]).toMatch(/^L1 a look-up asked at .* not sent within 2270 ms/);
   });
 
   it('does not count stalls after its wait (nor before the asking)', () => {
-    const outside = [...calls(asked - 1_000), ...calls(asked + 2_000)];
+    const outside = [...calls(asked - 1_000, 1), ...calls(asked + 2_000, 2)];
     const { violations } = verdict(run([], [sentLate], outside), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatch(/not sent within 2000 ms/);
@@ -104,5 +106,29 @@ describe('checkLookups: the time the world stood still', () => {
     const { violations } = verdict(run([], [first, sentLate], calls(asked)), [{ at: asked, replied: true, repliedAt: asked + 2_600 }]);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatch(/^L1 a tracker wait went .* before the look-up/);
+  });
+});
+
+describe('checkLookups: a request of the tracker sent before the look-up (seed 20261227 run 15469)', () => {
+  const asked = 10 * S;
+  const tracker = { lane: 'tracker', op: 'history', start: asked + 201 };
+  const user = { lane: 'user', op: 'history', start: asked + 301 };
+  const replied = [{ at: asked, replied: true, repliedAt: asked + 400 }];
+  /** The look-up's settings read (its own burst), then two fetches of `bursts[0]` and `bursts[1]`, 100 ms each. */
+  const stalls = (bursts: [number, number]) => [
+    { at: asked + 1, ms: 100, burst: 1 },
+    { at: asked + 101, ms: 100, burst: bursts[0] },
+    { at: asked + 201, ms: 100, burst: bursts[1] },
+  ];
+
+  it("did not go first when its fetch and the look-up's were side by side (one burst, run one after another)", () => {
+    const { violations } = verdict(run([], [tracker, user], stalls([2, 2])), replied);
+    expect(violations).toEqual([]);
+  });
+
+  it("went first when its fetch was made before the look-up's in a burst of its own", () => {
+    const { violations } = verdict(run([], [tracker, user], stalls([2, 3])), replied);
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/^L1 a tracker history went 100 ms before the look-up/);
   });
 });

@@ -109,16 +109,27 @@ export class WorldTime {
    */
   pass(ms: number): void {
     if (ms <= 0) return;
-    this.stalls.push({ at: this.trueNow(), ms });
+    // Calls made in one synchronous run of JavaScript are side by side (none can wait for another's answer): one burst,
+    // until the microtasks queued before its first call have run.
+    if (!this.#inBurst) {
+      this.#inBurst = true;
+      this.#bursts++;
+      queueMicrotask(() => (this.#inBurst = false));
+    }
+    this.stalls.push({ at: this.trueNow(), ms, burst: this.#bursts });
     this.t += ms;
   }
 
   /**
    * Each time true time passed while the worker worked ({@link pass}: the slowDisk and slowCalls families), from when
    * (true time, ms since the epoch, as {@link trueNow}) and how long (ms). The whole world stood still meanwhile, calls made side by side one after another:
-   * time no part of the worker could use (test/world/lookups.ts adds it to a look-up's 2 s).
+   * time no part of the worker could use (test/world/lookups.ts adds to a look-up's 2 s what calls of one burst took
+   * beyond the longest of them). `burst`: calls made in one synchronous run share it — side by side, they would take
+   * their time at once in a browser; calls in different bursts may wait for one another (one after another, awaited).
    */
-  readonly stalls: Array<{ at: number; ms: number }> = [];
+  readonly stalls: Array<{ at: number; ms: number; burst: number }> = [];
+  #bursts = 0;
+  #inBurst = false;
 
   /** The user's clock jumps by `ms` (negative: back). */
   jump(ms: number): void {
