@@ -8,40 +8,7 @@
  * worker's sent first only by a window open by then.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckContext, ExtraInvariant, Window } from './family-types';
-import { checkLookups, type LookupsObs } from './lookups';
-
-const S = 1_000;
-const END = 600 * S;
-
-type Stall = { at: number; ms: number; burst?: number };
-
-/** A run with these windows (about every intent), deaths, requests and stalls. */
-function run(opts: {
-  windows?: Window[];
-  deaths?: CheckContext['deaths'];
-  log?: Array<{ lane: string; op: string; start: number }>;
-  stalls?: Stall[];
-}): CheckContext {
-  const deaths = opts.deaths ?? [];
-  const windows: Window[] = [
-    ...(opts.windows ?? []),
-    ...deaths.map((d) => ({ from: d.at, to: d.restartAt ?? END, why: `death (${d.kind})` })),
-  ];
-  return {
-    service: { log: opts.log ?? [] },
-    world: { time: { stalls: opts.stalls ?? [] } },
-    deaths,
-    end: END,
-    over: (_id: string | undefined, from: number, to: number) => windows.filter((w) => w.from < to && w.to > from),
-  } as unknown as CheckContext;
-}
-
-function verdict(ctx: CheckContext, obs: LookupsObs) {
-  const excused: string[] = [];
-  const count = { ok: (_i: ExtraInvariant) => {}, excused: (_i: ExtraInvariant, why: string) => void excused.push(why) };
-  return { violations: checkLookups(ctx, obs, count), excused };
-}
+import { END, lookupRun as run, S, type Stall, lookupVerdict as verdict } from './lookups-runs';
 
 const asked = 10 * S;
 /** `n` calls of `ms` each, one after another from `from` on, each awaited before the next (a burst each). */

@@ -6,36 +6,13 @@
  * nothing else (seed 20261227 run 7755, kept in ./kept/l1read.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckContext, ExtraInvariant, Window } from './family-types';
-import { checkLookups, diedInWait, type LookupsObs } from './lookups';
+import type { CheckContext } from './family-types';
+import { diedInWait } from './lookups';
+import { lookupRun, S, type Stall, lookupVerdict as verdict } from './lookups-runs';
 
-const S = 1_000;
-const END = 600 * S;
-
-/**
- * A run with these deaths and the oracle's windows made of them as test/world/oracle.ts makes them, these requests sent
- * (none unless given) and these times the world stood still (test/world/time.ts `stalls`).
- */
-function run(
-  deaths: CheckContext['deaths'],
-  log: Array<{ lane: string; op: string; start: number }> = [],
-  stalls: Array<{ at: number; ms: number; burst?: number }> = [],
-): CheckContext {
-  const windows: Window[] = deaths.map((d) => ({ from: d.at, to: d.restartAt ?? END, why: `death (${d.kind})` }));
-  return {
-    service: { log },
-    world: { time: { stalls } },
-    deaths,
-    end: END,
-    over: (_id: string | undefined, from: number, to: number) => windows.filter((w) => w.from < to && w.to > from),
-  } as unknown as CheckContext;
-}
-
-function verdict(ctx: CheckContext, obs: LookupsObs) {
-  const excused: string[] = [];
-  const count = { ok: (_i: ExtraInvariant) => {}, excused: (_i: ExtraInvariant, why: string) => void excused.push(why) };
-  return { violations: checkLookups(ctx, obs, count), excused };
-}
+/** A run with these deaths, these requests sent and these stalls ({@link lookupRun}). */
+const run = (deaths: CheckContext['deaths'], log: Array<{ lane: string; op: string; start: number }> = [], stalls: Stall[] = []) =>
+  lookupRun({ deaths, log, stalls });
 
 describe('checkLookups: a look-up never sent', () => {
   it('is excused by a worker that died at the very instant it was asked, the next started at once', () => {
