@@ -69,6 +69,20 @@ export class PumpLoop {
   }
 }
 
+/**
+ * The load failed (IndexedDB refusing the intents) while a Retry-After pause a previous worker left holds (the engine
+ * rebased it alone, lib/tracker/engine.ts): the pause's checkpoints are written all the same, every
+ * 10 s from its start (`PAUSE_CHECKPOINT_MS`, ./pause), and the engine wakes for the next (trying the load again then), so that
+ * a worker dying after a long refusal does not leave what it served unwritten for the next one to hold again (world
+ * campaign seed 20261227 run 23154: 30 s served with the intents refused, lost with a kill, held again). Never rejects.
+ */
+export async function servePauseUnloaded(c: EngineCore): Promise<void> {
+  if (c.stopped || !(c.pause.left() > 0)) return;
+  const now = c.clock.now();
+  await c.pause.serve(now).catch(() => {});
+  c.wakeAt(Math.min(now + c.pause.left(), c.pause.nextCheckpointAt(now)));
+}
+
 /** Runs the watchdogs, then starts whatever the scheduler says can start now, and sets the timer. */
 export async function pump(c: EngineCore): Promise<void> {
   if (c.stopped) return;
