@@ -14,7 +14,7 @@ import type { TrackedIntent, TrackerState } from '../store';
 import { createCore, type EngineCore } from './engine-core';
 import { ActionsAhead, LOAD_LIMITS, patiently, settledWithin } from './load-bound';
 import { rebaseRecords } from './load-rebase';
-import { PumpLoop, pump, servePauseUnloaded } from './pump';
+import { loadOrServe, PumpLoop, pump } from './pump';
 import { entryRecord, type TrackEntry } from './track-many';
 import { aheadMs } from './tracker-time';
 import { baselineSet, retried, seen } from './transitions';
@@ -35,7 +35,7 @@ export class Tracker {
   constructor(deps: TrackerDeps) {
     this.#c = createCore(deps);
     this.#loop = new PumpLoop(this.#c, async () => {
-      await this.#loadOrServe();
+      await loadOrServe(this.#c, () => this.#load());
       await pump(this.#c);
     });
     this.#c.kick = () => this.#loop.kick();
@@ -154,7 +154,7 @@ export class Tracker {
   async resume(): Promise<void> {
     const c = this.#c;
     if (c.stopped) return;
-    await this.#loadOrServe();
+    await loadOrServe(this.#c, () => this.#load());
     for (const intent of c.mirror.values()) if (intent.notification === 'pending') void c.delivery.deliver(intent.intentId);
     c.kick();
   }
@@ -220,14 +220,6 @@ export class Tracker {
   #loadForUser(): Promise<void> {
     // Once loaded, the very promise every call awaits: no extra turn, so a look-up asked after a removal sees it.
     return this.#loaded ? this.#load() : this.#ahead.add(patiently(() => this.#load(), this.#c.clock));
-  }
-
-  /** {@link Tracker.#load} for the pump and the start: a load that fails still serves the kept pause (`servePauseUnloaded`). */
-  #loadOrServe(): Promise<void> {
-    return this.#load().catch(async (err: unknown) => {
-      await servePauseUnloaded(this.#c);
-      throw err;
-    });
   }
 
   #load(): Promise<void> {

@@ -83,6 +83,14 @@ export async function servePauseUnloaded(c: EngineCore): Promise<void> {
   c.wakeAt(Math.min(now + c.pause.left(), c.pause.nextCheckpointAt(now)));
 }
 
+/** `load()` (the engine's, for the pump and the start); when it fails, {@link servePauseUnloaded}, then the same rejection. */
+export function loadOrServe(c: EngineCore, load: () => Promise<void>): Promise<void> {
+  return load().catch(async (err: unknown) => {
+    await servePauseUnloaded(c);
+    throw err;
+  });
+}
+
 /** Runs the watchdogs, then starts whatever the scheduler says can start now, and sets the timer. */
 export async function pump(c: EngineCore): Promise<void> {
   if (c.stopped) return;

@@ -41,14 +41,17 @@ describe('the worker’s requests', () => {
   });
 
   it('are at most 4 in flight at once and one more of the user’s; the others wait their turn, and one aborted meanwhile is not sent', async () => {
-    const sim = await startSimulator({ dataset: false, waitTimeoutMs: 300 });
+    // Long-polls held 1.5 s: long enough that the five places are all held at once even when a loaded machine (npm
+    // test's e2e beside it) answers the first round slowly — with 300 ms, the held ones could end before the last
+    // started (seen once: a peak of 4).
+    const sim = await startSimulator({ dataset: false, waitTimeoutMs: 1_500 });
     try {
       const settings = createSettingsStore();
       await settings.set({ baseUrl: sim.url, accessKey: sim.accessKey });
       const clients = createClientCache(settings);
       const client = (await clients.current('user'))!;
       const ids = Array.from({ length: 6 }, () => sim.createIntent('success', 60_000));
-      // Six long-polls the server holds (300 ms), and a GetIntent beside them.
+      // Six long-polls the server holds (1.5 s), and a GetIntent beside them.
       const waits = ids.map(async (intentId) => {
         const { receiptStates } = await client.waitIntentReceipt({ intentId, lastReceiptStates: [] });
         return client.waitIntentReceipt({ intentId, lastReceiptStates: receiptStates ?? [] });
