@@ -70,17 +70,22 @@ export class PumpLoop {
 }
 
 /**
- * The load failed (IndexedDB refusing the intents) while a Retry-After pause a previous worker left holds (the engine
- * rebased it alone, lib/tracker/engine.ts): the pause's checkpoints are written all the same, every
- * 10 s from its start (`PAUSE_CHECKPOINT_MS`, ./pause), and the engine wakes for the next (trying the load again then), so that
- * a worker dying after a long refusal does not leave what it served unwritten for the next one to hold again (world
- * campaign seed 20261227 run 23154: 30 s served with the intents refused, lost with a kill, held again). Never rejects.
+ * Serves the Retry-After pause at `now` (steady ms): writes what is left of it at its 10 s checkpoint
+ * (`TrackerPause.serve`, which never rejects) and wakes the engine for the next checkpoint or the pause's end.
+ */
+async function servePause(c: EngineCore, now: number): Promise<void> {
+  await c.pause.serve(now);
+  c.wakeAt(Math.min(now + c.pause.left(), c.pause.nextCheckpointAt(now)));
+}
+
+/**
+ * The load failed (IndexedDB refusing the intents) while a pause a previous worker left holds: it is served all the
+ * same, and the wake-up for its next checkpoint tries the load again. Without this, a worker dying after a long
+ * refusal left what it served unwritten, and the next held it again (world seed 20261227 run 23154). Never rejects.
  */
 export async function servePauseUnloaded(c: EngineCore): Promise<void> {
   if (c.stopped || !(c.pause.left() > 0)) return;
-  const now = c.clock.now();
-  await c.pause.serve(now).catch(() => {});
-  c.wakeAt(Math.min(now + c.pause.left(), c.pause.nextCheckpointAt(now)));
+  await servePause(c, c.clock.now());
 }
 
 /** `load()` (the engine's, for the pump and the start); when it fails, {@link servePauseUnloaded}, then the same rejection. */
@@ -101,11 +106,10 @@ export async function pump(c: EngineCore): Promise<void> {
   await c.pause.flush();
   if (c.pause.kept.pausedUntil !== undefined && c.pause.left() === 0) await c.pause.ended();
   if (c.pause.left() > 0) {
-    await c.pause.serve(now);
-    await keepGraces(c, now);
     // The next checkpoint is due 10 s after the last (or the pause's start), not 10 s after this pass: a wake-up set
     // before the pause began may have brought this pass early.
-    c.wakeAt(Math.min(now + c.pause.left(), c.pause.nextCheckpointAt(now)));
+    await servePause(c, now);
+    await keepGraces(c, now);
     return c.refresh.settleAll();
   }
   const transport = await c.deps.transport();
