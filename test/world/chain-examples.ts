@@ -128,4 +128,163 @@ export const CHAIN_FIXED: Example[] = [
       },
     },
   },
+  {
+    // Seed 20261128, run 137 (faults chain,kill,idle,restart,jump,skew,http,retryAfter,slowCalls): the oracle's.
+    seed: 20261265,
+    found:
+      "V1 (oracle): two reads on Arbitrum One overlapped as a worker started (under slowCalls); the fault met by the second one's burst was taken for either, so the first ask of the origin leg counted as answered and the leg, asked through faults every 60 s to the end, was not excused (test/world/chain-family.ts: each burst is paired with its own receipt answer)",
+    schedule: {
+      kind: 'chrome',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 5,
+          committedFor: -1,
+          executing: [97112],
+          end: 'EXECUTING',
+          inHistory: false,
+          flapStates: 4,
+          flapEveryMs: 4000,
+          flapForMs: 122157,
+        },
+        {
+          addAt: 0,
+          createdBefore: 145537,
+          committedFor: -1,
+          executing: [21149],
+          end: 'FAILED',
+          inHistory: false,
+          flapStates: 37,
+          flapEveryMs: 100,
+          flapForMs: 479993,
+        },
+        {
+          addAt: 0,
+          createdBefore: 102807,
+          committedFor: 102503,
+          executing: [85609],
+          end: 'EXECUTING',
+          inHistory: true,
+          flapStates: 16,
+          flapEveryMs: 100,
+          flapForMs: 60016,
+        },
+        {
+          addAt: 239999,
+          createdBefore: 5000,
+          committedFor: 60003,
+          executing: [],
+          end: 'EXECUTING',
+          inHistory: false,
+          flapStates: 26,
+          flapEveryMs: 1000,
+          flapForMs: 479994,
+        },
+      ],
+      serverWaitMs: 90000,
+      history: true,
+      user: [
+        {
+          at: 224178,
+          kind: 'retry',
+          target: 1678802119,
+        },
+      ],
+      kill: [],
+      idle: [199057, 663001, 572240],
+      restart: [
+        {
+          at: 197286,
+          closedMs: 119375,
+        },
+        {
+          at: 225571,
+          closedMs: 142502,
+        },
+      ],
+      skewMs: 0,
+      drift: undefined,
+      jumps: [
+        {
+          at: 446974,
+          ms: -3600000,
+        },
+      ],
+      idb: [],
+      quota: [],
+      sync: [],
+      rejectNotificationAt: [],
+      closes: [],
+      burst: ['timeout', 'reset', '500', 'ok', 'ok'],
+      retryAfter: {
+        rate: 0.05,
+        seconds: 3600,
+        form: 'seconds',
+      },
+      lyingDate: undefined,
+      updatedAhead: undefined,
+      backwards: undefined,
+      flap40: false,
+      bigInt: undefined,
+      testConnection: [],
+      foreign: undefined,
+      extra: {
+        notFound: undefined,
+        history: undefined,
+        lookups: undefined,
+        trackMany: undefined,
+        stuck: undefined,
+        watched: undefined,
+        bigIntIntent: undefined,
+        clicks: [],
+        chain: {
+          intents: [
+            {
+              index: 3463925,
+              story: 'missing',
+              lagMs: 0,
+            },
+            {
+              index: 780596559,
+              story: 'reverted',
+              lagMs: 30000,
+            },
+          ],
+          reorgs: [
+            {
+              afterMs: 11154,
+              depth: 1,
+              backAfterBlocks: 2,
+            },
+            {
+              afterMs: 26901,
+              depth: 4,
+              backAfterBlocks: 3,
+            },
+          ],
+          faultRate: 0.3,
+          faults: ['http500', 'timeout'],
+          wrongChain: [
+            {
+              fromMs: 480450,
+              forMs: 7902,
+            },
+          ],
+        },
+      },
+      slowDisk: [],
+      slowCalls: [
+        {
+          from: 319971,
+          forMs: 21194,
+          ms: 1,
+        },
+        {
+          from: 203906,
+          forMs: 562960,
+          ms: 20,
+        },
+      ],
+    },
+  },
 ];

@@ -124,6 +124,14 @@ export interface ChainObs {
   /** World times of every receipt request (an observation's first), per chain id. */
   readsAt: Map<number, number[]>;
   /**
+   * Whether each read (by `hash@t`, its receipt request's world time) met an RPC fault or a wrong-chain answer: at its
+   * receipt request, or at a request of its own follow-up burst (lib/chain/rpc.ts `observe`: chain id, head, block,
+   * transaction, sent together once the receipt is answered), found by pairing each burst with the receipt answers of
+   * that chain in the order they came, within one worker life. Undefined for a read whose burst could not be paired
+   * for sure (its block request named another block than its receipt's): {@link faultedAsk} then falls back on time.
+   */
+  readFaulted: Map<string, boolean | undefined>;
+  /**
    * World times of the RPC budget's tokens taken, per chain id (its replay, test/world/rpc-budget.ts): a check of a leg
    * takes its 4 at its first request (the receipt's), however many it then sends — one that meets a fault sends fewer.
    * A check of a leg the worker had stored final ({@link ChainObs.storedFinalAt}) is left out: wasted, not owed.
@@ -175,6 +183,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     asks: new Map(),
     faultsAt: new Map(),
     readsAt: new Map(),
+    readFaulted: new Map(),
     requests: new Map(),
     namedAt: new Map(),
     storedFinalAt: new Map(),
@@ -321,6 +330,12 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     return f;
   });
   const wrong = rpcFetch(new Map([[BASE, base]]), () => 'wrongChain');
+  // Each read's follow-up burst is paired with its receipt answer (ChainObs.readFaulted): per chain, the reads whose
+  // receipt was answered (in the order the answers came) wait for their burst, which begins with `eth_chainId`.
+  type Read = { key: string; hash: string; block: number | undefined };
+  const answered = new Map<number, Read[]>();
+  const bursting = new Map<number, Read | undefined>();
+  const lifeOf = new Map<number, number>();
   for (const [origin, chain] of origins)
     world.net.routes.set(origin, async (url, init) => {
       sync();
@@ -331,6 +346,23 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       const body = JSON.parse(String(init.body)) as { method: string; params?: unknown[] };
       if (faulted) obs.faultsAt.set(chain.chainId, (obs.faultsAt.get(chain.chainId) ?? new Set()).add(t));
       const hash = String(body.params?.[0] ?? '').toLowerCase();
+      // A read cut by a death never sends its burst: the pairing starts afresh with each worker life.
+      if (lifeOf.get(chain.chainId) !== world.lives.length) {
+        lifeOf.set(chain.chainId, world.lives.length);
+        answered.set(chain.chainId, []);
+        bursting.delete(chain.chainId);
+      }
+      let read: Read | undefined;
+      if (body.method === 'eth_getTransactionReceipt') {
+        read = { key: `${hash}@${t}`, hash, block: chain.tx(hash)?.block };
+        obs.readFaulted.set(read.key, faulted);
+      } else {
+        if (body.method === 'eth_chainId') bursting.set(chain.chainId, answered.get(chain.chainId)?.shift());
+        const own = bursting.get(chain.chainId);
+        if (own && body.method === 'eth_getBlockByNumber' && Number(body.params?.[0]) !== own.block)
+          obs.readFaulted.set(own.key, undefined);
+        else if (own && faulted && obs.readFaulted.get(own.key) === false) obs.readFaulted.set(own.key, true);
+      }
       if (body.method === 'eth_getTransactionReceipt') {
         obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
         obs.readsAt.set(chain.chainId, [...(obs.readsAt.get(chain.chainId) ?? []), t]);
@@ -339,6 +371,9 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
           obs.requests.set(chain.chainId, [...(obs.requests.get(chain.chainId) ?? []), ...Array<number>(CHECK_REQUESTS).fill(t)]);
       }
       const answer = await pending;
+      // Answered (a wrong chain's answer too): the worker goes on with the read's burst.
+      if (read && (!obs.readFaulted.get(read.key) || wrongNow) && lifeOf.get(chain.chainId) === world.lives.length)
+        answered.get(chain.chainId)?.push(read);
       sample();
       return answer;
     });
@@ -352,13 +387,17 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
 const OBSERVATION_MS = 1_000;
 
 /**
- * Whether the worker's read of a leg asked at `t` (its receipt request) met an RPC fault or a wrong-chain answer on
- * chain `chainId`: at `t` itself, or at a later request of the same observation (under `slowCalls` each request takes
- * time, so the chain id, head and block requests come 5–100 ms after the receipt's: run 4126 of seed 20261227). A later
- * fault is the read's only when no other read began on that chain within {@link OBSERVATION_MS}: otherwise it may be
- * the other read's, and the ask counts as answered.
+ * Whether the worker's read of leg `hash` asked at `t` (its receipt request) met an RPC fault or a wrong-chain answer on
+ * chain `chainId`: at its receipt request or at a request of its own burst ({@link ChainObs.readFaulted}; two reads on
+ * one chain overlap, and a fault of one's burst is not the other's: run 137 of seed 20261128, whose leg was left
+ * unexcused for the other read's answered burst). When the pairing is unsure, by time: at `t` itself, or at a later
+ * request within {@link OBSERVATION_MS} (under `slowCalls` each request takes time, so the chain id, head and block
+ * requests come 5–100 ms after the receipt's: run 4126 of seed 20261227), but only when no other read began on that
+ * chain within it: otherwise the fault may be the other read's, and the ask counts as answered.
  */
-function faultedAsk(obs: ChainObs, chainId: number, t: number): boolean {
+function faultedAsk(obs: ChainObs, chainId: number, t: number, hash?: string): boolean {
+  const own = hash === undefined ? undefined : obs.readFaulted.get(`${hash}@${t}`);
+  if (own !== undefined) return own;
   const faults = obs.faultsAt.get(chainId) ?? new Set<number>();
   if (faults.has(t)) return true;
   const alone = (obs.readsAt.get(chainId) ?? []).filter((u) => Math.abs(u - t) <= OBSERVATION_MS).length === 1;
@@ -381,7 +420,10 @@ function stillFaulted(ctx: CheckContext, obs: ChainObs) {
   return (leg: { chainId: number; txnHash: string }, from = 0) => {
     const asks = obs.asks.get(leg.txnHash.toLowerCase()) ?? [];
     const since = Math.max(lastLife, from);
-    return asks.some((t) => t >= end - STILL_ASKING_MS) && asks.filter((t) => t >= since).every((t) => faultedAsk(obs, leg.chainId, t));
+    return (
+      asks.some((t) => t >= end - STILL_ASKING_MS) &&
+      asks.filter((t) => t >= since).every((t) => faultedAsk(obs, leg.chainId, t, leg.txnHash.toLowerCase()))
+    );
   };
 }
 
@@ -416,7 +458,7 @@ function deadAtTheEnd(ctx: CheckContext, obs: ChainObs) {
     const named = obs.namedAt.get(hash);
     if (!dead || named === undefined) return false;
     const asks = (obs.asks.get(hash) ?? []).filter((t) => t >= Math.max(named, from));
-    return asks.every((t) => faultedAsk(obs, leg.chainId, t)) && alive(Math.max(named, from, ...asks), last.at) <= STILL_ASKING_MS;
+    return asks.every((t) => faultedAsk(obs, leg.chainId, t, hash)) && alive(Math.max(named, from, ...asks), last.at) <= STILL_ASKING_MS;
   };
 }
 
