@@ -129,8 +129,9 @@ export interface ChainObs {
    * transaction, sent together once the receipt is answered), found by pairing each burst with the receipt answers of
    * that chain in the order they came, within one worker life. Undefined for a read whose burst could not be paired
    * for sure (its block request named another block than its receipt's): {@link faultedAsk} then falls back on time.
+   * One entry per read: two reads of one leg at the same instant are two entries, not one overwritten.
    */
-  readFaulted: Map<string, boolean | undefined>;
+  readFaulted: Map<string, Array<{ faulted: boolean | undefined }>>;
   /**
    * World times of the RPC budget's tokens taken, per chain id (its replay, test/world/rpc-budget.ts): a check of a leg
    * takes its 4 at its first request (the receipt's), however many it then sends — one that meets a fault sends fewer.
@@ -144,6 +145,12 @@ export interface ChainObs {
    * from then on is a read a settled leg never needs (docs/chain.md), left out of {@link ChainObs.requests}.
    */
   storedFinalAt: Map<string, number>;
+  /**
+   * Each leg line the worker stored for the popup (`intentId|leg|hash`, hash in lower case), once storage took it:
+   * a stored line stands as the leg's last known verdict while its chain stays on (lib/worker/chain-resume.ts), so a
+   * leg once stored and missing at the end is never excused by faults, the budget or a death.
+   */
+  storedLines: Set<string>;
 }
 
 const hashOf = (n: number, leg: number) => `0x${(n * 16 + leg + 1).toString(16).padStart(64, 'c')}`;
@@ -187,6 +194,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
     requests: new Map(),
     namedAt: new Map(),
     storedFinalAt: new Map(),
+    storedLines: new Set(),
   };
   const recorded = new Map<string, string>();
   const plan = new Map<string, { executingAt: number; succeededAt: number; destAt: number; n: number }>();
@@ -307,6 +315,8 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
           obs.violations.push(`V1 "verified on-chain" for ${id.slice(0, 8)}… at ${now.t} ms while the truth is ${show(now)}`);
       }
       if (plan.has(id)) v?.verified ? verified.add(id) : verified.delete(id);
+      // The profile's map is written only once the storage area took the write (a refused one never gets here).
+      for (const l of v?.legs ?? []) if (l.txnHash) obs.storedLines.add(`${id}|${l.leg}|${l.txnHash.toLowerCase()}`);
     }
     return set(key, value);
   };
@@ -332,7 +342,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
   const wrong = rpcFetch(new Map([[BASE, base]]), () => 'wrongChain');
   // Each read's follow-up burst is paired with its receipt answer (ChainObs.readFaulted): per chain, the reads whose
   // receipt was answered (in the order the answers came) wait for their burst, which begins with `eth_chainId`.
-  type Read = { key: string; hash: string; block: number | undefined };
+  type Read = { hash: string; block: number | undefined; state: { faulted: boolean | undefined } };
   const answered = new Map<number, Read[]>();
   const bursting = new Map<number, Read | undefined>();
   const lifeOf = new Map<number, number>();
@@ -354,14 +364,13 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       }
       let read: Read | undefined;
       if (body.method === 'eth_getTransactionReceipt') {
-        read = { key: `${hash}@${t}`, hash, block: chain.tx(hash)?.block };
-        obs.readFaulted.set(read.key, faulted);
+        read = { hash, block: chain.tx(hash)?.block, state: { faulted } };
+        obs.readFaulted.set(`${hash}@${t}`, [...(obs.readFaulted.get(`${hash}@${t}`) ?? []), read.state]);
       } else {
         if (body.method === 'eth_chainId') bursting.set(chain.chainId, answered.get(chain.chainId)?.shift());
         const own = bursting.get(chain.chainId);
-        if (own && body.method === 'eth_getBlockByNumber' && Number(body.params?.[0]) !== own.block)
-          obs.readFaulted.set(own.key, undefined);
-        else if (own && faulted && obs.readFaulted.get(own.key) === false) obs.readFaulted.set(own.key, true);
+        if (own && body.method === 'eth_getBlockByNumber' && Number(body.params?.[0]) !== own.block) own.state.faulted = undefined;
+        else if (own && faulted && own.state.faulted === false) own.state.faulted = true;
       }
       if (body.method === 'eth_getTransactionReceipt') {
         obs.asks.set(hash, [...(obs.asks.get(hash) ?? []), t]);
@@ -372,7 +381,7 @@ export function playChain(ctx: FamilyContext, spec: ChainSpec | undefined, stuck
       }
       const answer = await pending;
       // Answered (a wrong chain's answer too): the worker goes on with the read's burst.
-      if (read && (!obs.readFaulted.get(read.key) || wrongNow) && lifeOf.get(chain.chainId) === world.lives.length)
+      if (read && (!read.state.faulted || wrongNow) && lifeOf.get(chain.chainId) === world.lives.length)
         answered.get(chain.chainId)?.push(read);
       sample();
       return answer;
@@ -396,8 +405,9 @@ const OBSERVATION_MS = 1_000;
  * chain within it: otherwise the fault may be the other read's, and the ask counts as answered.
  */
 function faultedAsk(obs: ChainObs, chainId: number, t: number, hash?: string): boolean {
+  // Every read of the leg at that instant: faulted only if each one was (one answered is an answer).
   const own = hash === undefined ? undefined : obs.readFaulted.get(`${hash}@${t}`);
-  if (own !== undefined) return own;
+  if (own?.every((r) => r.faulted !== undefined)) return own.every((r) => r.faulted);
   const faults = obs.faultsAt.get(chainId) ?? new Set<number>();
   if (faults.has(t)) return true;
   const alone = (obs.readsAt.get(chainId) ?? []).filter((u) => Math.abs(u - t) <= OBSERVATION_MS).length === 1;
@@ -561,7 +571,11 @@ export function checkChain(ctx: CheckContext, obs: ChainObs | undefined, count: 
     const have = verdict?.legs.map((l) => l.leg) ?? [];
     const missing = legs.filter((l) => !have.includes(l.leg));
     const waited = budgetWait(ctx, obs);
-    if (missing.length > 0 && missing.every((l) => faultedTo(l))) count.excused('V1', 'RPC faults at every ask of the last worker life');
+    const once = missing.filter((l) => obs.storedLines.has(`${id}|${l.leg}|${l.txnHash.toLowerCase()}`));
+    if (once.length > 0)
+      v.push(`V1 ${id.slice(0, 8)}…: a leg's stored line was dropped: ${JSON.stringify({ want, have, once: once.map((l) => l.leg) })}`);
+    else if (missing.length > 0 && missing.every((l) => faultedTo(l)))
+      count.excused('V1', 'RPC faults at every ask of the last worker life');
     else if (missing.length > 0 && missing.every((l) => faultedTo(l) || waited(l)))
       count.excused('V1', "the RPC budget: a leg named at the end, its origin's budget spent on other legs");
     else if (missing.length > 0 && missing.every((l) => faultedTo(l) || waited(l) || deadSince(l)))

@@ -147,8 +147,8 @@ describe('V1 against a worker that drops the stored verdict of a leg its last li
   // life (721,003 ms to the end at 1,501,003 ms) asked it 15 times, every 60 s to 36 s before the end, and every ask
   // met an RPC fault. The working worker keeps the stored line ("last known") and ends with all three legs. A worker
   // whose checks store only what this life read (lib/worker/chain-resume.ts `withLastKnown` dropping the kept lines)
-  // ends with the destination's verdict gone — and V1 excuses it as "RPC faults at every ask of the last worker life":
-  // the excuse looks only at the last life's asks, never at whether the leg had a verdict stored before.
+  // ends with the destination's verdict gone. V1 excused it as "RPC faults at every ask of the last worker life" (the
+  // excuse looked only at the last life's asks); it now never excuses a leg whose line was once stored.
   const families = new Set(['chain', 'kill', 'idle', 'restart'] as const);
 
   it('seed 20261301 run 381: the working worker passes V1 without an excuse', async () => {
@@ -157,9 +157,7 @@ describe('V1 against a worker that drops the stored verdict of a leg its last li
     expect(tally.V1.excused).toEqual({});
   }, 60_000);
 
-  // Fails today: the broken worker's lost destination is excused. Remove `.fails` once V1 excuses only a leg that
-  // never had a verdict stored (a correct worker keeps a stored line while the leg's chain stays on).
-  it.fails('seed 20261301 run 381: a worker that drops the stored lines fails V1', async () => {
+  it('seed 20261301 run 381: a worker that drops the stored lines fails V1', async () => {
     broken.dropKept = true;
     try {
       const { violations } = await runOne(20261301, 381, families);
