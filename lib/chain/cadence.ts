@@ -10,8 +10,11 @@ export const MAX_CHECK_MS = 60_000;
 
 /**
  * The delay before the next check of a leg, or undefined when it is settled (final, or reverted and final): never
- * again. Not seen: 12 s; missing or re-orged: 30 s (it may come back); in a block: a quarter of the time its missing
- * confirmations take at `blockTimeMs`, within {@link MIN_CHECK_MS}..{@link MAX_CHECK_MS}.
+ * again. Not seen: 12 s; missing or re-orged: 30 s (it may come back); in a block: about when its missing
+ * confirmations should be complete at `blockTimeMs` (half a block later, so that a block a little late does not cost
+ * another check), within {@link MIN_CHECK_MS}..{@link MAX_CHECK_MS}. So a leg is read about three times on its way to
+ * final (seen, at the 60 s bound while many blocks are missing, then once they should all be there) rather than a
+ * dozen, and a re-org of a leg not yet final is seen within 60 s.
  */
 export function nextCheckDelay(check: LegCheck, blockTimeMs: number, finalityDepth: number): number | undefined {
   if (isSettled(check)) return undefined;
@@ -23,7 +26,7 @@ export function nextCheckDelay(check: LegCheck, blockTimeMs: number, finalityDep
       return 30_000;
     default: {
       const remaining = Math.max(1, finalityDepth - check.confirmations);
-      return Math.min(MAX_CHECK_MS, Math.max(MIN_CHECK_MS, Math.round((remaining * blockTimeMs) / 4)));
+      return Math.min(MAX_CHECK_MS, Math.max(MIN_CHECK_MS, Math.round((remaining + 0.5) * blockTimeMs)));
     }
   }
 }

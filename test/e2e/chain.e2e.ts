@@ -113,8 +113,9 @@ describe('on-chain verification', () => {
 
   it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
     // Deep enough that the destination is not final when its block is replaced (≈ 6 blocks after it is mined, one
-    // step of 2.5 s after SUCCEEDED), shallow enough that the check after the re-org comes soon: at 2 s a Base block
-    // (the cadence's figure), a leg seen with 1–2 of 24 confirmations is checked again after ≈ 11 s, not 60 s.
+    // step of 2.5 s after SUCCEEDED), shallow enough that the check after the re-org comes before the cadence's 60 s
+    // bound: at 2 s a Base block (the cadence's figure), a leg seen with 1–2 of 24 confirmations is checked again when
+    // the missing ones should be there, ≈ 45 s later.
     await verifyOn({ arbitrum: 3, base: 24 });
     await recordNotifications(ctx.ext);
     const id = ctx.sim.createIntent('chain-reorg');

@@ -1,7 +1,7 @@
 /**
  * Each leg's RPC reads happen only when that leg is due (lib/chain/verifier.ts `verify(ref, { whenDue })`,
- * lib/chain/cadence.ts): however often its receipt changes, a leg is asked again after a quarter of the time its
- * missing confirmations take at its chain's block time, after a back-off (12 s, 24 s, 48 s, 60 s) when its RPC
+ * lib/chain/cadence.ts): however often its receipt changes, a leg is asked again about when its missing confirmations
+ * should be complete at its chain's block time (at most 60 s later), after a back-off (12 s, 24 s, 48 s, 60 s) when its RPC
  * failed, and never once final. Counted at the platform's fetch, against simulated chains (test/world/chain-sim.ts)
  * whose blocks come on time, through the production wiring and its default budget.
  */
@@ -41,7 +41,7 @@ const receipt = (n: number) =>
 beforeEach(() => armedChains(60));
 
 describe('a leg is read only when it is due', () => {
-  it('over a minute of receipt changes every 2 s: the final deposit once, the failing origin on its back-off, the destination on its cadence', async () => {
+  it('over two and a half minutes of receipt changes every 2 s: the final deposit once, the failing origin on its back-off, the destination on its cadence', async () => {
     const arb = new SimChain(42161);
     const base = new SimChain(8453);
     arb.include({ hash: HASH.deposit, status: 'success', token: TOKEN, to: TO, amount: 1n });
@@ -63,17 +63,17 @@ describe('a leg is read only when it is due', () => {
     // The receipt changes more often than any leg is due: its own timers are not needed here.
     const platform = quietPlatform(chains, () => now);
     const verifier = createChainVerifierOnPlatform(platform, { notify: async () => {}, hasPermission: async () => true });
-    for (let n = 0; now <= 60_000; n++, now += 2_000) {
+    for (let n = 0; now <= 150_000; n++, now += 2_000) {
       if (now > 0) base.mine();
       await verifier.onReceipt(receipt(n));
     }
     // Final at its first read: never asked again.
     expect(asked[HASH.deposit]).toEqual([0]);
-    // Failing: asked at 0, then 12 s and 24 s later (36 s); the next would be 48 s after that.
-    expect(asked[HASH.origin]).toEqual([0, 12_000, 36_000]);
-    // 1 of 60 confirmations at 2 s a block: due after a quarter of the 118 s to go (29.5 s, read at the next change,
-    // 30 s, with 16 confirmations), then after a quarter of 88 s (22 s: 52 s).
-    expect(asked[HASH.destination]).toEqual([0, 30_000, 52_000]);
+    // Failing: asked at 0, then 12 s, 24 s, 48 s and 60 s later (36 s, 84 s, 144 s).
+    expect(asked[HASH.origin]).toEqual([0, 12_000, 36_000, 84_000, 144_000]);
+    // 1 of 60 confirmations at 2 s a block: 59.5 blocks to go are 119 s, so due at the 60 s bound (read then, with 31
+    // confirmations), then after 29.5 blocks (59 s: read at the next change, 120 s, with 61: final), never again.
+    expect(asked[HASH.destination]).toEqual([0, 60_000, 120_000]);
   });
 });
 

@@ -68,7 +68,8 @@ describe('a disagreement the pipeline refused to queue', () => {
   it('tells a re-org whose first telling was refused', async () => {
     const { service, notified, later } = setup([received(102n), { receipt: null, head: 103n }, { receipt: null, head: 104n }], 1);
     await service.verifyReceipt(receipt('SUCCEEDED'));
-    later(4_000);
+    // 3 of 10 confirmations at Base's 2 s: due again when the 7 missing (and half a block) should be there, 15 s.
+    later(15_000);
     const refused = await service.verifyReceipt(receipt('SUCCEEDED'));
     expect(refused.nextCheckMs).toBe(4_000);
     // Told at that check, from the re-org's verdict (not due again for 30 s), not from a new answer.

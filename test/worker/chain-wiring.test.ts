@@ -72,7 +72,7 @@ describe('the worker’s verifier on its platform', () => {
     await restarted.onReceipt(receiptFor(hash, 'EXECUTING'));
     expect(told).toEqual(['Arrived on Base — the service has not caught up yet']);
     expect(((await fakeBrowser.storage.local.get(CHAIN_TOLD_KEY))[CHAIN_TOLD_KEY] as string[]).length).toBe(1);
-    // 59 blocks to go at Base's 2 s, a quarter of it, capped at 60 s.
-    expect(timers.at(-1)).toBe(29_500);
+    // 59 blocks to go at Base's 2 s (and half a block): 119 s, capped at 60 s.
+    expect(timers.at(-1)).toBe(60_000);
   });
 });

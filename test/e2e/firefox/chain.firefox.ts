@@ -90,8 +90,8 @@ describe('on-chain verification in Firefox', () => {
     const options = await ctx.ext.openPage('options.html');
     await options.locator('form[aria-busy="false"]').waitFor(); // the saved settings are in the form
     await expect.poll(() => options.locator('#chain-depth-8453').count()).toBe(1);
-    // 24: not final when its block is replaced (≈ 6 blocks after it is mined), and checked again ≈ 11 s after it
-    // is first seen (2 s a Base block in the cadence) rather than after the cadence's 60 s bound.
+    // 24: not final when its block is replaced (≈ 6 blocks after it is mined), and checked again ≈ 45 s after it
+    // is first seen (when its missing confirmations should be there at 2 s a Base block) rather than at the 60 s bound.
     await options.locator('#chain-depth-8453').fill('24');
     await options.getByRole('button', { name: 'Save' }).click();
     await expect
