@@ -27,9 +27,10 @@ describe('nextCheckDelay', () => {
     for (;;) {
       reads += 1;
       const confirmations = 1 + Math.floor(at / blockTimeMs);
-      const check = confirmations >= depth
-        ? ({ kind: 'final', confirmations, ...inBlock } as const)
-        : ({ kind: 'confirmed', confirmations, ...inBlock } as const);
+      const check =
+        confirmations >= depth
+          ? ({ kind: 'final', confirmations, ...inBlock } as const)
+          : ({ kind: 'confirmed', confirmations, ...inBlock } as const);
       const delay = nextCheckDelay(check, blockTimeMs, depth);
       if (delay === undefined) break;
       at += delay;
