@@ -2,7 +2,8 @@
  * What the chain-verification tests share (test/worker/chain-*.test.ts): one intent's receipt and its destination
  * transfer on Base (249.1 USDC to TO), the chain's answers to a read of a leg, a scripted chain reader, and the worker's
  * verifier and verification service built over it (lib/chain/verifier.ts, lib/worker/chain-verify.ts) on a clock the
- * test moves by hand. Each test file keeps its own specific setup.
+ * test moves by hand; for the tests on the production wiring, a platform, the stored chain preferences, a simulated
+ * Base holding the transfer and the stored verdict. Each test file keeps its own specific setup.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -14,11 +15,13 @@ import { TRANSFER_TOPIC } from '@/lib/chain/transfer';
 import { type ChainSetting, LegVerifier } from '@/lib/chain/verifier';
 import type { LegCheck, LegObservation } from '@/lib/chain/verify';
 import { type Platform, realTimers } from '@/lib/platform';
-import type { ChainVerdictLeg } from '@/lib/store';
+import type { ChainVerdict, ChainVerdictLeg } from '@/lib/store';
+import { chainVerdictKey, readChainVerdict } from '@/lib/store/chain';
 import { keptOf } from '@/lib/worker/chain-kept';
 import { type ChainVerification, type ChainVerificationDeps, createChainVerification, type ToldStore } from '@/lib/worker/chain-verify';
 import { CHAIN_PREFERENCES_KEY } from '@/lib/worker/chain-wiring';
 import type { Anvil, Token } from '../../simulator/chain/anvil';
+import { SimChain } from '../world/chain-sim';
 
 /** Base's chain id, where the destination leg (and the origin leg, when there is one) of {@link receipt} is. */
 export const BASE_CHAIN_ID = 8453;
@@ -54,8 +57,12 @@ export interface ReceiptOptions {
   tokenAmount?: string;
   /** When the service says the destination was mined (ISO 8601); none by default. */
   txnMinedAt?: string;
-  /** An origin leg on Base ({@link ORIGIN}, SUCCEEDED) besides the destination (default: none). */
+  /** An origin leg ({@link ORIGIN}, SUCCEEDED) besides the destination (default: none). */
   withOrigin?: boolean;
+  /** The origin leg's chain, with `withOrigin` (default Base). */
+  originChainId?: number;
+  /** A destination leg (default true; false: the service names none yet). */
+  withDestination?: boolean;
   /** The recipient (default {@link TO}). */
   to?: string;
   /** The destination token, 6 decimals, shown as USDC (default {@link TOKEN}). */
@@ -67,14 +74,18 @@ export const receipt = (status: string, o: ReceiptOptions = {}): IntentReceipt =
   IntentReceipt.parse({
     intentId: o.intentId ?? '0xintent',
     status,
-    ...(o.withOrigin ? { originTransaction: { chainId: BASE_CHAIN_ID, txnHash: ORIGIN, status: 'SUCCEEDED' } } : {}),
-    destinationTransaction: {
-      chainId: BASE_CHAIN_ID,
-      txnHash: o.txnHash ?? DEST_HASH,
-      status: o.destinationStatus ?? (status === 'SUCCEEDED' ? 'SUCCEEDED' : 'MINING'),
-      tokenAmount: o.tokenAmount ?? '249100000',
-      ...(o.txnMinedAt === undefined ? {} : { txnMinedAt: o.txnMinedAt }),
-    },
+    ...(o.withOrigin ? { originTransaction: { chainId: o.originChainId ?? BASE_CHAIN_ID, txnHash: ORIGIN, status: 'SUCCEEDED' } } : {}),
+    ...(o.withDestination === false
+      ? {}
+      : {
+          destinationTransaction: {
+            chainId: BASE_CHAIN_ID,
+            txnHash: o.txnHash ?? DEST_HASH,
+            status: o.destinationStatus ?? (status === 'SUCCEEDED' ? 'SUCCEEDED' : 'MINING'),
+            tokenAmount: o.tokenAmount ?? '249100000',
+            ...(o.txnMinedAt === undefined ? {} : { txnMinedAt: o.txnMinedAt }),
+          },
+        }),
     summary: {
       destinationToAddress: o.to ?? TO,
       destinationTokenAddress: o.token ?? TOKEN,
@@ -231,17 +242,40 @@ export function quietPlatform(
 }
 
 /**
- * Resets fakeBrowser, then turns Arbitrum One ({@link ARB_RPC}, final at 20 confirmations) and Base
- * ({@link BASE_RPC}, final at `baseDepth` confirmations) on in the stored chain preferences.
+ * Resets fakeBrowser, then turns Arbitrum One ({@link ARB_RPC}, final at 20 confirmations; unless `arbitrum` is
+ * false) and Base ({@link BASE_RPC}, final at `baseDepth` confirmations) on in the stored chain preferences.
  */
-export async function armedChains(baseDepth: number): Promise<void> {
+export async function armedChains(baseDepth: number, { arbitrum = true } = {}): Promise<void> {
   fakeBrowser.reset();
   await fakeBrowser.storage.local.set({
     [CHAIN_PREFERENCES_KEY]: {
-      42161: { enabled: true, rpcUrl: ARB_RPC, finalityDepth: 20 },
+      ...(arbitrum ? { 42161: { enabled: true, rpcUrl: ARB_RPC, finalityDepth: 20 } } : {}),
       8453: { enabled: true, rpcUrl: BASE_RPC, finalityDepth: baseDepth },
     },
   });
+}
+
+/**
+ * A simulated Base (test/world/chain-sim.ts) on which each of `hashes` (default {@link DEST_HASH}) moved {@link AMOUNT}
+ * of TOKEN to TO, each in a block of its own, followed by `blocks` more blocks.
+ */
+export function paidBase(blocks: number, ...hashes: string[]): SimChain {
+  const base = new SimChain(BASE_CHAIN_ID);
+  for (const hash of hashes.length > 0 ? hashes : [DEST_HASH])
+    base.include({ hash, status: 'success', token: TOKEN, to: TO, amount: AMOUNT });
+  base.mine(blocks);
+  return base;
+}
+
+/** Intent `intentId`'s chain verdict as stored in storage.local (fakeBrowser) and read back; undefined when none. */
+export async function storedVerdict(intentId: string): Promise<ChainVerdict | undefined> {
+  const key = chainVerdictKey(intentId);
+  return readChainVerdict((await fakeBrowser.storage.local.get(key))[key]);
+}
+
+/** Lets every promise chain that can go on go on (50 turns of the task queue); a request the test holds stays held. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
 }
 
 /** A real local chain with Base's chain id and the repository's ERC-20 on it, for a whole test file ({@link anvilOnBase}). */

@@ -6,51 +6,49 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { Platform } from '@/lib/platform';
 import type { ChainVerdict } from '@/lib/store';
-import { CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
+import { chainVerdictKey } from '@/lib/store/chain';
 import { needsCheck } from '@/lib/worker/chain-resume';
-import { CHAIN_PREFERENCES_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { rpcFetch, SimChain } from '../world/chain-sim';
+import { createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
+import { rpcFetch } from '../world/chain-sim';
+import {
+  armedChains,
+  BASE_RPC,
+  receipt as baseReceipt,
+  DEST_HASH as HASH,
+  paidBase,
+  quietPlatform,
+  settle,
+  storedVerdict,
+  TO,
+  TOKEN,
+} from './chain-fixtures';
 
-const BASE = 'https://base.rpc.example';
-const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
-const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const HASH = `0x${'d'.repeat(64)}`;
 const ID = `0x${'1'.repeat(64)}`;
 
+/** The service's receipt of intent ID at `status`, its destination leg (HASH on Base) SUCCEEDED and mined. */
 const receipt = (status: string) =>
-  IntentReceipt.parse({
-    intentId: ID,
-    status,
-    destinationTransaction: {
-      chainId: 8453,
-      txnHash: HASH,
-      status: 'SUCCEEDED',
-      tokenAmount: '249100000',
-      txnMinedAt: '2026-11-26T00:00:00Z',
-    },
-    summary: { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } },
-  });
+  baseReceipt(status, { intentId: ID, destinationStatus: 'SUCCEEDED', txnMinedAt: '2026-11-26T00:00:00Z' });
 
 /** The world: Base with the destination final, the platform on virtual time, the tracked intents (reads may be refused). */
 function world(status = 'SUCCEEDED') {
-  const base = new SimChain(8453);
-  base.include({ hash: HASH, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
-  base.mine(20);
+  const base = paidBase(20);
   let now = 0;
   let timers: Array<{ at: number; fn: () => void; id: number }> = [];
   let ids = 0;
   const requests: string[] = [];
   let failing = false;
-  const chainFetch = rpcFetch(new Map([[BASE, base]]), () => (failing ? 'http500' : undefined));
+  const chainFetch = rpcFetch(new Map([[BASE_RPC, base]]), () => (failing ? 'http500' : undefined));
   const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
-    fetch: (input, init) => {
-      requests.push(JSON.parse(String(init?.body)).method);
-      return chainFetch(input, init);
-    },
-    clock: { now: () => now, monotonic: () => now, sleep: async () => {} },
+    ...quietPlatform(
+      (input, init) => {
+        requests.push(JSON.parse(String(init?.body)).method);
+        return chainFetch(input, init);
+      },
+      () => now,
+    ),
+    // Timers that fire, on the virtual clock, as `advance` passes them.
     timers: {
       setTimeout: (fn, ms) => {
         timers.push({ at: now + ms, fn, id: ++ids });
@@ -60,7 +58,6 @@ function world(status = 'SUCCEEDED') {
         timers = timers.filter((t) => t.id !== id);
       },
     },
-    browser: fakeBrowser as unknown as Platform['browser'],
   };
   let refuse = 0;
   const tracked = { intentId: ID, receipt: receipt(status) };
@@ -80,17 +77,15 @@ function world(status = 'SUCCEEDED') {
       timers = timers.filter((t) => t !== next);
       now = next.at;
       next.fn();
-      for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
+      await settle();
     }
     now = end;
   };
-  const verdict = async () =>
-    readChainVerdict((await fakeBrowser.storage.local.get(`${CHAIN_VERDICT_PREFIX}${ID}`))[`${CHAIN_VERDICT_PREFIX}${ID}`]);
   return {
     verifier,
     requests,
     advance,
-    verdict,
+    verdict: () => storedVerdict(ID),
     tracked,
     told,
     refuseReads: (n: number) => (refuse = n),
@@ -98,13 +93,10 @@ function world(status = 'SUCCEEDED') {
   };
 }
 
-beforeEach(async () => {
-  fakeBrowser.reset();
-  await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: BASE, finalityDepth: 10 } } });
-});
+beforeEach(() => armedChains(10, { arbitrum: false }));
 
 const stored = (v: Partial<ChainVerdict>) =>
-  fakeBrowser.storage.local.set({ [`${CHAIN_VERDICT_PREFIX}${ID}`]: { intentId: ID, verified: false, settled: false, legs: [], ...v } });
+  fakeBrowser.storage.local.set({ [chainVerdictKey(ID)]: { intentId: ID, verified: false, settled: false, legs: [], ...v } });
 
 describe('a new worker life resumes the checks owed', () => {
   it('checks a receipt the last life recorded but never verified (no stored verdict)', async () => {

@@ -7,79 +7,61 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { IntentReceipt } from '@/lib/api/schemas/receipt';
-import type { Platform } from '@/lib/platform';
-import { CHAIN_VERDICT_PREFIX, readChainVerdict } from '@/lib/store/chain';
-import { CHAIN_PREFERENCES_KEY, CHAIN_TOLD_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
-import { rpcFetch, SimChain } from '../world/chain-sim';
+import type { IntentReceipt } from '@/lib/api/schemas/receipt';
+import { CHAIN_TOLD_KEY, createChainVerifierOnPlatform } from '@/lib/worker/chain-wiring';
+import { rpcFetch } from '../world/chain-sim';
+import {
+  ARB_RPC,
+  armedChains,
+  BASE_RPC,
+  receipt as baseReceipt,
+  DEST_HASH,
+  paidBase,
+  quietPlatform,
+  settle,
+  storedVerdict,
+} from './chain-fixtures';
 
-const ARB = 'https://arb.rpc.example';
-const BASE = 'https://base.rpc.example';
-const TOKEN = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
-const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const HASH = { origin: `0x${'b2'.repeat(32)}`, destination: `0x${'c3'.repeat(32)}`, other: `0x${'c4'.repeat(32)}` };
+/** The destination legs on Base: the fixtures' {@link DEST_HASH}, and another intent's. */
+const HASH = { destination: DEST_HASH, other: `0x${'c4'.repeat(32)}` };
 const ID = { one: `0x${'1'.repeat(64)}`, two: `0x${'2'.repeat(64)}` };
-const summary = { destinationToAddress: TO, destinationTokenAddress: TOKEN, destinationTokenMetadata: { symbol: 'USDC', decimals: 6 } };
-const originLeg = { chainId: 42161, txnHash: HASH.origin, status: 'SUCCEEDED' };
-const destinationLeg = { chainId: 8453, txnHash: HASH.destination, status: 'SUCCEEDED', tokenAmount: '249100000' };
 
+/** Intent `intentId`'s EXECUTING receipt, with an origin leg on Arbitrum One and a destination leg on Base, or either. */
 const receipt = (intentId: string, legs: { origin?: boolean; destination?: boolean }) =>
-  IntentReceipt.parse({
+  baseReceipt('EXECUTING', {
     intentId,
-    status: 'EXECUTING',
-    ...(legs.origin ? { originTransaction: originLeg } : {}),
-    ...(legs.destination ? { destinationTransaction: destinationLeg } : {}),
-    summary,
+    withOrigin: legs.origin,
+    originChainId: 42161,
+    withDestination: legs.destination ?? false,
+    destinationStatus: 'SUCCEEDED',
   });
 
-/** Lets every promise chain that can go on go on (the held requests stay held). */
-const settle = async () => {
-  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
-};
-
 function world(tracked: Array<{ intentId: string; receipt: IntentReceipt }> = []) {
-  const base = new SimChain(8453);
-  base.include({ hash: HASH.destination, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
-  base.include({ hash: HASH.other, status: 'success', token: TOKEN, to: TO, amount: 249_100_000n });
-  base.mine(5);
-  const baseFetch = rpcFetch(new Map([[BASE, base]]), () => undefined);
+  const base = paidBase(5, HASH.destination, HASH.other);
+  const baseFetch = rpcFetch(new Map([[BASE_RPC, base]]), () => undefined);
   const held: Array<() => void> = [];
   const baseAsked: string[] = [];
-  const platform: Pick<Platform, 'fetch' | 'clock' | 'timers' | 'browser'> = {
-    fetch: (input, init) => {
-      const url = String(input);
-      if (url.startsWith(ARB)) return new Promise((_, reject) => held.push(() => reject(new TypeError('fetch failed: connection reset'))));
-      baseAsked.push(JSON.parse(String(init?.body)).method);
-      return baseFetch(input, init);
-    },
-    clock: { now: () => 0, monotonic: () => 0, sleep: async () => {} },
-    timers: { setTimeout: () => 0, clearTimeout: () => {} },
-    browser: fakeBrowser as unknown as Platform['browser'],
-  };
+  const platform = quietPlatform((input, init) => {
+    const url = String(input);
+    if (url.startsWith(ARB_RPC))
+      return new Promise((_, reject) => held.push(() => reject(new TypeError('fetch failed: connection reset'))));
+    baseAsked.push(JSON.parse(String(init?.body)).method);
+    return baseFetch(input, init);
+  });
   const told: string[] = [];
   const verifier = createChainVerifierOnPlatform(platform, {
     notify: async (intentId, d) => void told.push(`${intentId.slice(0, 4)} ${d.kind} ${d.leg}`),
     hasPermission: async () => true,
     intents: async () => tracked,
   });
-  const verdict = async (id: string) =>
-    readChainVerdict((await fakeBrowser.storage.local.get(`${CHAIN_VERDICT_PREFIX}${id}`))[`${CHAIN_VERDICT_PREFIX}${id}`]);
   const release = async () => {
     for (const r of held.splice(0)) r();
     await settle();
   };
-  return { verifier, baseAsked, held, verdict, release, told };
+  return { verifier, baseAsked, held, verdict: storedVerdict, release, told };
 }
 
-beforeEach(async () => {
-  fakeBrowser.reset();
-  await fakeBrowser.storage.local.set({
-    [CHAIN_PREFERENCES_KEY]: {
-      42161: { enabled: true, rpcUrl: ARB, finalityDepth: 20 },
-      8453: { enabled: true, rpcUrl: BASE, finalityDepth: 3 },
-    },
-  });
-});
+beforeEach(() => armedChains(3));
 
 describe('an RPC origin that does not answer', () => {
   it('does not hold back the read of another leg of the receipt on a healthy chain', async () => {
@@ -113,8 +95,7 @@ describe('an RPC origin that does not answer', () => {
   });
 
   it('tells the disagreements of receipts checked side by side once each, none lost from the told-set', async () => {
-    const other = receipt(ID.two, { destination: true });
-    other.destinationTransaction = { ...other.destinationTransaction!, txnHash: HASH.other };
+    const other = baseReceipt('EXECUTING', { intentId: ID.two, txnHash: HASH.other, destinationStatus: 'SUCCEEDED' });
     const w = world([
       { intentId: ID.one, receipt: receipt(ID.one, { destination: true }) },
       { intentId: ID.two, receipt: other },
