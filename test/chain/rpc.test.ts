@@ -71,6 +71,17 @@ describe('createChainReader', () => {
     expect(asked.length).toBeLessThanOrEqual(requestsPerObservation(false));
   });
 
+  it('sends the receipt request alone, then its burst beginning with the chain id (V1 pairs bursts by it)', async () => {
+    // test/world/chain-family.ts pairs each burst with its read by the `eth_chainId` that opens it: the order of the
+    // fetch calls, not only the set of methods, is what the world's oracle relies on.
+    const { asked, reader } = setup();
+    await reader.observe(HASH, false);
+    expect(asked).toEqual(['eth_getTransactionReceipt', 'eth_chainId', 'eth_blockNumber', 'eth_getBlockByNumber']);
+    asked.length = 0;
+    await reader.observe(OTHER, false);
+    expect(asked).toEqual(['eth_getTransactionReceipt', 'eth_chainId', 'eth_blockNumber']);
+  });
+
   it('reads a transaction the chain does not know as no receipt, with the head and the chain id', async () => {
     const { chain, asked, reader } = setup();
     await expect(reader.observe(OTHER, true)).resolves.toEqual({ receipt: null, head: BigInt(chain.head), chainId: 8453 });
