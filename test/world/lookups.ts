@@ -92,16 +92,41 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
   // look-up was answered is another's), in the order asked — those that were replied to first (they surely had one),
   // and of those the ones no window delays first: a look-up asked into a dying worker (lost with it) must not take the
   // request of the one asked again at the next start, nor one answered at once without a request (IndexedDB refusing
-  // the settings) the request of one asked later.
-  const sentFor = new Map<LookupsObs[number], number>();
+  // the settings) the request of one asked later. A look-up left without one then takes a request another holds when
+  // that other can move to another request of its own wait (an augmenting path): the order above decides who goes
+  // first, never that one goes without while each could have its own (seed 20261227 run 44040: a 429 at once, with
+  // `Retry-After: 0`, delayed by its hold the first of three look-ups 100 ms apart; the second took its request).
+  const holder = userSent.map((): LookupsObs[number] | undefined => undefined);
+  const fits = (o: LookupsObs[number], k: number): boolean => {
+    const due = dues.get(o)!;
+    return userSent[k]! >= o.at && userSent[k]! <= Math.min(due, o.repliedAt ?? due);
+  };
+  /** Gives `o` a request, moving holders along to other requests of their waits; none tried twice (`seen`). */
+  const claim = (o: LookupsObs[number], seen: Set<number>): boolean => {
+    for (let k = 0; k < userSent.length; k++) {
+      if (seen.has(k) || !fits(o, k)) continue;
+      seen.add(k);
+      const other = holder[k];
+      if (other === undefined || claim(other, seen)) {
+        holder[k] = o;
+        return true;
+      }
+    }
+    return false;
+  };
+  const waiting: LookupsObs = [];
   for (const replied of [true, false])
     for (const delayed of [false, true])
       for (const o of obs) {
         const due = dues.get(o)!;
         if (o.replied !== replied || due > o.at + SENT_WITHIN_MS !== delayed) continue;
-        const k = userSent.findIndex((start) => start >= o.at && start <= Math.min(due, o.repliedAt ?? due));
-        if (k >= 0) sentFor.set(o, userSent.splice(k, 1)[0]!);
+        const k = holder.findIndex((h, i) => h === undefined && fits(o, i));
+        if (k >= 0) holder[k] = o;
+        else waiting.push(o);
       }
+  for (const o of waiting) claim(o, new Set());
+  const sentFor = new Map<LookupsObs[number], number>();
+  for (const [k, o] of holder.entries()) if (o) sentFor.set(o, userSent[k]!);
   for (const o of obs) {
     const { at, replied } = o;
     const due = dues.get(o)!;
