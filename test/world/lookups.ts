@@ -13,7 +13,9 @@
  * test/world/time.ts `stalls`; calls awaited one after another are the worker's own time). A request of the worker's
  * sent first is excused only by a window open by then, or when its fetch and the look-up's were side by side (one
  * burst). One never sent only when a death over that wait lost it (one at the very instant of the asking too: the
- * worker it woke died in its wiring), or the run ended first.
+ * worker it woke died in its wiring), or the run ended first; one answered without a request only by an IndexedDB
+ * refusal open by its answer. Which user request is whose is not known: L1 takes the best way of giving them to the
+ * look-ups, and a user request none can take fails.
  */
 import fc from 'fast-check';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
