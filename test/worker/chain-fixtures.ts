@@ -21,6 +21,7 @@ import { keptOf } from '@/lib/worker/chain-kept';
 import { type ChainVerification, type ChainVerificationDeps, createChainVerification, type ToldStore } from '@/lib/worker/chain-verify';
 import { CHAIN_PREFERENCES_KEY } from '@/lib/worker/chain-wiring';
 import type { Anvil, Token } from '../../simulator/chain/anvil';
+import { settle as settleRounds } from '../tracker/fakes';
 import { SimChain } from '../world/chain-sim';
 
 /** Base's chain id, where the destination leg (and the origin leg, when there is one) of {@link receipt} is. */
@@ -274,9 +275,7 @@ export async function storedVerdict(intentId: string): Promise<ChainVerdict | un
 }
 
 /** Lets every promise chain that can go on go on (50 turns of the task queue); a request the test holds stays held. */
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 0));
-}
+export const settle = (): Promise<void> => settleRounds(50);
 
 /** A real local chain with Base's chain id and the repository's ERC-20 on it, for a whole test file ({@link anvilOnBase}). */
 export interface AnvilOnBase {

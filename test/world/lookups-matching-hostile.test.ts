@@ -1,7 +1,6 @@
 /**
- * Hostile cases for L1's matching of look-ups to user requests (test/world/lookups.ts `checkLookups`, 5cd5e82: the
- * greedy order, then an augmenting path for each look-up left without a request). Hand-made runs as ./lookups.test.ts
- * makes them.
+ * Hostile cases for L1's matching of look-ups to user requests (test/world/lookups.ts `checkLookups`), found against
+ * the greedy matchings it had before it tried every way. Hand-made runs as ./lookups.test.ts makes them.
  *
  * The matching assumes the worker sends each look-up at most once; "held" below pins that (lib/worker/message-handlers.ts
  * `lookup` calls the client once, lib/api/http.ts `callWithText` sends at most once, and nothing retries), so every user
@@ -73,8 +72,8 @@ describe('L1 matching: attacks it withstands', () => {
 describe('L1 matching: correct workers it once failed (now every way is tried)', () => {
   it('passes a look-up lost with a dying worker beside run 44040 (5cd5e82 and before failed it)', () => {
     // Run 44040, after a look-up asked at -1 s and lost when its worker died at -900 ms (the first of the three woke
-    // the next one at 0). The lost one is matched greedily (its wait reaches +2,100 ms) to the free request at +300,
-    // so the path first → +100 → second → +200 → third → +300 ends at it and the first look-up goes without.
+    // the next one at 0). A greedy matching gave the lost one (its wait reaches +2,100 ms) the free request at +300,
+    // so the path first → +100 → second → +200 → third → +300 ended at it and the first look-up went without.
     // Correct: pass (the three have their own requests, the lost one is excused by the death), as 5cd5e82 says ("never
     // that one goes without while each could have its own"). L1 now tries every way and keeps the best.
     const ctx = run({
@@ -88,9 +87,9 @@ describe('L1 matching: correct workers it once failed (now every way is tried)',
 
   it('passes a look-up answered without a request under a refusal, a tracker request before it (5cd5e82 failed it)', () => {
     // A (0) is answered at +1,300 without a request, IndexedDB refusing from +200 to +600 (excused). The tracker sent at
-    // +100 while A read its settings. B (+400) is sent at +1,000, C (+800) at +2,500, in order. C, no window near its
-    // wait, is matched first and takes +1,000; A then takes +1,000 by an augmenting path (C moves to +2,500), and the
-    // tracker's +100 is "before" A. Correct: pass (A unsent under the refusal, B +1,000, C +2,500: no rule broken).
+    // +100 while A read its settings. B (+400) is sent at +1,000, C (+800) at +2,500, in order. 5cd5e82 matched C (no
+    // window near its wait) first to +1,000, then gave A +1,000 by an augmenting path (C moved to +2,500), and the
+    // tracker's +100 was "before" A. Correct: pass (A unsent under the refusal, B +1,000, C +2,500: no rule broken).
     // The old matching passed it (A and B both left unsent, excused by the refusal).
     const ctx = run({
       windows: [{ from: asked + 200, to: asked + 600, why: 'idb refusal' }],
@@ -108,9 +107,8 @@ describe('L1 matching: correct workers it once failed (now every way is tried)',
 describe('L1 matching: defects it once hid', () => {
   it('fails run 44040 and a fourth look-up answered without any request, a death later in its wait (5cd5e82 passed it)', () => {
     // X (+400) is answered at +450 with no request and no IndexedDB refusal anywhere: a worker defect (four look-ups
-    // answered, three requests). The old matching failed the run (it left the first of the three without a request);
-    // the new one gives the three their requests and leaves X, which a death at +2,350 (inside X's 2 s, outside the
-    // others') excuses — a death excuses only a look-up that got no answer. Correct: fail, X not sent.
+    // answered, three requests). 5cd5e82 gave the three their requests and left X, which a death at +2,350 (inside
+    // X's 2 s, outside the others') excused; a death excuses only a look-up that got no answer. Correct: fail, X not sent.
     const ctx = run({
       windows: [hold],
       deaths: [{ at: asked + 2_350, kind: 'kill', restartAt: asked + 2_400 }],
@@ -131,8 +129,8 @@ describe('L1 matching: defects it once hid', () => {
 
   it('fails a look-up sent late whose request no wait reaches, another excused by a refusal (passed before)', () => {
     // A (0, IndexedDB refusing 0–200 ms) is sent at +500 and answered at +600. B (+300) is sent at +2,800, 500 ms after
-    // it was owed. B takes A's request (+500, in B's wait); A is excused as "answered without a request" under the
-    // refusal; +2,800 is left to nobody. Correct: fail — +2,800 is someone's (each look-up is sent once, nothing else
+    // it was owed. The greedy matchings gave B A's request (+500, in B's wait), excused A as "answered without a
+    // request" under the refusal, and left +2,800 to nobody. Correct: fail — +2,800 is someone's (each look-up is sent once, nothing else
     // is in the user lane) and only B's wait, late, reaches it (A was answered at +600).
     const ctx = run({ windows: [{ from: asked, to: asked + 200, why: 'idb refusal' }], log: [user(500), user(2_800)] });
     const { violations } = verdict(ctx, [

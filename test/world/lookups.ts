@@ -138,10 +138,10 @@ export function checkLookups(ctx: CheckContext, obs: LookupsObs | undefined, cou
     const due = dues.get(o)!;
     return userSent[k]! >= o.at && userSent[k]! <= Math.min(due, o.repliedAt ?? due);
   };
-  const verdicts = obs.map((o) => new Map<number | undefined, Verdict>([[undefined, judge(o, undefined)]]));
+  const verdicts = obs.map(() => new Map<number | undefined, Verdict>());
   const verdictOf = (i: number, k: number | undefined): Verdict => {
     const m = verdicts[i]!;
-    if (!m.has(k)) m.set(k, judge(obs[i]!, userSent[k!]));
+    if (!m.has(k)) m.set(k, judge(obs[i]!, k === undefined ? undefined : userSent[k]));
     return m.get(k)!;
   };
   let best: { cost: [number, number]; ways: Array<number | undefined> } | undefined;

@@ -405,7 +405,7 @@ export const FIXED: Example[] = [
     // Seed 20261227, run 44040 (WORLD_FAULTS=all).
     seed: 20305267,
     found:
-      "L1 (the oracle's): three look-ups 100 ms apart, each sent 100 ms after its asking (slowCalls); the first answered at once by a 429 with `Retry-After: 0` as milliseconds, whose hold window (at its instant) moved that look-up's due to 2.1 s. The matching took the look-ups no window delays first, so the second took the first's request, the third the second's, and the first was left with none: 'not sent within 2100 ms'. Each look-up now keeps a request of its own wait when one exists for all (an augmenting path); test/world/lookups.test.ts has it by hand.",
+      "L1 (the oracle's): three look-ups 100 ms apart, each sent 100 ms after its asking (slowCalls); the first answered at once by a 429 with `Retry-After: 0` as milliseconds, whose hold window (at its instant) moved that look-up's due to 2.1 s. The matching took the look-ups no window delays first, so the second took the first's request, the third the second's, and the first was left with none: 'not sent within 2100 ms'. L1 now tries every way of giving the requests to the look-ups and keeps the best; test/world/lookups.test.ts has it by hand.",
     schedule: {
       kind: 'chrome',
       intents: [
