@@ -17,7 +17,11 @@ import { createServiceAccess, openWorkerStores } from '@/lib/worker/compose';
 import { createTrackingCore } from '@/lib/worker/compose-tracking';
 
 /** How the tracker state store of the worker under test reads: as stored, refused, or never answering. */
-const control = vi.hoisted(() => ({ state: 'ok' as 'ok' | 'reject' | 'hang', writes: [] as Array<{ at: number; pausedUntil?: number }> }));
+const control = vi.hoisted(() => ({
+  state: 'ok' as 'ok' | 'reject' | 'hang',
+  /** The worker's writes of its state: when (wall ms), and the pause's end as written (steady ms, and wall − steady). */
+  writes: [] as Array<{ at: number; pausedUntil?: number; wallAheadMs?: number }>,
+}));
 vi.mock('@/lib/store', async (original) => {
   const real = await original<typeof import('@/lib/store')>();
   return {
@@ -26,8 +30,11 @@ vi.mock('@/lib/store', async (original) => {
       const store = real.createTrackerStateStore(db);
       return {
         ...store,
-        set: (state: { pausedUntil?: number }) => {
-          control.writes.push({ at: Date.now(), ...(state.pausedUntil !== undefined ? { pausedUntil: state.pausedUntil } : {}) });
+        set: (state: { pausedUntil?: number; pauseWallAheadMs?: number }) => {
+          control.writes.push({
+            at: Date.now(),
+            ...(state.pausedUntil !== undefined ? { pausedUntil: state.pausedUntil, wallAheadMs: state.pauseWallAheadMs ?? 0 } : {}),
+          });
           return store.set(state as never);
         },
         get: () =>
@@ -45,6 +52,16 @@ const BASE = 'https://svc.example';
 const HISTORY = '{"intents":[],"page":{}}';
 const RECEIPT_ID = `0x${'c'.repeat(64)}`;
 const HOLD_MS = 600;
+/** How long (ms) each settings read takes in the slow-read tests. */
+const SLOW_MS = 100;
+/**
+ * How much later (ms) than the stored hold a hold handed back may end in the slow-read tests. The defect they guard
+ * against held a whole settings read ({@link SLOW_MS}) longer. The hold's end is read on the real clock when the budget
+ * is told of it, a few statements after the worker read what was left: a stall of a loaded machine in between (a
+ * garbage collection, a preempted thread; 19 ms was seen once under `npm test`) counts too, so the bound is half a
+ * read, not a few ms.
+ */
+const LATER_AT_MOST_MS = SLOW_MS / 2;
 /** Longer than the hold and every start-up step: a request not sent by then is never sent. */
 const PATIENCE_MS = 4_000;
 
@@ -260,12 +277,14 @@ describe('the start gate under a kept hold, attacked', () => {
   // the budget held it one settings read longer than stored.
   it('slow settings reads (100 ms): the kept hold handed back ends when the stored one does, not a read later', async () => {
     const ends = holdEnds();
-    const w = await start({ settingsSlowMs: 100 });
+    const w = await start({ settingsSlowMs: SLOW_MS });
     try {
       expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
-      const stored = control.writes.find((x) => x.pausedUntil !== undefined)?.pausedUntil ?? w.pausedUntil;
+      // The stored end on the wall clock: the tracker writes it on its steady clock, with how far the wall read ahead.
+      const write = control.writes.find((x) => x.pausedUntil !== undefined);
+      const stored = write ? write.pausedUntil! + write.wallAheadMs! : w.pausedUntil;
       expect(ends.length).toBeGreaterThan(0);
-      expect(Math.max(...ends.map((x) => x.end)) - stored).toBeLessThanOrEqual(5);
+      expect(Math.max(...ends.map((x) => x.end)) - stored).toBeLessThanOrEqual(LATER_AT_MOST_MS);
     } finally {
       w.core.tracker.stop();
     }
@@ -275,7 +294,7 @@ describe('the start gate under a kept hold, attacked', () => {
   // then, came back to the budget after another, held Retry-After and both reads.
   it('a live 429 with slow settings reads (100 ms): the hold it comes back as ends when the 429’s own does', async () => {
     const ends = holdEnds();
-    const w = await start({ rateLimitFirst: true, settingsSlowMs: 100 });
+    const w = await start({ rateLimitFirst: true, settingsSlowMs: SLOW_MS });
     try {
       expect(await within(w.user.getIntentReceipt({ intentId: RECEIPT_ID }).then(answered, answered))).toBe('answered');
       const limitedAt = w.sent[0]!.at;
@@ -286,7 +305,7 @@ describe('the start gate under a kept hold, attacked', () => {
       const live = ends.findIndex((x) => !x.kept);
       const own = ends[live]!.end;
       expect(own - limitedAt).toBeGreaterThanOrEqual(1_000);
-      expect(Math.max(...ends.slice(live).map((x) => x.end)) - own).toBeLessThanOrEqual(5);
+      expect(Math.max(...ends.slice(live).map((x) => x.end)) - own).toBeLessThanOrEqual(LATER_AT_MOST_MS);
     } finally {
       w.core.tracker.stop();
     }
