@@ -15,19 +15,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { SvcReadClient } from '@/lib/api/read-client';
 import { type MessageHandlerDeps, serviceHandlers } from '@/lib/worker/message-handlers';
 import { LOOKED_UP } from './lookups';
-import { END, lookupRun as run, S, lookupVerdict as verdict } from './lookups-runs';
+import { END, lookupRun as run, run44040, lookupVerdict as verdict } from './lookups-runs';
 
-const asked = 120 * S;
-const user = (dt: number) => ({ lane: 'user', op: 'history', start: asked + dt });
-const tracker = (dt: number) => ({ lane: 'tracker', op: 'wait', start: asked + dt });
-/** Seed 20261227 run 44040 (the last describe of ./lookups.test.ts): a 429 at once, `Retry-After: 0`, at +100 ms. */
-const hold = { from: asked + 100, to: asked + 100, why: 'a 429 hold' };
-/** Its three look-ups 100 ms apart (the first answered by the 429); each sent 100 ms after its asking. */
-const trio = () => [
-  { at: asked, replied: true, repliedAt: asked + 100 },
-  { at: asked + 100, replied: true, repliedAt: asked + 300 },
-  { at: asked + 200, replied: true, repliedAt: asked + 310 },
-];
+/** Seed 20261227 run 44040 (./lookups-runs.ts; the last describe of ./lookups.test.ts). */
+const { asked, hold, trio, user, tracker } = run44040;
 const notSent = /^L1 a look-up asked at .* not sent within/;
 
 describe('L1 matching: attacks it withstands', () => {

@@ -1,6 +1,7 @@
 /**
- * Hand-made runs for the L1 oracle's tests (./lookups.test.ts, ./lookups-stalls-hostile.test.ts): a
- * {@link CheckContext} with only what `checkLookups` (./lookups.ts) reads, and its verdict.
+ * Hand-made runs for the L1 oracle's tests (./lookups.test.ts, ./lookups-stalls-hostile.test.ts,
+ * ./lookups-matching-hostile.test.ts): a {@link CheckContext} with only what `checkLookups` (./lookups.ts) reads, its
+ * verdict, and the look-ups of seed 20261227 run 44040.
  */
 import type { CheckContext, ExtraInvariant, Window } from './family-types';
 import { checkLookups, type LookupsObs } from './lookups';
@@ -44,3 +45,24 @@ export function lookupVerdict(ctx: CheckContext, obs: LookupsObs): { violations:
   const count = { ok: (_i: ExtraInvariant) => {}, excused: (_i: ExtraInvariant, why: string) => void excused.push(why) };
   return { violations: checkLookups(ctx, obs, count), excused };
 }
+
+/**
+ * Seed 20261227 run 44040 (true time, ms): three History look-ups 100 ms apart from `asked`, each sent 100 ms after its
+ * asking (slowCalls); the first answered at once by a 429 with `Retry-After: 0`, a hold window from +100 to +100 ms
+ * (`hold`) that moves the first one's due to +2,100 ms. `user(dt)` and `tracker(dt)` are requests the service receives
+ * `dt` ms after `asked`; `trio()` the three look-ups as the popup saw them.
+ */
+export const run44040 = (() => {
+  const asked = 120 * S;
+  return {
+    asked,
+    hold: { from: asked + 100, to: asked + 100, why: 'a 429 hold' } satisfies Window,
+    user: (dt: number) => ({ lane: 'user', op: 'history', start: asked + dt }),
+    tracker: (dt: number) => ({ lane: 'tracker', op: 'wait', start: asked + dt }),
+    trio: (): LookupsObs => [
+      { at: asked, replied: true, repliedAt: asked + 100 },
+      { at: asked + 100, replied: true, repliedAt: asked + 300 },
+      { at: asked + 200, replied: true, repliedAt: asked + 310 },
+    ],
+  };
+})();

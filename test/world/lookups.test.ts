@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from './family-types';
 import { diedInWait } from './lookups';
-import { lookupRun, S, type Stall, lookupVerdict as verdict } from './lookups-runs';
+import { lookupRun, run44040, S, type Stall, lookupVerdict as verdict } from './lookups-runs';
 
 /** A run with these deaths, these requests sent and these stalls ({@link lookupRun}). */
 const run = (deaths: CheckContext['deaths'], log: Array<{ lane: string; op: string; start: number }> = [], stalls: Stall[] = []) =>
@@ -114,23 +114,17 @@ describe('checkLookups: look-ups close together, one delayed by a window (seed 2
   // Three look-ups 100 ms apart; each is sent 100 ms after its asking (slowCalls), the first one answered at once by a
   // 429 with `Retry-After: 0` (a hold window from +100 to +100, which moves the first one's due to +2,100 ms). Each
   // request is its own look-up's: none was late, and none of the worker's went first.
-  const asked = 120 * S;
-  const user = (dt: number) => ({ lane: 'user', op: 'history', start: asked + dt });
-  const obs = () => [
-    { at: asked, replied: true, repliedAt: asked + 100 },
-    { at: asked + 100, replied: true, repliedAt: asked + 300 },
-    { at: asked + 200, replied: true, repliedAt: asked + 310 },
-  ];
+  const { hold, trio: obs, user } = run44040;
 
   it('gives each look-up its own request, although the delayed one is matched last', () => {
-    const ctx = lookupRun({ windows: [{ from: asked + 100, to: asked + 100, why: 'a 429 hold' }], log: [user(100), user(200), user(300)] });
+    const ctx = lookupRun({ windows: [hold], log: [user(100), user(200), user(300)] });
     const { violations, excused } = verdict(ctx, obs());
     expect(violations).toEqual([]);
     expect(excused).toEqual([]);
   });
 
   it('still fails when one of the three was never sent', () => {
-    const ctx = lookupRun({ windows: [{ from: asked + 100, to: asked + 100, why: 'a 429 hold' }], log: [user(100), user(300)] });
+    const ctx = lookupRun({ windows: [hold], log: [user(100), user(300)] });
     const { violations } = verdict(ctx, obs());
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatch(/^L1 a look-up asked at .* not sent within/);
