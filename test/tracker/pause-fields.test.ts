@@ -1,8 +1,8 @@
 /**
  * The tracker-wide state (lib/tracker/pause.ts) branch by branch, where the engine's tests go through only one side:
- * who is told of a state a previous worker left, a rejected key alone, a kept pause without its start or with a start
- * ahead of now, Retry now after the pause ended, a pause asked again of the length left, and the re-write of a refused
- * state. Expected values are worked out by hand from the clock and the state loaded. (Stryker's run of 2026-11-28 over
+ * who is told of a state a previous worker left, a rejected key alone, a kept pause without its start, with a start
+ * ahead of now or moved back by a shift, Retry now after the pause ended, a pause asked again of the length left, a
+ * hold of NaN ms, and the re-write of a refused state. Expected values are worked out by hand from the clock and the state loaded. (Stryker's run of 2026-11-28 over
  * lib/tracker found these branches survived every mutant.)
  */
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,25 @@ describe('TrackerPause, branch by branch', () => {
     expect(pause.left()).toBe(15_000);
     expect(store.writes).toBe(1);
     expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + 15_000 });
+  });
+
+  it('a kept pause moved back by a shift is kept from now, also when what is left equals its moved reading', async () => {
+    // Written by a worker whose clock was 30 min ahead: 40 s left of a 60 s pause, 20 s of it served.
+    const clock = new EventClock();
+    const { pause, store } = pauseOn(clock);
+    const now = clock.now();
+    pause.loaded({ pausedAt: now + 30 * MIN, pausedUntil: now + 30 * MIN + 40_000, pauseServedMs: 20_000 });
+    await pause.rebase(30 * MIN, now);
+    expect(pause.kept).toMatchObject({ pausedAt: now, pausedUntil: now + 40_000 });
+    expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + 40_000 });
+  });
+
+  it('a hold of no number of ms (NaN) pauses nothing and writes nothing', async () => {
+    const { pause, store, told } = pauseOn(new EventClock());
+    await pause.pauseFor(Number.NaN);
+    expect(pause.paused()).toBe(false);
+    expect(store.writes).toBe(0);
+    expect(told).toEqual([]);
   });
 
   it('Retry now after the pause ended leaves no pause behind', async () => {
