@@ -101,6 +101,17 @@ describe('TrackerPause, branch by branch', () => {
     expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + 40_000 });
   });
 
+  it('a 100 s pause kept by a worker whose clock was 40 s ahead is held the honoured minute, and written so', async () => {
+    // Moved back 40 s it reads 60 s left, as much as the honoured minute: what is left is that minute, from now.
+    const clock = new EventClock();
+    const { pause, store } = pauseOn(clock);
+    const now = clock.now();
+    pause.loaded({ pausedAt: now, pausedUntil: now + 100_000, pauseServedMs: 0 });
+    await pause.rebase(40_000, now);
+    expect(pause.left()).toBe(MIN);
+    expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + MIN });
+  });
+
   it('a hold of no number of ms (NaN) pauses nothing and writes nothing', async () => {
     const { pause, store, told } = pauseOn(new EventClock());
     await pause.pauseFor(Number.NaN);
