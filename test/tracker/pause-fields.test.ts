@@ -2,8 +2,8 @@
  * The tracker-wide state (lib/tracker/pause.ts) branch by branch, where the engine's tests go through only one side:
  * who is told of a state a previous worker left, a rejected key alone, a kept pause without its start, with a start
  * ahead of now or moved back by a shift, Retry now after the pause ended, a pause asked again of the length left, a
- * hold of NaN ms, and the re-write of a refused state. Expected values are worked out by hand from the clock and the state loaded. (Stryker's run of 2026-11-28 over
- * lib/tracker found these branches survived every mutant.)
+ * hold of NaN ms, and the re-write of a refused state. Expected values are worked out by hand from the clock and the
+ * state loaded.
  */
 import { describe, expect, it } from 'vitest';
 import type { TrackerState } from '@/lib/store';
@@ -35,6 +35,16 @@ function pauseOn(clock: EventClock) {
 
 const keyRejected = { kind: 'key-rejected', message: 'no', at: 1 };
 
+/** A pause that took `kept(now)` (what a previous worker stored) and rebased it by `shift` ms at `now`. */
+async function rebased(kept: (now: number) => TrackerState, shift = 0) {
+  const clock = new EventClock();
+  const on = pauseOn(clock);
+  const now = clock.now();
+  on.pause.loaded(kept(now));
+  await on.pause.rebase(shift, now);
+  return { ...on, now };
+}
+
 describe('TrackerPause, branch by branch', () => {
   it('tells listeners of a kept pause or a rejected key a previous worker left, and of nothing else', () => {
     const clock = new EventClock();
@@ -60,31 +70,19 @@ describe('TrackerPause, branch by branch', () => {
   });
 
   it('a kept pause without its start is held what is left of it, and not written again', async () => {
-    const clock = new EventClock();
-    const { pause, store } = pauseOn(clock);
-    const now = clock.now();
-    pause.loaded({ pausedUntil: now + 30_000, pauseServedMs: 0 });
-    await pause.rebase(0, now);
+    const { pause, store } = await rebased((now) => ({ pausedUntil: now + 30_000, pauseServedMs: 0 }));
     expect(pause.left()).toBe(30_000);
     expect(store.writes).toBe(0);
   });
 
   it('a kept pause that starts now and holds its length is not written again', async () => {
-    const clock = new EventClock();
-    const { pause, store } = pauseOn(clock);
-    const now = clock.now();
-    pause.loaded({ pausedAt: now, pausedUntil: now + 15_000, pauseServedMs: 0 });
-    await pause.rebase(0, now);
+    const { pause, store } = await rebased((now) => ({ pausedAt: now, pausedUntil: now + 15_000, pauseServedMs: 0 }));
     expect(pause.left()).toBe(15_000);
     expect(store.writes).toBe(0);
   });
 
   it('a kept pause whose start is 5 s ahead of now is held its 15 s from now, and written so', async () => {
-    const clock = new EventClock();
-    const { pause, store } = pauseOn(clock);
-    const now = clock.now();
-    pause.loaded({ pausedAt: now + 5_000, pausedUntil: now + 20_000, pauseServedMs: 0 });
-    await pause.rebase(0, now);
+    const { pause, store, now } = await rebased((now) => ({ pausedAt: now + 5_000, pausedUntil: now + 20_000, pauseServedMs: 0 }));
     expect(pause.left()).toBe(15_000);
     expect(store.writes).toBe(1);
     expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + 15_000 });
@@ -92,22 +90,17 @@ describe('TrackerPause, branch by branch', () => {
 
   it('a kept pause moved back by a shift is kept from now, also when what is left equals its moved reading', async () => {
     // Written by a worker whose clock was 30 min ahead: 40 s left of a 60 s pause, 20 s of it served.
-    const clock = new EventClock();
-    const { pause, store } = pauseOn(clock);
-    const now = clock.now();
-    pause.loaded({ pausedAt: now + 30 * MIN, pausedUntil: now + 30 * MIN + 40_000, pauseServedMs: 20_000 });
-    await pause.rebase(30 * MIN, now);
+    const { pause, store, now } = await rebased(
+      (now) => ({ pausedAt: now + 30 * MIN, pausedUntil: now + 30 * MIN + 40_000, pauseServedMs: 20_000 }),
+      30 * MIN,
+    );
     expect(pause.kept).toMatchObject({ pausedAt: now, pausedUntil: now + 40_000 });
     expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + 40_000 });
   });
 
   it('a 100 s pause kept by a worker whose clock was 40 s ahead is held the honoured minute, and written so', async () => {
     // Moved back 40 s it reads 60 s left, as much as the honoured minute: what is left is that minute, from now.
-    const clock = new EventClock();
-    const { pause, store } = pauseOn(clock);
-    const now = clock.now();
-    pause.loaded({ pausedAt: now, pausedUntil: now + 100_000, pauseServedMs: 0 });
-    await pause.rebase(40_000, now);
+    const { pause, store, now } = await rebased((now) => ({ pausedAt: now, pausedUntil: now + 100_000, pauseServedMs: 0 }), 40_000);
     expect(pause.left()).toBe(MIN);
     expect(store.state).toMatchObject({ pausedAt: now, pausedUntil: now + MIN });
   });

@@ -3,8 +3,8 @@
  * wall time is clamped on every read"): each time `clampTimes` reads is clamped on its own and nothing else changes;
  * `shiftTimes` moves each time and adds none; `sameTimes` tells apart records that differ in any one time;
  * `shiftPause` moves a pause that has only one of its two times. Every expected value below is worked out by hand from
- * `now` and the record's times. (Stryker's run of 2026-11-28 over lib/tracker found these lines survived every mutant:
- * the tests of ./tracker-time.test.ts move all fields at once.)
+ * `now` and the record's times. The tests of ./tracker-time.test.ts move every field at once, which leaves a field
+ * clamped, moved or compared on its own untested.
  */
 import { describe, expect, it } from 'vitest';
 import type { TrackedIntent } from '@/lib/store';

@@ -58,8 +58,8 @@ const SLOW_MS = 100;
  * How much later (ms) than the stored hold a hold handed back may end in the slow-read tests. The defect they guard
  * against held a whole settings read ({@link SLOW_MS}) longer. The hold's end is read on the real clock when the budget
  * is told of it, a few statements after the worker read what was left: a stall of a loaded machine in between (a
- * garbage collection, a preempted thread; 19 ms was seen once under `npm test`) counts too, so the bound is half a
- * read, not a few ms.
+ * garbage collection, a preempted thread: tens of ms under `npm test`) counts too, so the bound is half a read, not a
+ * few ms.
  */
 const LATER_AT_MOST_MS = SLOW_MS / 2;
 /** Longer than the hold and every start-up step: a request not sent by then is never sent. */

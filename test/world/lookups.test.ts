@@ -111,9 +111,8 @@ describe('checkLookups: a request of the tracker sent before the look-up (seed 2
 });
 
 describe('checkLookups: look-ups close together, one delayed by a window (seed 20261227 run 44040)', () => {
-  // Three look-ups 100 ms apart; each is sent 100 ms after its asking (slowCalls), the first one answered at once by a
-  // 429 with `Retry-After: 0` (a hold window from +100 to +100, which moves the first one's due to +2,100 ms). Each
-  // request is its own look-up's: none was late, and none of the worker's went first.
+  // The run as found (./lookups-runs.ts run44040): each request is its own look-up's, none was late, and none of the
+  // worker's went first.
   const { hold, trio: obs, user } = run44040;
 
   it('gives each look-up its own request, although the delayed one is matched last', () => {
