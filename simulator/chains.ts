@@ -11,7 +11,8 @@
  * - `chain-smaller`: the destination transfer moves 200 USDC where the receipt says 249.10;
  * - `chain-lagging`: the destination transfer is mined while the service shows it MINING and the intent EXECUTING
  *   for four more steps (the chain is ahead of the service);
- * - `chain-reorg`: as chain-success, then one step after SUCCEEDED the Base chain re-orgs the destination's block away;
+ * - `chain-reorg`: as chain-success, then one step after SUCCEEDED is shown the Base chain re-orgs the destination's
+ *   block away (tests that must first see the leg confirmed re-org on cue instead: {@link ChainWorld.reorgDestination});
  * - `chain-missing`: the service calls a destination hash mined that no chain ever had.
  */
 import type { Address, Hash } from 'viem';
@@ -51,6 +52,8 @@ export interface ChainIntent {
   hashes: Partial<Record<Leg, Hash>>;
   /** Legs whose transaction is being sent. */
   sending: Set<Leg>;
+  /** Simulated time (ms) at which each leg's hash came back from its chain. */
+  knownAt: Partial<Record<Leg, number>>;
   reorged: boolean;
   /** A failure of a send (the world's log; the receipt keeps a placeholder for that leg). */
   error?: string;
@@ -63,6 +66,8 @@ export class ChainWorld {
   private timer: NodeJS.Timeout | undefined;
   private blockTimer: NodeJS.Timeout | undefined;
   private readonly queues = new Map<Anvil, Promise<unknown>>();
+  /** The simulated clock (ms) of {@link run}. */
+  private now: () => number = Date.now;
 
   private constructor(
     readonly origin: { anvil: Anvil; token: Token },
@@ -92,7 +97,7 @@ export class ChainWorld {
 
   /** Plays `intent` (already made with {@link tokens}, {@link ACCOUNTS}.user as owner) as `scenario`. */
   play(intent: SimIntent, scenario: ChainScenario): ChainIntent {
-    const chain: ChainIntent = { scenario, hashes: {}, sending: new Set(), reorged: false };
+    const chain: ChainIntent = { scenario, hashes: {}, sending: new Set(), knownAt: {}, reorged: false };
     if (scenario === 'chain-missing') chain.hashes.destination = legHash(intent, 'destination') as Hash;
     this.played.set(intent.intentId, { intent, chain });
     return chain;
@@ -100,6 +105,7 @@ export class ChainWorld {
 
   /** Sends the transactions that are due at simulated time `now` (ms), every `tickMs`, until {@link close}. */
   run(now: () => number, tickMs = 100): void {
+    this.now = now;
     this.timer = setInterval(() => this.tick(now()), tickMs);
     this.timer.unref();
   }
@@ -128,6 +134,7 @@ export class ChainWorld {
         this.queued(leg === 'destination' ? this.destination.anvil : this.origin.anvil, () => this.send(intent, chain, leg)).then(
           (hash) => {
             chain.hashes[leg] = hash;
+            chain.knownAt[leg] = this.now();
           },
           (error: unknown) => {
             chain.error = `${intent.intentId} ${leg}: ${String(error)}`;
@@ -135,14 +142,31 @@ export class ChainWorld {
           },
         );
       }
+      // One step after SUCCEEDED is shown: at its scripted time, or once the destination's late send ended.
       const last = intent.script.length - 1;
-      const reorgAt = intent.startedAt + (stepStart(intent.script, last) + 1) * intent.stepMs;
-      if (chain.scenario === 'chain-reorg' && !chain.reorged && chain.hashes.destination && now >= reorgAt) {
-        chain.reorged = true;
-        const hash = chain.hashes.destination;
-        void this.queued(this.destination.anvil, () => this.reorgAway(hash)).catch((error: unknown) => this.errors.push(String(error)));
-      }
+      const shownAt = Math.max(intent.startedAt + stepStart(intent.script, last) * intent.stepMs, chain.knownAt.destination ?? 0);
+      if (chain.scenario === 'chain-reorg' && chain.hashes.destination && now >= shownAt + intent.stepMs) this.reorgOnce(chain);
     }
+  }
+
+  /**
+   * Re-orgs the destination's block of the chain intent `intentId` away now (once per intent): for a test that must
+   * first see the leg confirmed, whatever the load — a re-org on the scenario's clock can come before the extension
+   * has read the leg at all. Throws when the intent is not a chain intent or its destination is not sent yet.
+   */
+  reorgDestination(intentId: string): Promise<void> {
+    const chain = this.played.get(intentId)?.chain;
+    if (!chain?.hashes.destination) throw new Error(`${intentId}: no destination transaction on the chain to re-org away`);
+    return this.reorgOnce(chain);
+  }
+
+  private reorgOnce(chain: ChainIntent): Promise<void> {
+    const hash = chain.hashes.destination;
+    if (chain.reorged || !hash) return Promise.resolve();
+    chain.reorged = true;
+    const done = this.queued(this.destination.anvil, () => this.reorgAway(hash));
+    done.catch((error: unknown) => this.errors.push(String(error)));
+    return done;
   }
 
   /**

@@ -66,10 +66,11 @@ export interface SimIntent {
   quotedWire?: string;
   committedAt?: number;
   /**
-   * An intent played on the local chains (./chains.ts): its legs' real transaction hashes, as they are sent. A leg
-   * whose hash is not there yet shows a placeholder.
+   * An intent played on the local chains (./chains.ts): its legs' real transaction hashes, as they are sent, and the
+   * failure of a send (`error`). A step that shows a leg's real hash waits until the chain has that transaction
+   * ({@link stepShown}); once a send has failed, nothing waits and the leg shows a placeholder.
    */
-  onChain?: { hashes: Partial<Record<Leg, string>> };
+  onChain?: { hashes: Partial<Record<Leg, string>>; error?: string };
   /** The intent address, when it is not derived from the intentId (a chain intent's is an anvil account). */
   intentAddress?: string;
 }
@@ -151,24 +152,47 @@ export function scriptLength(script: readonly Step[]): number {
   return stepStart(script, script.length - 1);
 }
 
-/** Step index of an intent at `now`. */
+/**
+ * Whether step `i` of `intent` may be shown: always, but for an intent on the local chains, whose step naming a leg's
+ * real hash (not a placeholder) waits until the chain has that transaction. The service reports a transaction it has
+ * seen, never one still being sent: under load a send may end after the step's time (a receipt said SUCCEEDED with the
+ * destination's placeholder, and the extension had nothing to verify). A failed send (`onChain.error`) holds nothing.
+ */
+export function stepShown(intent: SimIntent, i: number): boolean {
+  const chain = intent.onChain;
+  const step = intent.script[i];
+  if (!chain || !step || chain.error !== undefined) return true;
+  return LEGS.every((leg) => !step[leg] || step[leg].placeholder || chain.hashes[leg] !== undefined);
+}
+
+/**
+ * Step index of an intent at `now`: the last step whose time has come, and that may be shown ({@link stepShown}; a
+ * step held back holds every later one). A step shown late keeps its scripted time in the receipt's timestamps.
+ */
 export function stepIndex(intent: SimIntent, now: number): number {
   const elapsed = (now - intent.startedAt) / intent.stepMs;
   let i = 0;
-  while (i < intent.script.length - 1 && stepStart(intent.script, i + 1) <= elapsed) i++;
+  while (i < intent.script.length - 1 && stepStart(intent.script, i + 1) <= elapsed && stepShown(intent, i + 1)) i++;
   return i;
 }
+
+/** How often a wait held by a step not yet shown ({@link stepShown}) looks again (ms). */
+export const SHOWN_RECHECK_MS = 50;
 
 /** IntentStatus at `now` (what `snapshotAt(...).status` says, without building the receipt). */
 export function statusAt(intent: SimIntent, now: number): string {
   return intent.script[stepIndex(intent, now)]!.intent;
 }
 
-/** Simulated time of the next step after `now`, or undefined when the script is over. */
+/**
+ * Simulated time of the next step after `now`, or undefined when the script is over. A next step whose time has come
+ * but that is not shown yet ({@link stepShown}) is looked at again {@link SHOWN_RECHECK_MS} from `now`.
+ */
 export function nextStepAt(intent: SimIntent, now: number): number | undefined {
   const step = stepIndex(intent, now);
   if (step >= intent.script.length - 1) return undefined;
-  return intent.startedAt + stepStart(intent.script, step + 1) * intent.stepMs;
+  const at = intent.startedAt + stepStart(intent.script, step + 1) * intent.stepMs;
+  return at > now ? at : now + SHOWN_RECHECK_MS;
 }
 
 /** One turn of WaitIntentReceipt: answer now, or hold until `until` (the next step; undefined once the script is over). */

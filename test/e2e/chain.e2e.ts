@@ -4,7 +4,7 @@
  * turned on for both chains in the options page (each chain's RPC URL replaced by its anvil's, a small finality
  * depth); a chain intent tracked from the popup becomes "Verified on-chain" with each leg's words in its receipt; a
  * destination that moved less than the receipt says is one desktop notification, once; a destination re-orged away
- * after the service said SUCCEEDED is one notification too.
+ * after the service said SUCCEEDED and the receipt showed it confirmed is one notification too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useConfiguredExtension } from '../../drivers/fixtures/launch';
@@ -112,21 +112,24 @@ describe('on-chain verification', () => {
   });
 
   it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
-    // Deep enough that the destination is not final when its block is replaced (≈ 6 blocks after it is mined, one
-    // step of 2.5 s after SUCCEEDED), shallow enough that the check after the re-org comes before the cadence's 60 s
-    // bound: at 2 s a Base block (the cadence's figure), a leg seen with 1–2 of 24 confirmations is checked again when
-    // the missing ones should be there, ≈ 45 s later.
+    // Deep enough that the destination is not final when its block is replaced (a few blocks after the receipt shows
+    // it confirmed), shallow enough that the check after the re-org comes before the cadence's 60 s bound: at 2 s a
+    // Base block (the cadence's figure), a leg seen with 1–2 of 24 confirmations is checked again when the missing
+    // ones should be there, ≈ 45 s later.
     await verifyOn({ arbitrum: 3, base: 24 });
     await recordNotifications(ctx.ext);
-    const id = ctx.sim.createIntent('chain-reorg');
+    const id = ctx.sim.createIntent('chain-success');
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(id);
+    // The re-org comes once the extension has shown the destination confirmed, not on the simulator's clock: a re-org
+    // before the worker's first read is "not found", never "re-orged out" — and under load that read came late.
+    await popup.openReceipt(id);
+    const destination = () => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent();
+    await expect.poll(destination, { timeout: 60_000, interval: 500 }).toMatch(/^Confirmed on Base · block /);
+    await world!.reorgDestination(id);
     await expect.poll(async () => (await chainNotices(id)).length, { timeout: 90_000, interval: 1_000 }).toBe(1);
     expect((await chainNotices(id))[0]?.message?.split('\n')[0]).toBe('A transaction confirmed on Base was re-orged out');
-    await popup.openReceipt(id);
-    await expect
-      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 90_000, interval: 1_000 })
-      .toMatch(/^(Re-orged out of Base|Not found on Base)/);
+    await expect.poll(destination, { timeout: 90_000, interval: 1_000 }).toMatch(/^(Re-orged out of Base|Not found on Base)/);
     await popup.close();
     expect(world?.errors ?? []).toEqual([]);
   });

@@ -75,7 +75,7 @@ async function destinationVerdict(v: LegVerifier, receipt: IntentReceipt): Promi
   return result.check;
 }
 
-/** SUCCEEDED, with every leg's real hash shown (a leg whose transaction is still being sent shows a placeholder). */
+/** SUCCEEDED, with every leg's real hash shown (a step waits for its sends; only a failed send shows a placeholder). */
 const done = (r: IntentReceipt) => r.status === 'SUCCEEDED' && verifiableLegs(r).length === 3;
 
 /**
@@ -113,7 +113,7 @@ describe('the simulator on local chains', () => {
 
   it('a lagging service: the destination transfer is on Base while the receipt still says EXECUTING', async () => {
     const id = sim.createIntent('chain-lagging', WINDOW_STEP_MS); // MINING for four steps before SUCCEEDED
-    // MINING with the real hash: under load the transfer may still be being sent as MINING begins (a placeholder).
+    // MINING with the real hash (MINING waits for the send; only a failed send would show a placeholder).
     const mining = (r: IntentReceipt) =>
       r.status === 'EXECUTING' && r.destinationTransaction?.status === 'MINING' && verifiableLegs(r).some((l) => l.leg === 'destination');
     const receipt = await receiptWhen(id, mining);

@@ -5,7 +5,7 @@
  * its whole 20 s although the intent had just failed.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimIntent, snapshotAt, stepIndex, stepStart, waitTurn } from '../../simulator/lifecycle';
+import { SHOWN_RECHECK_MS, type SimIntent, snapshotAt, stepIndex, stepStart, waitTurn } from '../../simulator/lifecycle';
 import { type Simulator, startSimulator } from '../../simulator/server';
 
 let sim: Simulator;
@@ -57,4 +57,59 @@ describe('waitTurn', () => {
       expect(holds).toBeGreaterThan(0);
     });
   }
+});
+
+/**
+ * An intent on the local chains shows a leg's real hash only once its chain has the transaction: a send that ends
+ * after its step's time holds that step (and every later one) back, as the service reports only what it has seen. A
+ * receipt that said SUCCEEDED with the destination's placeholder, its send late under load, left the extension nothing
+ * to verify.
+ */
+describe('a step waits for the chain', () => {
+  /** The success script as a chain intent whose sends ended for `hashes` only (steps of 300 ms). */
+  const onChain = (hashes: Partial<Record<'deposit' | 'origin' | 'destination', string>>, error?: string): SimIntent => ({
+    ...intents.success!,
+    onChain: { hashes, ...(error === undefined ? {} : { error }) },
+  });
+  const hash = (c: string) => `0x${c.repeat(64)}`;
+  // The success script: 0 COMMITTED; 1 EXECUTING, deposit PENDING (real hash); 2 EXECUTING for two steps, origin
+  // RELAYING (placeholder); 3 EXECUTING, origin real, destination PENDING (placeholder); 4 SUCCEEDED, every leg real,
+  // from 5 steps in.
+  const at = (intent: SimIntent, steps: number) => intent.startedAt + steps * intent.stepMs;
+
+  it('holds every step from the first that shows a hash its chain has not got', () => {
+    const none = onChain({});
+    expect(stepIndex(none, at(none, 9))).toBe(0);
+    expect(snapshotAt(none, at(none, 9)).status).toBe('COMMITTED');
+    const depositOnly = onChain({ deposit: hash('d') });
+    expect(stepIndex(depositOnly, at(depositOnly, 9))).toBe(2); // the origin still a placeholder
+    const noDestination = onChain({ deposit: hash('d'), origin: hash('e') });
+    expect(stepIndex(noDestination, at(noDestination, 9))).toBe(3);
+    const late = snapshotAt(noDestination, at(noDestination, 9));
+    expect(late.status).toBe('EXECUTING');
+    expect(late.done).toBe(false);
+    expect((late.receipt.originTransaction as { txnHash: string }).txnHash).toBe(hash('e'));
+  });
+
+  it('shows SUCCEEDED with every real hash once the last send ends, and a failed send holds nothing', () => {
+    const all = onChain({ deposit: hash('d'), origin: hash('e'), destination: hash('f') });
+    const done = snapshotAt(all, at(all, 5));
+    expect(done.status).toBe('SUCCEEDED');
+    expect((done.receipt.destinationTransaction as { txnHash: string }).txnHash).toBe(hash('f'));
+    const failed = onChain({ deposit: hash('d'), origin: hash('e') }, 'destination: nonce too low');
+    const shown = snapshotAt(failed, at(failed, 5));
+    expect(shown.status).toBe('SUCCEEDED');
+    expect((shown.receipt.destinationTransaction as { txnHash: string }).txnHash).toMatch(/^0x[0-9a-f]{40}0{24}$/);
+  });
+
+  it('a wait held by such a step looks again shortly, never at a time gone by', () => {
+    const held = onChain({ deposit: hash('d'), origin: hash('e') });
+    const t = at(held, 7); // two steps past SUCCEEDED's time
+    const turn = waitTurn(held, snapshotAt(held, t).states, t);
+    expect('hold' in turn && turn.until).toBe(t + SHOWN_RECHECK_MS);
+    // Before the step's time, the wait wakes at that time, as for any intent.
+    const before = at(held, 5) - 1;
+    const early = waitTurn(held, snapshotAt(held, before).states, before);
+    expect('hold' in early && early.until).toBe(at(held, 5));
+  });
 });

@@ -4,7 +4,8 @@
  * for both chains in the options page (their anvils' RPC URLs; 127.0.0.1's access was granted with the service's,
  * else the add-on's prompt is answered); a chain intent tracked from the popup becomes "Verified on-chain" with the
  * destination's words in its receipt; a destination that moved less than the receipt says is one desktop
- * notification, handed once to the desktop; a destination re-orged away after the service said SUCCEEDED is one too.
+ * notification, handed once to the desktop; a destination re-orged away after the service said SUCCEEDED and the
+ * receipt showed it confirmed is one too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useConfiguredFirefox } from '../../../drivers/fixtures/launch-firefox';
@@ -90,17 +91,24 @@ describe('on-chain verification in Firefox', () => {
     const options = await ctx.ext.openPage('options.html');
     await options.locator('form[aria-busy="false"]').waitFor(); // the saved settings are in the form
     await expect.poll(() => options.locator('#chain-depth-8453').count()).toBe(1);
-    // 24: not final when its block is replaced (≈ 6 blocks after it is mined), and checked again ≈ 45 s after it
-    // is first seen (when its missing confirmations should be there at 2 s a Base block) rather than at the 60 s bound.
+    // 24: not final when its block is replaced (a few blocks after it is first seen), and checked again ≈ 45 s after
+    // it is first seen (when its missing confirmations should be there at 2 s a Base block) rather than at the 60 s bound.
     await options.locator('#chain-depth-8453').fill('24');
     await options.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(async () => ((await options.getByTestId('chain-status').count()) > 0 ? options.getByTestId('chain-status').textContent() : ''))
       .toBe('On-chain verification saved.');
     await options.close();
-    const id = ctx.sim.createIntent('chain-reorg');
+    const id = ctx.sim.createIntent('chain-success');
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(id);
+    // The re-org comes once the extension has shown the destination confirmed, not on the simulator's clock: a re-org
+    // before the worker's first read is "not found", never "re-orged out" — and under load that read came late.
+    await popup.openReceipt(id);
+    await expect
+      .poll(() => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent(), { timeout: 60_000, interval: 500 })
+      .toMatch(/^Confirmed on Base · block /);
+    await world!.reorgDestination(id);
     const told = async () => (await desktopAlerts(ctx.ext)).filter((a) => a.title === `On-chain check of ${short(id)}`);
     await expect.poll(async () => (await told()).length, { timeout: 100_000, interval: 1_000 }).toBe(1);
     expect((await told())[0]?.text.split('\n')[0]).toBe('A transaction confirmed on Base was re-orged out');
