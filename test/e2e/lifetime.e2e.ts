@@ -43,7 +43,8 @@ describe('worker and browser lifetime', () => {
     profiles.push(ext.userDataDir);
     try {
       await configure(ext, sim.url, sim.accessKey);
-      const intentId = sim.createIntent('success', 2000);
+      // SUCCEEDED 5 steps (30 s) after creation: long after the worker is stopped below, however slow the machine.
+      const intentId = sim.createIntent('success', 6000);
       const popup = await PopupPage.open(ext);
       await popup.track(intentId);
       await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
@@ -55,9 +56,9 @@ describe('worker and browser lifetime', () => {
       });
       await stopWorker(ext);
       const stoppedAt = Date.now();
-      // The success script ends 4 steps (8 s) after creation: the service's clock moves past it with the worker
-      // stopped, and nothing asks about the intent meanwhile (no worker, no loop).
-      sim.advanceClock(9000);
+      // The service's clock moves past SUCCEEDED with the worker stopped, and nothing asks about the intent meanwhile
+      // (no worker, no loop).
+      sim.advanceClock(30_000);
       await sleep(1500);
       expect(requestsFor(intentId).filter((r) => r.start > stoppedAt)).toHaveLength(0);
 
@@ -88,20 +89,24 @@ describe('worker and browser lifetime', () => {
     let ext: ExtensionBrowser = await launchExtension(profile);
     let firstRun = '';
     const done = sim.createIntent('success', 500);
-    const later = sim.createIntent('failure', 3000);
+    let later = '';
     try {
       await configure(ext, sim.url, sim.accessKey);
       const popup = await PopupPage.open(ext);
       await popup.track(done);
       await waitForNotification(ext, done, { timeoutMs: 20_000 });
       firstRun = (await createsFor(ext, done))[0]!.life;
+      // Made only now, and FAILED 4 steps (40 s) after it is made: long after the browser is closed below, however
+      // slow the machine. Made with `done`, at 3 s a step, it had failed before it was tracked when launching,
+      // configuring and the first notification took over 12 s beside a busy core (2 of 3 stress runs).
+      later = sim.createIntent('failure', 10_000);
       await popup.track(later);
       await expect.poll(() => popup.statusChip(later).textContent()).toMatch(/Committed|Executing/);
     } finally {
       await ext.close();
     }
     const closedAt = Date.now();
-    sim.advanceClock(10_000); // `later` fails 9 s after creation, while the browser is closed.
+    sim.advanceClock(40_000); // `later` fails while the browser is closed.
     await sleep(1500);
     expect(requestsFor(later).filter((r) => r.start > closedAt + 1000)).toHaveLength(0);
 
