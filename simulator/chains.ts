@@ -2,7 +2,8 @@
  * The simulator on real local chains (issue 28): two anvils with the chain ids of Arbitrum One (42161, origin) and Base
  * (8453, destination), the repository's ERC-20 ("USDC", 6 decimals) on each, and every leg of a chain intent made as a
  * real transaction, so that its receipt names hashes the chains know. The chain always knows a transaction first: each
- * leg's transaction is sent {@link LEAD_MS} before the step in which the receipt first shows its real hash.
+ * leg's transaction is sent {@link LEAD_MS} before the step in which the leg first appears, and a step that shows its
+ * real hash waits until the send has ended (`stepShown` in ./lifecycle.ts).
  *
  * Chain scenarios (`createIntent(scenario)` with a {@link ChainWorld} attached):
  * - `chain-success`: deposit (user → intent address, Arbitrum One), origin (intent address → solver, Arbitrum One),
@@ -55,8 +56,13 @@ export interface ChainIntent {
   /** Simulated time (ms) at which each leg's hash came back from its chain. */
   knownAt: Partial<Record<Leg, number>>;
   reorged: boolean;
-  /** A failure of a send (the world's log; the receipt keeps a placeholder for that leg). */
+  /**
+   * A failure of a send (also in the world's log): the receipt keeps a placeholder for that leg, its steps are no
+   * longer held for it, and the later legs are never sent.
+   */
   error?: string;
+  /** The re-org of the destination, once it has begun. */
+  reorg?: Promise<void>;
 }
 
 /** The local chains, their tokens and the chain intents being played. */
@@ -65,6 +71,8 @@ export class ChainWorld {
   readonly errors: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private blockTimer: NodeJS.Timeout | undefined;
+  /** Chains (by chainId) on which {@link mineEvery}'s timer mines nothing for now. */
+  private readonly blocksHeld = new Set<number>();
   private readonly queues = new Map<Anvil, Promise<unknown>>();
   /** The simulated clock (ms) of {@link run}. */
   private now: () => number = Date.now;
@@ -117,10 +125,21 @@ export class ChainWorld {
   mineEvery(ms: number): void {
     this.blockTimer = setInterval(() => {
       for (const { anvil } of [this.origin, this.destination]) {
+        if (this.blocksHeld.has(anvil.chainId)) continue;
         void this.queued(anvil, () => mine(anvil, 1)).catch((error: unknown) => this.errors.push(String(error)));
       }
     }, ms);
     this.blockTimer.unref();
+  }
+
+  /**
+   * Holds (`held`: true) or resumes {@link mineEvery}'s blocks on the chain `chainId`; a transaction is still mined
+   * in a block of its own as it arrives. A test that must read a leg before it is final holds the blocks from the
+   * send to that read, whatever the read's delay.
+   */
+  holdBlocks(chainId: number, held: boolean): void {
+    if (held) this.blocksHeld.add(chainId);
+    else this.blocksHeld.delete(chainId);
   }
 
   /** One turn: sends each leg that is about to appear in the receipt, and plays the re-orgs that are due. */
@@ -154,19 +173,20 @@ export class ChainWorld {
    * first see the leg confirmed, whatever the load — a re-org on the scenario's clock can come before the extension
    * has read the leg at all. Throws when the intent is not a chain intent or its destination is not sent yet.
    */
-  reorgDestination(intentId: string): Promise<void> {
+  async reorgDestination(intentId: string): Promise<void> {
     const chain = this.played.get(intentId)?.chain;
     if (!chain?.hashes.destination) throw new Error(`${intentId}: no destination transaction on the chain to re-org away`);
-    return this.reorgOnce(chain);
+    await this.reorgOnce(chain);
   }
 
+  /** The destination's re-org: begun at the first call, the same promise after (a failure also goes to the log). */
   private reorgOnce(chain: ChainIntent): Promise<void> {
     const hash = chain.hashes.destination;
-    if (chain.reorged || !hash) return Promise.resolve();
+    if (chain.reorg || !hash) return chain.reorg ?? Promise.resolve();
     chain.reorged = true;
-    const done = this.queued(this.destination.anvil, () => this.reorgAway(hash));
-    done.catch((error: unknown) => this.errors.push(String(error)));
-    return done;
+    chain.reorg = this.queued(this.destination.anvil, () => this.reorgAway(hash));
+    chain.reorg.catch((error: unknown) => this.errors.push(String(error)));
+    return chain.reorg;
   }
 
   /**

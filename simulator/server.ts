@@ -469,6 +469,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         entry.trace ??= [];
         if (entry.trace.length < 20) entry.trace.push(`${Date.now() - started}ms ${line}`);
       };
+      let lastHeld = '';
       for (;;) {
         const t = now();
         const turn = waitTurn(intent, last, t);
@@ -478,7 +479,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           return { intentReceipt: snap.receipt, receiptStates: snap.states, done: snap.done };
         }
         const ms = Math.min(turn.until === undefined ? Number.POSITIVE_INFINITY : turn.until - t, deadline - Date.now());
-        trace(`hold ${turn.hold.status} [${turn.hold.states}] ${Math.round(ms)}ms`);
+        // One line per state held (a step waiting for its chain looks again every 50 ms; the trace keeps 20 lines).
+        const held = `${turn.hold.status} [${turn.hold.states}]`;
+        if (held !== lastHeld) trace(`hold ${held} ${Math.round(ms)}ms`);
+        lastHeld = held;
         await pause(ms, reply);
       }
     },

@@ -168,7 +168,9 @@ function clientsOf(chainId: number, url: string, child: ChildProcess): Anvil {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   };
-  const transport = http(url, { retryCount: 0 });
+  // A local anvil answers in milliseconds; 60 s (viem's default is 10 s) lets a send ride out a stall of the loaded
+  // machine instead of failing, which would leave its leg a placeholder (./chains.ts).
+  const transport = http(url, { retryCount: 0, timeout: 60_000 });
   return {
     chainId,
     url,

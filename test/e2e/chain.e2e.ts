@@ -112,21 +112,25 @@ describe('on-chain verification', () => {
   });
 
   it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
-    // Deep enough that the destination is not final when its block is replaced (a few blocks after the receipt shows
-    // it confirmed), shallow enough that the check after the re-org comes before the cadence's 60 s bound: at 2 s a
-    // Base block (the cadence's figure), a leg seen with 1–2 of 24 confirmations is checked again when the missing
-    // ones should be there, ≈ 45 s later.
+    // 24 on Base: a leg seen with 1 of 24 confirmations is checked again when the missing ones should be there at 2 s
+    // a Base block (the cadence's figure), ≈ 47 s later, before the cadence's 60 s bound.
     await verifyOn({ arbitrum: 3, base: 24 });
     await recordNotifications(ctx.ext);
+    // The re-org comes once the extension has shown the destination confirmed, not on the simulator's clock: a re-org
+    // before the worker's first read is "not found", never "re-orged out" — and under load that read came late. No
+    // block is added on Base meanwhile, so that a late first read finds it confirmed, not final.
+    world!.holdBlocks(8453, true);
     const id = ctx.sim.createIntent('chain-success');
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(id);
-    // The re-org comes once the extension has shown the destination confirmed, not on the simulator's clock: a re-org
-    // before the worker's first read is "not found", never "re-orged out" — and under load that read came late.
     await popup.openReceipt(id);
-    const destination = () => popup.leg('destination').locator('[data-testid="leg-verification"]').textContent();
+    const destination = async () =>
+      world?.errors.length
+        ? `chain errors: ${world.errors.join('; ')}`
+        : popup.leg('destination').locator('[data-testid="leg-verification"]').textContent();
     await expect.poll(destination, { timeout: 60_000, interval: 500 }).toMatch(/^Confirmed on Base · block /);
     await world!.reorgDestination(id);
+    world!.holdBlocks(8453, false);
     await expect.poll(async () => (await chainNotices(id)).length, { timeout: 90_000, interval: 1_000 }).toBe(1);
     expect((await chainNotices(id))[0]?.message?.split('\n')[0]).toBe('A transaction confirmed on Base was re-orged out');
     await expect.poll(destination, { timeout: 90_000, interval: 1_000 }).toMatch(/^(Re-orged out of Base|Not found on Base)/);
