@@ -53,9 +53,8 @@ export interface ChainIntent {
   hashes: Partial<Record<Leg, Hash>>;
   /** Legs whose transaction is being sent. */
   sending: Set<Leg>;
-  /** Simulated time (ms) at which each leg's hash came back from its chain. */
-  knownAt: Partial<Record<Leg, number>>;
-  reorged: boolean;
+  /** Simulated time (ms) at which the destination's hash came back from its chain (the re-org counts from it). */
+  destinationKnownAt?: number;
   /**
    * A failure of a send (also in the world's log): the receipt keeps a placeholder for that leg, its steps are no
    * longer held for it, and the later legs are never sent.
@@ -105,7 +104,7 @@ export class ChainWorld {
 
   /** Plays `intent` (already made with {@link tokens}, {@link ACCOUNTS}.user as owner) as `scenario`. */
   play(intent: SimIntent, scenario: ChainScenario): ChainIntent {
-    const chain: ChainIntent = { scenario, hashes: {}, sending: new Set(), knownAt: {}, reorged: false };
+    const chain: ChainIntent = { scenario, hashes: {}, sending: new Set() };
     if (scenario === 'chain-missing') chain.hashes.destination = legHash(intent, 'destination') as Hash;
     this.played.set(intent.intentId, { intent, chain });
     return chain;
@@ -153,7 +152,7 @@ export class ChainWorld {
         this.queued(leg === 'destination' ? this.destination.anvil : this.origin.anvil, () => this.send(intent, chain, leg)).then(
           (hash) => {
             chain.hashes[leg] = hash;
-            chain.knownAt[leg] = this.now();
+            if (leg === 'destination') chain.destinationKnownAt = this.now();
           },
           (error: unknown) => {
             chain.error = `${intent.intentId} ${leg}: ${String(error)}`;
@@ -163,7 +162,7 @@ export class ChainWorld {
       }
       // One step after SUCCEEDED is shown: at its scripted time, or once the destination's late send ended.
       const last = intent.script.length - 1;
-      const shownAt = Math.max(intent.startedAt + stepStart(intent.script, last) * intent.stepMs, chain.knownAt.destination ?? 0);
+      const shownAt = Math.max(intent.startedAt + stepStart(intent.script, last) * intent.stepMs, chain.destinationKnownAt ?? 0);
       if (chain.scenario === 'chain-reorg' && chain.hashes.destination && now >= shownAt + intent.stepMs) this.reorgOnce(chain);
     }
   }
@@ -183,7 +182,6 @@ export class ChainWorld {
   private reorgOnce(chain: ChainIntent): Promise<void> {
     const hash = chain.hashes.destination;
     if (chain.reorg || !hash) return chain.reorg ?? Promise.resolve();
-    chain.reorged = true;
     chain.reorg = this.queued(this.destination.anvil, () => this.reorgAway(hash));
     chain.reorg.catch((error: unknown) => this.errors.push(String(error)));
     return chain.reorg;

@@ -97,8 +97,8 @@ describe('worker and browser lifetime', () => {
       await waitForNotification(ext, done, { timeoutMs: 20_000 });
       firstRun = (await createsFor(ext, done))[0]!.life;
       // Made only now, and FAILED 4 steps (40 s) after it is made: long after the browser is closed below, however
-      // slow the machine. Made with `done`, at 3 s a step, it had failed before it was tracked when launching,
-      // configuring and the first notification took over 12 s beside a busy core (2 of 3 stress runs).
+      // slow the machine. Made with `done`, the launch, the configuration and the first notification all counted
+      // against its time, and on a loaded machine it had failed before it was tracked.
       later = sim.createIntent('failure', 10_000);
       await popup.track(later);
       await expect.poll(() => popup.statusChip(later).textContent()).toMatch(/Committed|Executing/);

@@ -156,3 +156,22 @@ export function worker(
   };
   return { browser, mirror, calm, delivery, routing, record, finish, wake, load: () => mirror.load() };
 }
+
+/**
+ * A grouping flush on `clock` (the `groupTimer` option of {@link worker}) rather than the harness's real 100 ms: a
+ * test that reads how intents finishing together were grouped then moves the clock itself ({@link finishTogether}),
+ * and slow writes on a loaded machine no longer split the group.
+ */
+export const groupOnClock =
+  (clock: VirtualClock) =>
+  (fn: () => void, ms: number): void =>
+    void clock.sleep(ms).then(fn);
+
+/** Finishes intents `ns` together on a worker made with {@link groupOnClock}, then moves `clock` past the window. */
+export async function finishTogether(w: { finish(n: number): Promise<void> }, clock: VirtualClock, ns: number[], windowMs = 100) {
+  const finishing = Promise.all(ns.map((n) => w.finish(n)));
+  await settle();
+  await clock.advance(windowMs);
+  await finishing;
+  await settle();
+}

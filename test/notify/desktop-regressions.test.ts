@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
+import { at, finalTitle, finishTogether, freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 /** Each failed on the code before the pipeline (commit "Tests: a fake desktop …", where they were `it.fails`). */
@@ -168,14 +168,9 @@ describe('4. IndexedDB refuses writes: told once, not every 30 s', () => {
 describe('5. every button of every notification does what it says', () => {
   repro('Chrome: the grouped notification has no button that does nothing', async () => {
     const desktop = desktopOf('chrome');
-    // The grouping window flushed on the virtual clock: a real 100 ms flush split slow writes on a loaded machine.
-    const w = worker(shared, desktop, clock, () => settings, { groupTimer: (fn, ms) => void clock.sleep(ms).then(fn) });
+    const w = worker(shared, desktop, clock, () => settings, { groupTimer: groupOnClock(clock) });
     await w.finish(1);
-    const finishing = Promise.all([w.finish(2), w.finish(3)]);
-    await settle();
-    await clock.advance(100);
-    await finishing;
-    await settle();
+    await finishTogether(w, clock, [2, 3]);
     const group = desktop.log.find((a) => a.id.startsWith('svc-group:'));
     expect(group).toBeDefined();
     for (const a of desktop.log) {

@@ -8,7 +8,7 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, worker as desktopWorker, freshStart, id, type Shared } from './desktop-harness';
+import { at, worker as desktopWorker, finishTogether, freshStart, groupOnClock, id, type Shared } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 type Op = [string, string];
@@ -172,15 +172,9 @@ describe('calm notifications', () => {
   });
 
   it('keeps the grouping window: intents finishing together make one summary after the first', async () => {
-    // The window's flush on the virtual clock: on real time (the harness's 100 ms) three writes to IndexedDB that took
-    // longer than the window on a loaded machine came out as a summary of two and one more (seen once in CI).
-    const w = start(false, { groupTimer: (fn, ms) => void clock.sleep(ms).then(fn) });
+    const w = start(false, { groupTimer: groupOnClock(clock) });
     await w.finish(1, 'SUCCEEDED');
-    const finishing = Promise.all([2, 3, 4].map((n) => w.finish(n, 'SUCCEEDED')));
-    await settle();
-    await clock.advance(100);
-    await finishing;
-    await settle();
+    await finishTogether(w, clock, [2, 3, 4]);
     const ids = Object.keys(w.shown());
     expect(ids).toHaveLength(2);
     expect(intentIdsOfNotification(ids.find((k) => k.startsWith('svc-group:'))!)).toEqual([id(2), id(3), id(4)]);

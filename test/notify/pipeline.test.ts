@@ -10,7 +10,7 @@ import { retryDelay } from '@/lib/notify/pipeline';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { createOutbox, KEEP_TOLD, type NotificationJob, pruneJobs } from '@/lib/store/outbox';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
+import { finalTitle, finishTogether, freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -123,14 +123,9 @@ describe('buttons, settings and the stuck warning', () => {
   it('Chrome: one intent gets View receipt and Open in explorer; summaries get none; Firefox gets none at all', async () => {
     for (const kind of ['chrome', 'firefox'] as const) {
       const desktop = desktopOf(kind);
-      // The grouping window flushed on the virtual clock: a real 100 ms flush split slow writes on a loaded machine.
-      const w = worker(shared, desktop, clock, () => settings, { groupTimer: (fn, ms) => void clock.sleep(ms).then(fn) });
+      const w = worker(shared, desktop, clock, () => settings, { groupTimer: groupOnClock(clock) });
       await w.finish(kind === 'chrome' ? 1 : 11);
-      const finishing = Promise.all([w.finish(kind === 'chrome' ? 2 : 12), w.finish(kind === 'chrome' ? 3 : 13)]);
-      await settle();
-      await clock.advance(100);
-      await finishing;
-      await settle();
+      await finishTogether(w, clock, kind === 'chrome' ? [2, 3] : [12, 13]);
       expect(desktop.log.map((a) => a.buttons)).toEqual(kind === 'chrome' ? [['View receipt', 'Open in explorer'], []] : [[], []]);
     }
   });

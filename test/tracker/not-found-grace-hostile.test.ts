@@ -89,8 +89,8 @@ async function killedOverAndOver(lifeMs: number, deadMs: number, limitMs: number
 }
 
 describe('a worker killed over and over while the service answers NotFound', () => {
-  // About 1,200 worker lives on the event clock: 55 s of the 2-core AMD EPYC machine beside the rest of `npm test`,
-  // and once over the project's 60 s limit. Deterministic, so its own limit is only for a run that hangs.
+  // About 1,200 worker lives on the event clock: 55 s of a 2-core machine beside the rest of `npm test`, at the
+  // project's 60 s limit. Deterministic, so its own limit is only for a run that hangs.
   it('lives of 5 s, 1 s apart: never marked before 10 minutes alive, and the grace ends (within 3 hours)', async () => {
     const r = await killedOverAndOver(5 * SEC, SEC, 3 * 60 * MIN);
     expect(r.record?.phase).toBe('not-found');
