@@ -1,0 +1,44 @@
+/**
+ * The recording copy of a build (drivers/fixtures/recorder.ts): the copy the e2e suites load must be the build as it is
+ * now, page files included, and the same copy for the same build (an unpacked extension's id comes from its folder).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordingBuild } from '../../drivers/fixtures/recorder';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A minimal MV3 build: a classic worker and a popup with its CSS in a sub-folder. */
+function fakeBuild(css: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-recorder-test-'));
+  made.push(dir);
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ manifest_version: 3, background: { service_worker: 'background.js' } }));
+  writeFileSync(join(dir, 'background.js'), 'self.worker = 1;\n');
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets', 'popup.css'), css);
+  return dir;
+}
+
+describe('recordingBuild', () => {
+  it('makes a new copy when only a page file changed, and reuses the copy of an unchanged build', () => {
+    const build = fakeBuild(':root { --muted: #a0a8b3; }');
+    const first = recordingBuild(build);
+    made.push(first);
+    expect(recordingBuild(build)).toBe(first);
+
+    writeFileSync(join(build, 'assets', 'popup.css'), ':root { --muted: #30343b; }');
+    const second = recordingBuild(build);
+    made.push(second);
+    expect(second).not.toBe(first);
+    expect(readFileSync(join(second, 'assets', 'popup.css'), 'utf8')).toBe(':root { --muted: #30343b; }');
+    // The worker is wrapped: the manifest names the recorder's entry, which loads the build's own worker.
+    const manifest = JSON.parse(readFileSync(join(second, 'manifest.json'), 'utf8')) as { background: { service_worker: string } };
+    expect(manifest.background.service_worker).not.toBe('background.js');
+    expect(readFileSync(join(second, manifest.background.service_worker), 'utf8')).toContain('"/background.js"');
+  });
+});
