@@ -29,16 +29,22 @@ const SLOW_FIRST = [
   'world/kept-a.test.ts',
   'world/kept-b.test.ts',
   'notify/desktop-campaign.test.ts',
+  // The e2e files, longest first by their time in a pool of four (docs/testing.md), each browser's start included.
   'firefox/chain.firefox.ts',
   'chain.e2e.ts',
+  'firefox/main.firefox.ts',
   'firefox/calm.firefox.ts',
+  'firefox/long-poll.firefox.ts',
+  'lifetime.e2e.ts',
+  'long-poll.e2e.ts',
   'scale.e2e.ts',
   'calm.e2e.ts',
-  'firefox/long-poll.firefox.ts',
-  'firefox/main.firefox.ts',
-  'firefox/desk.firefox.ts',
-  'long-poll.e2e.ts',
+  'a11y.e2e.ts',
+  'firefox/lifetime.firefox.ts',
   'eta.e2e.ts',
+  'firefox/desk.firefox.ts',
+  'keyboard.e2e.ts',
+  'track.e2e.ts',
 ];
 
 /** `list` in an order drawn from `seed` (Fisher–Yates over a Park–Miller generator). */

@@ -1,36 +1,84 @@
 #!/usr/bin/env bash
-# `npm test` after its install step: the unit project, which needs no build, starts at once and runs beside the rest —
-# typecheck, lint, import cycles and layers, both builds, the manifest checks, web-ext lint, the bundle budget, then
-# the e2e suites in both browsers. The checks and builds keep one core busy and the e2e files spend most of their time
-# waiting on the browsers' real clocks, so the unit project's three workers (UNIT_WORKERS) fill the machine: side by
-# side about 6.5–7 minutes of the 2-core machine (docs/testing.md has the figures). The unit project's output is
-# printed after the rest, whole. Fails when any step
-# fails (a failed check or build stops the unit project too; so does Ctrl-C).
+# `npm test` after its install step, in three lanes side by side on the 2-core machine:
+# - the unit project, which needs no build, starts at once (UNIT_WORKERS=3), at a lower CPU priority (nice 10): the e2e
+#   suites race the browsers' real clocks and need a core when they wake; the unit project's clocks are virtual, so it
+#   takes what the e2e suites leave;
+# - both builds come first in the other lane, then the e2e suites in both browsers start at once;
+# - beside the e2e suites, which spend most of their time waiting on the browsers' real clocks, the checks run one after
+#   the other: lint, import cycles and layers, the manifest checks, web-ext lint, the bundle budget, typecheck.
+# The e2e output streams; the checks' and the unit project's are printed after the rest, whole. Fails when any step
+# fails; a failed build or check stops everything still running (so does Ctrl-C). docs/testing.md has the times.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-log="$(mktemp -t svc-unit.XXXXXX.log)"
-UNIT_WORKERS=3 setsid npm run --silent test:unit >"$log" 2>&1 &
+unit_log="$(mktemp -t svc-unit.XXXXXX.log)"
+checks_log="$(mktemp -t svc-checks.XXXXXX.log)"
+UNIT_WORKERS=3 setsid nice -n 10 npm run --silent test:unit >"$unit_log" 2>&1 &
 unit=$!
-stop_unit() { kill -- -"$unit" 2>/dev/null; wait "$unit" 2>/dev/null; }
-trap 'stop_unit; rm -f "$log"; exit 130' INT TERM
+checks=""
+e2e=""
+# Every process below the given ones: the browsers launched detached (their own sessions) and the test workers are
+# reached by parentage, not by process group.
+tree() {
+  local pid
+  for pid in "$@"; do
+    echo "$pid"
+    tree $(pgrep -P "$pid")
+  done
+}
+# Stops the given lanes and everything they started: TERM, then KILL what is left after 5 s.
+stop() {
+  local pids
+  pids=$(tree "$@")
+  [ -n "$pids" ] || return 0
+  kill $pids 2>/dev/null
+  for _ in $(seq 50); do
+    kill -0 $pids 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL $pids 2>/dev/null
+  for pid in "$@"; do wait "$pid" 2>/dev/null; done
+  return 0
+}
+trap 'stop $unit $checks $e2e; rm -f "$unit_log" "$checks_log"; exit 130' INT TERM
 
-rest=0
-for step in typecheck lint cycles build:all test:built lint:firefox budget test:e2e; do
-  if ! npm run "$step"; then
-    rest=1
-    echo "npm test: '$step' failed; the unit project is stopped" >&2
-    stop_unit
-    break
+failed=""
+if ! npm run build:all; then
+  failed="build:all"
+else
+  setsid bash -c '
+    for step in lint cycles test:built lint:firefox budget typecheck; do
+      npm run "$step" || { echo "npm test: '"'"'$step'"'"' failed" >&2; exit 1; }
+    done' >"$checks_log" 2>&1 &
+  checks=$!
+  setsid npm run test:e2e &
+  e2e=$!
+  # Whichever ends first: a failed check stops the e2e suites at once; otherwise wait for the other.
+  wait -n -p first "$checks" "$e2e"
+  status=$?
+  if [ "$first" = "$checks" ]; then
+    if [ "$status" -ne 0 ]; then
+      failed="checks"
+      stop "$e2e"
+    else
+      wait "$e2e" || failed="test:e2e"
+    fi
+  else
+    [ "$status" -eq 0 ] || failed="test:e2e"
+    wait "$checks" || failed="${failed:+$failed, }checks"
   fi
-done
-if [ "$rest" -eq 0 ]; then
+  echo "── checks (run beside the e2e suites) ──"
+  cat "$checks_log"
+fi
+if [ -n "$failed" ]; then
+  echo "npm test: $failed failed; the unit project is stopped" >&2
+  stop "$unit"
+  unit_status=1
+else
   wait "$unit"
   unit_status=$?
-else
-  unit_status=1
 fi
 echo "── unit project (run beside the steps above) ──"
-cat "$log"
-rm -f "$log"
-echo "npm test: unit project exit ${unit_status}; checks, builds and e2e $([ "$rest" -eq 0 ] && echo passed || echo failed)"
-[ "$unit_status" -eq 0 ] && [ "$rest" -eq 0 ]
+cat "$unit_log"
+rm -f "$unit_log" "$checks_log"
+echo "npm test: unit project exit ${unit_status}; builds, checks and e2e $([ -z "$failed" ] && echo passed || echo "failed ($failed)")"
+[ "$unit_status" -eq 0 ] && [ -z "$failed" ]

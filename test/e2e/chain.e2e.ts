@@ -112,9 +112,10 @@ describe('on-chain verification', () => {
   });
 
   it('tells that the destination was re-orged out after the service said SUCCEEDED', async () => {
-    // 24 on Base: a leg seen with 1 of 24 confirmations is checked again when the missing ones should be there at 2 s
-    // a Base block (the cadence's figure), ≈ 47 s later, before the cadence's 60 s bound.
-    await verifyOn({ arbitrum: 3, base: 24 });
+    // 6 on Base: a leg seen with 1 of 6 confirmations is checked again when the missing ones should be there at 2 s a
+    // Base block (the cadence's figure), ≈ 11 s later. It cannot become final before the re-org: Base's blocks are held
+    // until then.
+    await verifyOn({ arbitrum: 3, base: 6 });
     await recordNotifications(ctx.ext);
     // The re-org comes once the extension has shown the destination confirmed, not on the simulator's clock: a re-org
     // before the worker's first read is "not found", never "re-orged out" — and under load that read came late. No

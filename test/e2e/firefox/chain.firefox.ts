@@ -97,9 +97,9 @@ describe('on-chain verification in Firefox', () => {
     const options = await ctx.ext.openPage('options.html');
     await options.locator('form[aria-busy="false"]').waitFor(); // the saved settings are in the form
     await expect.poll(() => options.locator('#chain-depth-8453').count()).toBe(1);
-    // 24: a leg seen with 1 of 24 confirmations is checked again when the missing ones should be there at 2 s a Base
-    // block (the cadence's figure), ≈ 47 s later, before the cadence's 60 s bound.
-    await options.locator('#chain-depth-8453').fill('24');
+    // 6: a leg seen with 1 of 6 confirmations is checked again when the missing ones should be there at 2 s a Base block
+    // (the cadence's figure), ≈ 11 s later. It cannot become final before the re-org: Base's blocks are held until then.
+    await options.locator('#chain-depth-8453').fill('6');
     await options.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(async () => ((await options.getByTestId('chain-status').count()) > 0 ? options.getByTestId('chain-status').textContent() : ''))
