@@ -7,12 +7,13 @@
 # - beside the e2e suites, which spend most of their time waiting on the browsers' real clocks, the checks run one after
 #   the other: lint, import cycles and layers, the manifest checks, web-ext lint, the bundle budget, typecheck.
 # The e2e output streams; the checks' and the unit project's are printed after the rest, whole. Fails when any step
-# fails; a failed build or check stops everything still running (so does Ctrl-C). docs/testing.md has the times.
+# fails; a failed build or check stops everything still running (so does Ctrl-C). NPM_TEST_UNIT_WORKERS sets the unit
+# project's workers; docs/testing.md has the times.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 unit_log="$(mktemp -t svc-unit.XXXXXX.log)"
 checks_log="$(mktemp -t svc-checks.XXXXXX.log)"
-UNIT_WORKERS=3 setsid nice -n 10 npm run --silent test:unit >"$unit_log" 2>&1 &
+UNIT_WORKERS=${NPM_TEST_UNIT_WORKERS:-3} setsid nice -n 10 npm run --silent test:unit >"$unit_log" 2>&1 &
 unit=$!
 checks=""
 e2e=""

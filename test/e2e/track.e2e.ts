@@ -36,12 +36,15 @@ describe('tracking an intent', () => {
   });
 
   it('tracks a typed intentId, notifies once on SUCCEEDED, and shows every leg', async () => {
-    const intentId = ctx.sim.createIntent('success');
+    // Steps of 30 s, so that the popup shows the intent in flight however slow its start; then the simulator's clock is
+    // moved past the end instead of waiting for it (at 1.2 s steps, a start slower than the intent's 6 s saw it ended).
+    const intentId = ctx.sim.createIntent('success', 30_000);
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(intentId);
     await expect.poll(() => popup.row(intentId).count()).toBe(1);
-    await expect.poll(() => popup.statusChip(intentId).textContent()).toMatch(/Committed|Executing/);
+    await expect.poll(() => popup.statusChip(intentId).textContent(), { timeout: 20_000 }).toMatch(/Committed|Executing/);
     await popup.close();
+    ctx.sim.advanceClock(10 * 30_000);
 
     // What the browser was asked to display, as it received the call.
     const [shown] = await notified(intentId);
