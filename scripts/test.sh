@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # `npm test` after its install step, in three lanes side by side on the 2-core machine:
-# - the unit project, which needs no build, starts at once (UNIT_WORKERS=3), at a lower CPU priority (nice 10): the e2e
-#   suites race the browsers' real clocks and need a core when they wake; the unit project's clocks are virtual, so it
-#   takes what the e2e suites leave;
-# - both builds come first in the other lane, then the e2e suites in both browsers start at once;
-# - beside the e2e suites, which spend most of their time waiting on the browsers' real clocks, the checks run one after
-#   the other: lint, import cycles and layers, the manifest checks, web-ext lint, the bundle budget, typecheck.
+# - the unit project, which needs no build, starts at once (UNIT_WORKERS=3, or NPM_TEST_UNIT_WORKERS), at a lower CPU
+#   priority (nice 10), so that the e2e suites, which race the browsers' real clocks, get a core when they need one;
+# - both builds come first in the other lane; then the e2e suites of both browsers (one pool) and, beside them, the
+#   checks one after the other: lint, import cycles and layers, the manifest checks, web-ext lint, the bundle budget,
+#   typecheck.
 # The e2e output streams; the checks' and the unit project's are printed after the rest, whole. Fails when any step
-# fails; a failed build or check stops everything still running (so does Ctrl-C). NPM_TEST_UNIT_WORKERS sets the unit
-# project's workers; docs/testing.md has the times.
+# fails; a failed build or check stops everything still running (so does Ctrl-C). docs/testing.md has the times.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 unit_log="$(mktemp -t svc-unit.XXXXXX.log)"
