@@ -29,7 +29,7 @@ const SLOW_FIRST = [
   'world/kept-a.test.ts',
   'world/kept-b.test.ts',
   'notify/desktop-campaign.test.ts',
-  // The e2e files, longest first by their time in a pool of four (docs/testing.md), each browser's start included.
+  // The e2e files, longest first by their time in a pool of four beside the unit project, each browser's start included.
   'firefox/chain.firefox.ts',
   'chain.e2e.ts',
   'firefox/main.firefox.ts',

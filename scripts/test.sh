@@ -38,16 +38,22 @@ stop() {
   for pid in "$@"; do wait "$pid" 2>/dev/null; done
   return 0
 }
-trap 'stop $unit $checks $e2e; rm -f "$unit_log" "$checks_log"; exit 130' INT TERM
+# The lanes run in sessions of their own, so a signal to this script's group or a hang-up reaches only this script.
+trap 'stop $unit $checks $e2e; rm -f "$unit_log" "$checks_log"; exit 129' HUP
+trap 'stop $unit $checks $e2e; rm -f "$unit_log" "$checks_log"; exit 130' INT
+trap 'stop $unit $checks $e2e; rm -f "$unit_log" "$checks_log"; exit 143' TERM
+
+checks_lane() {
+  for step in lint cycles test:built lint:firefox budget typecheck; do
+    npm run "$step" || { echo "npm test: '$step' failed" >&2; return 1; }
+  done
+}
 
 failed=""
 if ! npm run build:all; then
   failed="build:all"
 else
-  setsid bash -c '
-    for step in lint cycles test:built lint:firefox budget typecheck; do
-      npm run "$step" || { echo "npm test: '"'"'$step'"'"' failed" >&2; exit 1; }
-    done' >"$checks_log" 2>&1 &
+  checks_lane >"$checks_log" 2>&1 &
   checks=$!
   setsid npm run test:e2e &
   e2e=$!
@@ -68,7 +74,7 @@ else
   echo "── checks (run beside the e2e suites) ──"
   cat "$checks_log"
 fi
-if [ -n "$failed" ]; then
+if [ -n "$failed" ] && kill -0 "$unit" 2>/dev/null; then
   echo "npm test: $failed failed; the unit project is stopped" >&2
   stop "$unit"
   unit_status=1
