@@ -5,7 +5,22 @@
  * 1 s default failed a passing save (`options.test.tsx`). Only the component tests (`.tsx`, the only files that use
  * Testing Library) load it: importing it costs about 0.2 s, in every one of the unit project's 230-odd files before.
  */
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+
+/**
+ * `vi.waitFor` waits up to 10 s unless told (its default is 1 s), for the same reason: `npm test` runs the unit project
+ * at a lower priority beside both browsers' e2e suites, where a wait on real timers (engine.test.ts: ten intents
+ * answered 20 ms apart) once took over a second. Wrapped once per worker: with `isolate: false` this file runs before
+ * each test file in the same module graph.
+ */
+const WRAPPED = Symbol.for('svc.waitFor.wrapped');
+if (!(WRAPPED in vi.waitFor)) {
+  const waitFor = vi.waitFor;
+  const patient: typeof vi.waitFor = (callback, options) =>
+    waitFor(callback, typeof options === 'number' ? options : { timeout: 10_000, ...options });
+  Object.assign(patient, { [WRAPPED]: true });
+  vi.waitFor = patient;
+}
 
 if (expect.getState().testPath?.endsWith('.tsx')) {
   const { configure } = await import('@testing-library/preact');
