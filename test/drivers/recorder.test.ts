@@ -2,7 +2,7 @@
  * The recording copy of a build (drivers/fixtures/recorder.ts): the copy the e2e suites load must be the build as it is
  * now, page files included, and the same copy for the same build (an unpacked extension's id comes from its folder).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,5 +40,51 @@ describe('recordingBuild', () => {
     const manifest = JSON.parse(readFileSync(join(second, 'manifest.json'), 'utf8')) as { background: { service_worker: string } };
     expect(manifest.background.service_worker).not.toBe('background.js');
     expect(readFileSync(join(second, manifest.background.service_worker), 'utf8')).toContain('"/background.js"');
+  });
+
+  it('makes a new copy when a file is only renamed', () => {
+    const build = fakeBuild('p { color: red; }');
+    const first = recordingBuild(build);
+    made.push(first);
+    renameSync(join(build, 'assets', 'popup.css'), join(build, 'assets', 'panel.css'));
+    const second = recordingBuild(build);
+    made.push(second);
+    expect(second).not.toBe(first);
+    expect(readFileSync(join(second, 'assets', 'panel.css'), 'utf8')).toBe('p { color: red; }');
+  });
+
+  it('gives two folders holding the same files, written in opposite orders, the same copy', () => {
+    const files: [string, string][] = [
+      ['manifest.json', JSON.stringify({ manifest_version: 3, background: { service_worker: 'background.js' } })],
+      ['background.js', 'self.worker = 1;\n'],
+      ['b.html', '<p>b</p>'],
+      ['m.html', '<p>m</p>'],
+      ['z.html', '<p>z</p>'],
+    ];
+    const write = (order: [string, string][]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-recorder-test-'));
+      made.push(dir);
+      for (const [name, text] of order) writeFileSync(join(dir, name), text);
+      return dir;
+    };
+    const first = recordingBuild(write(files));
+    made.push(first);
+    expect(recordingBuild(write([...files].reverse()))).toBe(first);
+  });
+
+  it('copies a symbolic link as the file it points to, and a change behind the link makes a new copy', () => {
+    const build = fakeBuild('a { }');
+    const outside = mkdtempSync(join(tmpdir(), 'svc-recorder-test-'));
+    made.push(outside);
+    writeFileSync(join(outside, 'shared.css'), 'b { color: blue; }');
+    symlinkSync(join(outside, 'shared.css'), join(build, 'assets', 'shared.css'));
+    const first = recordingBuild(build);
+    made.push(first);
+    expect(readFileSync(join(first, 'assets', 'shared.css'), 'utf8')).toBe('b { color: blue; }');
+    writeFileSync(join(outside, 'shared.css'), 'b { color: green; }');
+    const second = recordingBuild(build);
+    made.push(second);
+    expect(second).not.toBe(first);
+    expect(readFileSync(join(second, 'assets', 'shared.css'), 'utf8')).toBe('b { color: green; }');
   });
 });
