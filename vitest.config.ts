@@ -59,6 +59,14 @@ function shuffled<T>(list: readonly T[], seed: number): T[] {
   return out;
 }
 
+/**
+ * `expect.poll` waits up to 10 s unless told (Vitest's default is 1 s). Every poll names what it waits for, so the
+ * limit only bounds a failure; `npm test` runs the e2e suites, the unit project and the checks side by side on two
+ * cores with the run queue 15–30 deep, where an options page took over a second to show its saved service URL
+ * (chain.e2e.ts failed so).
+ */
+const POLL = { poll: { timeout: 10_000 } };
+
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -82,6 +90,7 @@ export default defineConfig({
         plugins: [WxtVitest(), preact()],
         test: {
           name: 'unit',
+          expect: POLL,
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**', 'test/built/**', ...ISOLATED_UNIT_FILES],
           isolate: false,
@@ -102,6 +111,7 @@ export default defineConfig({
         plugins: [WxtVitest(), preact()],
         test: {
           name: 'unit-isolated',
+          expect: POLL,
           include: ISOLATED_UNIT_FILES,
           setupFiles: ['fake-indexeddb/auto', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
           environment: 'node',
@@ -120,6 +130,8 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          expect: POLL,
+          isolate: false,
           include: ['test/e2e/**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 180_000,
@@ -129,6 +141,8 @@ export default defineConfig({
       {
         test: {
           name: 'e2e-firefox',
+          expect: POLL,
+          isolate: false,
           include: ['test/e2e/**/*.firefox.ts'],
           environment: 'node',
           testTimeout: 180_000,
