@@ -1,5 +1,5 @@
 /**
- * In a Chromium with no DevTools attached (a plain process, as a user runs it), a 45 s WaitIntentReceipt completes
+ * In a Chromium with no DevTools attached (a plain process, as a user runs it), a 40 s WaitIntentReceipt completes
  * instead of Chrome stopping the worker 30 s into the fetch — proved from the simulator's side, since Playwright's
  * DevTools connection keeps a worker alive. Its own file so that its real-time wait runs beside the others.
  */
@@ -12,7 +12,7 @@ import {
   spawnPlainChromium,
   tempProfile,
 } from '../../drivers/fixtures/launch';
-import { expectHeldWaitAnswered } from '../../drivers/fixtures/long-poll';
+import { expectHeldWaitAnswered, HELD_WAIT_MS } from '../../drivers/fixtures/long-poll';
 import { configure } from '../../drivers/pages/options';
 import { PopupPage } from '../../drivers/pages/popup';
 import { type Simulator, startSimulator } from '../../simulator/server';
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('worker lifetime with nothing attached', () => {
-  it('without DevTools attached, a 45 s WaitIntentReceipt completes rather than being cut at 30 s', async () => {
+  it('without DevTools attached, a 40 s WaitIntentReceipt completes rather than being cut at 30 s', async () => {
     // Configure and start tracking through Playwright, then hand the profile to a plain Chromium.
     const setup = await launchExtension(profile);
     const intentId = sim.createIntent('success', 10 * 60_000); // no state change for 10 minutes
@@ -42,12 +42,12 @@ describe('worker lifetime with nothing attached', () => {
     } finally {
       await setup.close();
     }
-    sim.setWaitTimeout(45_000);
+    sim.setWaitTimeout(HELD_WAIT_MS);
     const startedAt = Date.now();
     const chromium = spawnPlainChromium(profile);
     try {
-      // The worker starts with the browser (runtime.onStartup), resumes the loop and holds a 45 s wait.
-      await expectHeldWaitAnswered(sim, intentId, startedAt, 45_000);
+      // The worker starts with the browser (runtime.onStartup), resumes the loop and holds a 40 s wait.
+      await expectHeldWaitAnswered(sim, intentId, startedAt, HELD_WAIT_MS);
     } finally {
       sim.setWaitTimeout(20_000);
       await killBrowser(chromium);
