@@ -131,7 +131,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           expect: POLL,
-          isolate: false,
           include: ['test/e2e/**/*.e2e.ts'],
           environment: 'node',
           testTimeout: 180_000,
@@ -142,7 +141,6 @@ export default defineConfig({
         test: {
           name: 'e2e-firefox',
           expect: POLL,
-          isolate: false,
           include: ['test/e2e/**/*.firefox.ts'],
           environment: 'node',
           testTimeout: 180_000,
