@@ -104,8 +104,10 @@ describe('calm notifications', () => {
   it('a muted intent gets no notification while its status updates; the progress notification of another is updated in place and becomes its one final notification', async () => {
     await recordNotifications(ctx.ext);
     await saveOptions(async (page) => page.getByLabel('Quiet hours').uncheck());
-    // Muted before the progress notification is switched on, so that not even one appears for it (about 15 s).
-    const muted = ctx.sim.createIntent('success', 3000);
+    // Muted before the progress notification is switched on, so that not even one appears for it. Its steps are 30 s
+    // (at 3 s, a slow start under load saw it ended before it was seen in flight); its end is brought by moving the
+    // simulator's clock once the other intent has ended.
+    const muted = ctx.sim.createIntent('success', 30_000);
     const popup = await PopupPage.open(ctx.ext);
     await popup.track(muted);
     await muteFromReceipt(popup, muted);
@@ -115,9 +117,10 @@ describe('calm notifications', () => {
 
     // The muted intent's status moves on in the popup, to the end, while it is in flight with progress on.
     await expect.poll(() => popup.statusChip(muted).textContent(), { timeout: 10_000 }).toMatch(/Committed|Executing/);
+    await settled(loud);
+    ctx.sim.advanceClock(10 * 30_000);
     await expect.poll(() => popup.statusChip(muted).textContent(), { timeout: 45_000 }).toBe('Succeeded');
     await settled(muted);
-    await settled(loud);
     await sleep(1500);
     await popup.close();
 
