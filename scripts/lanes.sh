@@ -3,9 +3,10 @@
 #
 # A lane's processes are found two ways: by parentage from the lane's job (the browsers are launched detached, in
 # sessions of their own, so a process group would miss them), and by the environment variable SVC_NPM_TEST_LANE,
-# which every process of the lane inherits: that finds what double-forked away from its parent (re-parented to PID 1,
-# as Chromium's crash handler is) and what outlived the lane's job. A process that clears its environment and
-# double-forks is beyond both.
+# which every process of the lane inherits: that finds what double-forked away from its parent (re-parented to PID 1)
+# and what outlived the lane's job, as long as it keeps its environment. Chromium and Firefox overwrite theirs with
+# their process titles, so their processes are found by parentage only (Chromium's crash handler, a program of its
+# own, keeps the tag). A process that has left the tree and lost its environment is beyond both.
 
 lanes_run="$$-$(date +%s%N)"
 declare -A lane_pid=()
@@ -48,28 +49,41 @@ lanes_alive() {
   return 1
 }
 
-# lane_stop <name...>: TERM to every process of the named lanes, KILL to what still runs 5 s later (said on stderr),
-# then waits for the lanes' jobs. A lane's job already waited for is not signalled (its PID may be another process's
-# by now); its tagged processes still are.
-lane_stop() {
+# Every process of the named lanes now: by parentage from each lane's job still this script's child, and by tag.
+lanes_collect() {
   local name pid pids=""
   for name in "$@"; do
     pid=${lane_pid[$name]:-}
     if [ -n "$pid" ] && lanes_is_child "$pid"; then pids+=" $(lanes_tree "$pid" | tr '\n' ' ')"; fi
     pids+=" $(lanes_tagged "$name" | tr '\n' ' ')"
   done
-  pids=$(echo $pids | tr ' ' '\n' | grep -vx "$$" | sort -un | tr '\n' ' ')
-  if [ -n "${pids// /}" ]; then
-    kill $pids 2>/dev/null
-    for _ in $(seq 50); do
-      lanes_alive $pids || break
-      sleep 0.1
+  echo $pids | tr ' ' '\n' | grep -vx "$$" | sort -un | tr '\n' ' '
+}
+
+# lane_stop <name...>: TERM to every process of the named lanes, again to any that appears during the grace period,
+# then KILL to what still runs 5 s later (said on stderr), scanning again until none is left; then waits for the
+# lanes' jobs. A lane's job already waited for is not signalled (its PID may be another process's by now); its tagged
+# processes still are.
+lane_stop() {
+  local name pid pids end sent=" "
+  end=$((SECONDS + 5))
+  while :; do
+    pids=$(lanes_collect "$@")
+    for pid in $pids; do
+      [[ $sent == *" $pid "* ]] && continue
+      kill "$pid" 2>/dev/null
+      sent+="$pid "
     done
-    if lanes_alive $pids; then
-      echo "npm test: still running 5 s after TERM, killed: $(for p in $pids; do lanes_alive "$p" && echo -n "$p "; done)" >&2
-      kill -KILL $pids 2>/dev/null
-    fi
-  fi
+    [ "$SECONDS" -lt "$end" ] && lanes_alive $pids || break
+    sleep 0.1
+  done
+  for _ in 1 2 3 4 5; do
+    pids=$(lanes_collect "$@")
+    lanes_alive $pids || break
+    echo "npm test: still running 5 s after TERM, killed: $(for p in $pids; do lanes_alive "$p" && echo -n "$p "; done)" >&2
+    kill -KILL $pids 2>/dev/null
+    sleep 0.1
+  done
   for name in "$@"; do
     pid=${lane_pid[$name]:-}
     [ -n "$pid" ] && lanes_is_child "$pid" && wait "$pid" 2>/dev/null

@@ -14,16 +14,20 @@ cd "$(dirname "$0")/.."
 source scripts/lanes.sh
 unit_log="$(mktemp -t svc-unit.XXXXXX.log)"
 # The lanes run in sessions of their own, so a signal to this script's group or a hang-up reaches only this script.
-trap 'lane_stop unit e2e; rm -f "$unit_log"; exit 129' HUP
-trap 'lane_stop unit e2e; rm -f "$unit_log"; exit 130' INT
-trap 'lane_stop unit e2e; rm -f "$unit_log"; exit 143' TERM
-UNIT_WORKERS=${NPM_TEST_UNIT_WORKERS:-2} lane_start unit setsid nice -n "${NPM_TEST_UNIT_NICE:-0}" npm run --silent test:unit >"$unit_log" 2>&1
+# Whatever ends it (a signal, an error, a closed pipe), nothing it started is left running.
+trap 'lane_stop unit e2e; rm -f "$unit_log"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 131' QUIT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
+UNIT_WORKERS=${NPM_TEST_UNIT_WORKERS:-2} lane_start unit setsid -w nice -n "${NPM_TEST_UNIT_NICE:-0}" npm run --silent test:unit >"$unit_log" 2>&1
 
 failed=""
 for step in build:all lint cycles test:built lint:firefox budget typecheck; do
   npm run "$step" || { failed="$step"; break; }
 done
-if [ -n "$failed" ] && lanes_alive "${lane_pid[unit]}"; then
+if [ -n "$failed" ] && lanes_is_child "${lane_pid[unit]}" && lanes_alive "${lane_pid[unit]}"; then
   echo "npm test: '$failed' failed; the unit project is stopped" >&2
   lane_stop unit
   unit_status=1
@@ -36,7 +40,7 @@ cat "$unit_log"
 rm -f "$unit_log"
 [ "$unit_status" -eq 0 ] || failed="${failed:+$failed, }test:unit"
 if [ -z "$failed" ]; then
-  lane_start e2e setsid npm run test:e2e
+  lane_start e2e setsid -w npm run test:e2e
   wait "${lane_pid[e2e]}" || failed="test:e2e"
 else
   echo "npm test: the e2e suites are skipped" >&2

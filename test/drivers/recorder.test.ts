@@ -2,6 +2,7 @@
  * The recording copy of a build (drivers/fixtures/recorder.ts): the copy the e2e suites load must be the build as it is
  * now, page files included, and the same copy for the same build (an unpacked extension's id comes from its folder).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordingBuild } from '../../drivers/fixtures/recorder';
 
 const made: string[] = [];
+const RUN = randomUUID();
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -18,7 +20,8 @@ function fakeBuild(css: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-recorder-test-'));
   made.push(dir);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ manifest_version: 3, background: { service_worker: 'background.js' } }));
-  writeFileSync(join(dir, 'background.js'), 'self.worker = 1;\n');
+  // A file of its own, so that its copy's folder is not another test run's (the folders are named by content).
+  writeFileSync(join(dir, 'background.js'), `self.worker = ${JSON.stringify(RUN)};\n`);
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'assets', 'popup.css'), css);
   return dir;
@@ -56,7 +59,7 @@ describe('recordingBuild', () => {
   it('gives two folders holding the same files, written in opposite orders, the same copy', () => {
     const files: [string, string][] = [
       ['manifest.json', JSON.stringify({ manifest_version: 3, background: { service_worker: 'background.js' } })],
-      ['background.js', 'self.worker = 1;\n'],
+      ['background.js', `self.worker = ${JSON.stringify(RUN)};\n`],
       ['b.html', '<p>b</p>'],
       ['m.html', '<p>m</p>'],
       ['z.html', '<p>z</p>'],
