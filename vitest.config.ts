@@ -29,7 +29,8 @@ const SLOW_FIRST = [
   'world/kept-a.test.ts',
   'world/kept-b.test.ts',
   'notify/desktop-campaign.test.ts',
-  // The e2e files, longest first by their time in a pool of four beside the unit project, each browser's start included.
+  // The e2e files, longest first by their time in a pool of four (measured beside the unit project), each browser's
+  // start included.
   'firefox/chain.firefox.ts',
   'chain.e2e.ts',
   'firefox/main.firefox.ts',
@@ -61,9 +62,8 @@ function shuffled<T>(list: readonly T[], seed: number): T[] {
 
 /**
  * `expect.poll` waits up to 10 s unless told (Vitest's default is 1 s). Every poll names what it waits for, so the
- * limit only bounds a failure; `npm test` runs the e2e suites, the unit project and the checks side by side on two
- * cores with the run queue 15–30 deep, where an options page took over a second to show its saved service URL
- * (chain.e2e.ts failed so).
+ * limit only bounds a failure, and a loaded machine must not make a passing wait fail: with the e2e suites beside the
+ * unit project on two cores, an options page took over a second to show its saved service URL (chain.e2e.ts).
  */
 const POLL = { poll: { timeout: 10_000 } };
 

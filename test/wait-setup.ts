@@ -8,10 +8,10 @@
 import { expect, vi } from 'vitest';
 
 /**
- * `vi.waitFor` waits up to 10 s unless told (its default is 1 s), for the same reason: `npm test` runs the unit project
- * at a lower priority beside both browsers' e2e suites, where a wait on real timers (engine.test.ts: ten intents
- * answered 20 ms apart) once took over a second. Wrapped once per worker: with `isolate: false` this file runs before
- * each test file in the same module graph.
+ * `vi.waitFor` waits up to 10 s unless told (its default is 1 s), for the same reason: on a loaded machine (the unit
+ * project once ran at a lower priority beside both browsers' e2e suites) a wait on real timers (engine.test.ts: ten
+ * intents answered 20 ms apart) took over a second. Vitest has no setting for it, hence the wrap; once per worker, as
+ * with `isolate: false` this file runs before each test file in the same module graph.
  */
 const WRAPPED = Symbol.for('svc.waitFor.wrapped');
 if (!(WRAPPED in vi.waitFor)) {

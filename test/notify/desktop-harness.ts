@@ -116,8 +116,9 @@ export function worker(
     now: () => clock.now(),
     monotonic: () => clock.monotonic(),
     groupWindowMs: options.groupWindowMs ?? 100,
-    // A dead worker's timers die with it. The grouping flush runs on real time (short); retries on virtual time.
-    groupTimer: options.groupTimer ?? ((fn, ms) => void setTimeout(() => browser.dead || fn(), ms)),
+    // A dead worker's timers die with it, whichever clock they run on. The grouping flush runs on real time (short)
+    // unless the test gives it the virtual clock ({@link groupOnClock}); retries on virtual time.
+    groupTimer: (fn, ms) => (options.groupTimer ?? ((f, t) => void setTimeout(f, t)))(() => browser.dead || fn(), ms),
     retryTimer: (fn, ms) => void clock.sleep(ms).then(() => browser.dead || fn()),
     ...(options.shownMarks ? { shownMarks: options.shownMarks } : {}),
   });

@@ -10,7 +10,7 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
+import { at, finalTitle, freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -249,10 +249,8 @@ describe('a worker that dies while it shows a grouped notification', () => {
     it(`${kind}, ${fault === 'kill' ? 'dying inside create' : 'dying right after create'}: the group appears once, naming each of its intents`, async () => {
       desktop = new FakeDesktop(kind, () => clock.now());
       // The grouping window on the virtual clock, not the harness's real 100 ms: three finishes beside a busy machine
-      // (npm test) took longer than that, and the third missed the group. A dead worker's timer does not fire.
-      const w = worker(shared, desktop, clock, () => settings, {
-        groupTimer: (fn, ms) => void clock.sleep(ms).then(() => w.browser.dead || fn()),
-      });
+      // (npm test) took longer than that, and the third missed the group.
+      const w = worker(shared, desktop, clock, () => settings, { groupTimer: groupOnClock(clock) });
       await w.finish(1, 'SUCCEEDED');
       w.browser.fail('create', fault);
       void Promise.all([2, 3, 4].map((n) => w.finish(n, 'SUCCEEDED')));
