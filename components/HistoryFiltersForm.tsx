@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { INTENT_STATUSES } from '@/lib/api/status';
 import { CHAINS } from '@/lib/format/chains';
 import { statusLabel } from '@/lib/format/intent';
@@ -9,10 +10,21 @@ import { ChainSelect } from './ChainSelect';
 /**
  * The History filters: statuses (several at once), origin and destination chain, origin token, owner address (with
  * the watched addresses as quick picks), and a time range. Calls `onChange` with the whole new filter set.
+ *
+ * The owner address applies on Enter or when the field is left; until then what is typed is the form's own draft, so
+ * that a re-render (the popup's clock ticks every second while an intent is in flight, a page of history arrives)
+ * does not put the applied value back into the field under the user's fingers.
  */
 export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses: string[]; onChange: (f: HistoryFilters) => void }) {
   const f = props.filters;
   const set = (patch: Partial<HistoryFilters>) => props.onChange({ ...f, ...patch });
+  const [ownerDraft, setOwnerDraft] = useState(f.ownerAddress ?? '');
+  // An owner applied from elsewhere (the filters handed in anew) shows in the field.
+  useEffect(() => setOwnerDraft(f.ownerAddress ?? ''), [f.ownerAddress]);
+  const applyOwner = (ownerAddress: string | undefined) => {
+    setOwnerDraft(ownerAddress ?? '');
+    set({ ownerAddress });
+  };
   return (
     <details class="filters" open={f.statuses.length > 0 || f.range !== 'any'}>
       <summary>{t('filters')}</summary>
@@ -84,27 +96,29 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
           type="text"
           placeholder="0x…"
           spellcheck={false}
-          value={f.ownerAddress ?? ''}
-          onChange={(e) => set({ ownerAddress: (e.target as HTMLInputElement).value.trim() || undefined })}
+          value={ownerDraft}
+          onInput={(e) => setOwnerDraft((e.target as HTMLInputElement).value)}
+          onChange={(e) => applyOwner((e.target as HTMLInputElement).value.trim() || undefined)}
         />
       </label>
       {props.myAddresses.length > 0 && (
         <fieldset class="quick" aria-label={t('myAddresses')}>
           <span class="muted">{t('myAddressesColon')}</span>
           {props.myAddresses.map((a) => (
-            <button
-              type="button"
-              key={a}
-              class="small secondary"
-              aria-pressed={f.ownerAddress === a}
-              onClick={() => set({ ownerAddress: a })}
-            >
+            <button type="button" key={a} class="small secondary" aria-pressed={f.ownerAddress === a} onClick={() => applyOwner(a)}>
               {`${a.slice(0, 6)}…${a.slice(-4)}`}
             </button>
           ))}
         </fieldset>
       )}
-      <button type="button" class="link-button" onClick={() => props.onChange({ statuses: [], range: 'any' })}>
+      <button
+        type="button"
+        class="link-button"
+        onClick={() => {
+          setOwnerDraft('');
+          props.onChange({ statuses: [], range: 'any' });
+        }}
+      >
         {t('clearFilters')}
       </button>
     </details>

@@ -54,6 +54,43 @@ describe('HistoryTab', () => {
     for (const li of rowsIn('Intent history')) expect(li.textContent).toMatch(/Refunded|Aborted/);
   });
 
+  it('keeps an owner address being typed while the list re-renders, and asks for that owner on Enter', async () => {
+    const owners = new Map<string, number>();
+    for (const i of sim.intents()) owners.set(i.ownerAddress, (owners.get(i.ownerAddress) ?? 0) + 1);
+    const [owner] = [...owners.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const want = byIdDesc()
+      .filter((i) => i.ownerAddress === owner)
+      .map((i) => i.intentId);
+    const tab = (now: number) => <HistoryTab api={api} now={now} trackedIds={new Set()} myAddresses={[]} onOpen={noop} onTrack={noop} />;
+    const { rerender } = render(tab(Date.now()));
+    const field = screen.getByLabelText('Owner address') as HTMLInputElement;
+    // Typed while the first page is still on its way: its answer re-renders the tab.
+    fireEvent.input(field, { target: { value: owner } });
+    await waitFor(() => expect(rowsIn('Intent history')).toHaveLength(20));
+    expect(field.value).toBe(owner);
+    // The popup's clock ticks (every second while an intent is in flight): the tab re-renders again.
+    rerender(tab(Date.now() + 1_000));
+    expect(field.value).toBe(owner);
+    fireEvent.change(field);
+    await waitFor(() => expect(rowsIn('Intent history').map((li) => li.getAttribute('data-intent-id'))).toEqual(want.slice(0, 20)));
+  });
+
+  it('empties an owner address typed but not applied when the filters are cleared, and shows a quick pick picked again', async () => {
+    const mine = `0x${'4'.repeat(40)}`;
+    render(<HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[mine]} onOpen={noop} onTrack={noop} />);
+    await waitFor(() => expect(rowsIn('Intent history')).toHaveLength(20));
+    const field = screen.getByLabelText('Owner address') as HTMLInputElement;
+    fireEvent.input(field, { target: { value: '0xabc' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(field.value).toBe(''));
+    // The quick pick, then a half-typed other address: picking the same address again shows it again.
+    fireEvent.click(screen.getByRole('button', { name: /0x4444/ }));
+    await waitFor(() => expect(field.value).toBe(mine));
+    fireEvent.input(field, { target: { value: '0xabc' } });
+    fireEvent.click(screen.getByRole('button', { name: /0x4444/ }));
+    await waitFor(() => expect(field.value).toBe(mine));
+  });
+
   it('says so when nothing matches', async () => {
     render(
       <HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[`0x${'4'.repeat(40)}`]} onOpen={noop} onTrack={noop} />,
