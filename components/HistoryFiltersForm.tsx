@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { INTENT_STATUSES } from '@/lib/api/status';
 import { CHAINS } from '@/lib/format/chains';
 import { statusLabel } from '@/lib/format/intent';
@@ -11,18 +11,18 @@ import { ChainSelect } from './ChainSelect';
  * The History filters: statuses (several at once), origin and destination chain, origin token, owner address (with
  * the watched addresses as quick picks), and a time range. Calls `onChange` with the whole new filter set.
  *
- * The owner address applies on Enter or when the field is left; until then what is typed is the form's own draft, so
+ * The owner address applies on Enter or when the field is left. What is typed until then is the form's own draft, so
  * that a re-render (the popup's clock ticks every second while an intent is in flight, a page of history arrives)
- * does not put the applied value back into the field under the user's fingers.
+ * does not put the applied value back into the field under the user's fingers; once applied (or picked, or cleared)
+ * the field shows the applied value again. A quick pick shows as pressed only while the field shows that address.
  */
 export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses: string[]; onChange: (f: HistoryFilters) => void }) {
   const f = props.filters;
   const set = (patch: Partial<HistoryFilters>) => props.onChange({ ...f, ...patch });
-  const [ownerDraft, setOwnerDraft] = useState(f.ownerAddress ?? '');
-  // An owner applied from elsewhere (the filters handed in anew) shows in the field.
-  useEffect(() => setOwnerDraft(f.ownerAddress ?? ''), [f.ownerAddress]);
+  /** What is typed and not applied yet; null: the field shows the applied owner. */
+  const [ownerDraft, setOwnerDraft] = useState<string | null>(null);
   const applyOwner = (ownerAddress: string | undefined) => {
-    setOwnerDraft(ownerAddress ?? '');
+    setOwnerDraft(null);
     set({ ownerAddress });
   };
   return (
@@ -96,7 +96,7 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
           type="text"
           placeholder="0x…"
           spellcheck={false}
-          value={ownerDraft}
+          value={ownerDraft ?? f.ownerAddress ?? ''}
           onInput={(e) => setOwnerDraft((e.target as HTMLInputElement).value)}
           onChange={(e) => applyOwner((e.target as HTMLInputElement).value.trim() || undefined)}
         />
@@ -105,7 +105,13 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         <fieldset class="quick" aria-label={t('myAddresses')}>
           <span class="muted">{t('myAddressesColon')}</span>
           {props.myAddresses.map((a) => (
-            <button type="button" key={a} class="small secondary" aria-pressed={f.ownerAddress === a} onClick={() => applyOwner(a)}>
+            <button
+              type="button"
+              key={a}
+              class="small secondary"
+              aria-pressed={ownerDraft === null && f.ownerAddress?.toLowerCase() === a.toLowerCase()}
+              onClick={() => applyOwner(a)}
+            >
               {`${a.slice(0, 6)}…${a.slice(-4)}`}
             </button>
           ))}
@@ -115,7 +121,7 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
         type="button"
         class="link-button"
         onClick={() => {
-          setOwnerDraft('');
+          setOwnerDraft(null);
           props.onChange({ statuses: [], range: 'any' });
         }}
       >

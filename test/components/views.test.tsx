@@ -91,6 +91,59 @@ describe('HistoryTab', () => {
     await waitFor(() => expect(field.value).toBe(mine));
   });
 
+  it('keeps a key typed right after the owner is applied or picked (before any effect runs)', async () => {
+    const mine = `0x${'4'.repeat(40)}`;
+    render(<HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[mine]} onOpen={noop} onTrack={noop} />);
+    await waitFor(() => expect(rowsIn('Intent history')).toHaveLength(20));
+    const field = screen.getByLabelText('Owner address') as HTMLInputElement;
+    // Raw events, one microtask apart: Testing Library's fireEvent would flush Preact's effects in between.
+    const ticks = async () => {
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    };
+    const type = async (value: string) => {
+      field.value = value;
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      await ticks();
+    };
+    await type('0xab');
+    field.dispatchEvent(new Event('change', { bubbles: true }));
+    await ticks();
+    await type('0xabc');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(field.value).toBe('0xabc');
+    screen.getByRole('button', { name: /0x4444/ }).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await ticks();
+    await type(`${mine}5`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(field.value).toBe(`${mine}5`);
+  });
+
+  it('asks once for an owner applied twice, and shows a quick pick pressed only while the field shows it', async () => {
+    const mine = `0x${'ab'.repeat(20)}`;
+    const asked = () => sim.requests().filter((r) => r.operation === 'GetIntentHistory').length;
+    const before = asked();
+    render(<HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[mine]} onOpen={noop} onTrack={noop} />);
+    await waitFor(() => expect(rowsIn('Intent history')).toHaveLength(20));
+    const field = screen.getByLabelText('Owner address') as HTMLInputElement;
+    const pick = screen.getByRole('button', { name: /0xabab/ });
+    fireEvent.input(field, { target: { value: ` ${mine.toUpperCase().replace('0X', '0x')} ` } });
+    fireEvent.change(field);
+    expect(await screen.findByText('No intents match these filters.')).toBeTruthy();
+    expect(asked() - before).toBe(2);
+    // The field shows the applied (trimmed) address; the pick matches it whatever its case.
+    expect(pick.getAttribute('aria-pressed')).toBe('true');
+    // Applied again (the field left, Enter again): no second query.
+    fireEvent.change(field);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(asked() - before).toBe(2);
+    // Typing something else: the pick is no longer what the field shows.
+    fireEvent.input(field, { target: { value: '0xab' } });
+    expect(pick.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(pick);
+    expect(field.value).toBe(mine);
+    expect(pick.getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('says so when nothing matches', async () => {
     render(
       <HistoryTab api={api} now={Date.now()} trackedIds={new Set()} myAddresses={[`0x${'4'.repeat(40)}`]} onOpen={noop} onTrack={noop} />,

@@ -86,7 +86,9 @@ export function HistoryTab(props: {
     });
   };
 
+  /** A new filter set asks for its first page; the same query again (an address applied twice) keeps the list and its pages. */
   const changeFilters = (next: HistoryFilters) => {
+    if (queryKey(next) === queryKey(filters)) return;
     setFilters(next);
     reset(next);
   };
