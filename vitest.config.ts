@@ -23,7 +23,7 @@ import { ISOLATED_UNIT_FILES } from './test/isolated-files';
  * order them by.
  */
 const SLOW_FIRST = [
-  // The unit project's longest files, by their time alone (vitest runs each project's files in this order too).
+  // The unit projects' longest files, by their time alone (vitest orders each project's files by this list too).
   'world/kept-a.test.ts',
   'world/kept-b.test.ts',
   'background.test.ts',
