@@ -14,8 +14,8 @@ import { ISOLATED_UNIT_FILES } from './test/isolated-files';
  *
  * The e2e files run side by side (`npm run test:e2e` runs both browsers' files in one pool of
  * `E2E_WORKERS`, default 4): each file starts its own simulator on a free port and its own browser with a fresh
- * profile, and most of their time is spent waiting on the browsers' real clocks (Chrome's 30 s worker limit, alarms,
- * quiet hours), so four at a time on two cores halve the wall time without starving either browser.
+ * profile. A file alone mostly waits on the browsers' real clocks (Chrome's 30 s worker limit, alarms, quiet hours);
+ * four at a time keep both cores busy (docs/testing.md, "Time").
  */
 /**
  * The slowest files first (the unit project's campaigns; the e2e files whose waits are on the browsers' and the chains'
@@ -103,14 +103,13 @@ export default defineConfig({
           isolate: false,
           setupFiles: ['fake-indexeddb/auto', './test/fresh-globals.ts', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
           environment: 'node',
-          // A test's and a hook's limits only bound a failure: `npm test` runs this project beside the builds and both
-          // browsers' e2e (scripts/test.sh), where a beforeAll reading 50 history pages over HTTP took over the default
-          // 10 s, and an options-page test of three saves (fake-indexeddb, Testing Library's waits) over 20 s.
+          // A test's and a hook's limits only bound a failure: on a loaded machine (this project once ran beside both
+          // browsers' e2e) a beforeAll reading 50 history pages over HTTP took over the default 10 s, and an
+          // options-page test of three saves (fake-indexeddb, Testing Library's waits) over 20 s.
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
-          // main process mostly waits. Two let the campaigns run beside the rest; `npm test` (scripts/test.sh) asks
-          // three (UNIT_WORKERS), as the builds and the e2e beside them leave a core idle part of the time.
+          // main process mostly waits. Two let the campaigns run beside the rest (three did not shorten `npm test`).
           maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
         },
       },

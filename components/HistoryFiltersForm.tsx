@@ -18,13 +18,13 @@ import { ChainSelect } from './ChainSelect';
  */
 export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses: string[]; onChange: (f: HistoryFilters) => void }) {
   const f = props.filters;
-  const set = (patch: Partial<HistoryFilters>) => props.onChange({ ...f, ...patch });
   /** What is typed and not applied yet; null: the field shows the applied owner. */
   const [ownerDraft, setOwnerDraft] = useState<string | null>(null);
-  const applyOwner = (ownerAddress: string | undefined) => {
+  const apply = (next: HistoryFilters) => {
     setOwnerDraft(null);
-    set({ ownerAddress });
+    props.onChange(next);
   };
+  const set = (patch: Partial<HistoryFilters>) => apply({ ...f, ...patch });
   return (
     <details class="filters" open={f.statuses.length > 0 || f.range !== 'any'}>
       <summary>{t('filters')}</summary>
@@ -98,7 +98,7 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
           spellcheck={false}
           value={ownerDraft ?? f.ownerAddress ?? ''}
           onInput={(e) => setOwnerDraft((e.target as HTMLInputElement).value)}
-          onChange={(e) => applyOwner((e.target as HTMLInputElement).value.trim() || undefined)}
+          onChange={(e) => set({ ownerAddress: (e.target as HTMLInputElement).value.trim() || undefined })}
         />
       </label>
       {props.myAddresses.length > 0 && (
@@ -110,21 +110,14 @@ export function HistoryFiltersForm(props: { filters: HistoryFilters; myAddresses
               key={a}
               class="small secondary"
               aria-pressed={ownerDraft === null && f.ownerAddress?.toLowerCase() === a.toLowerCase()}
-              onClick={() => applyOwner(a)}
+              onClick={() => set({ ownerAddress: a })}
             >
               {`${a.slice(0, 6)}…${a.slice(-4)}`}
             </button>
           ))}
         </fieldset>
       )}
-      <button
-        type="button"
-        class="link-button"
-        onClick={() => {
-          setOwnerDraft(null);
-          props.onChange({ statuses: [], range: 'any' });
-        }}
-      >
+      <button type="button" class="link-button" onClick={() => apply({ statuses: [], range: 'any' })}>
         {t('clearFilters')}
       </button>
     </details>

@@ -21,7 +21,7 @@ beforeEach(() => {
   ({ clock, settings, shared } = freshStart());
   desktop = new FakeDesktop('chrome', () => clock.now());
 });
-const start = () => worker(shared, desktop, clock, () => settings);
+const start = (options?: Parameters<typeof worker>[4]) => worker(shared, desktop, clock, () => settings, options);
 /** The notifications on screen that name intent `n`. */
 const onScreenFor = (n: number) => [...desktop.screen.keys()].filter((k) => intentIdsOfNotification(k).includes(id(n)));
 const creates = (w: ReturnType<typeof start>) => w.browser.calls.filter((c) => c.startsWith('create ')).length;
@@ -250,7 +250,7 @@ describe('a worker that dies while it shows a grouped notification', () => {
       desktop = new FakeDesktop(kind, () => clock.now());
       // The grouping window on the virtual clock, not the harness's real 100 ms: three finishes beside a busy machine
       // (npm test) took longer than that, and the third missed the group.
-      const w = worker(shared, desktop, clock, () => settings, { groupTimer: groupOnClock(clock) });
+      const w = start({ groupTimer: groupOnClock(clock) });
       await w.finish(1, 'SUCCEEDED');
       w.browser.fail('create', fault);
       void Promise.all([2, 3, 4].map((n) => w.finish(n, 'SUCCEEDED')));
