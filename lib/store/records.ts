@@ -97,7 +97,9 @@ export function readTrackedIntent(raw: unknown, key?: unknown): ReadRecord {
   return { ok: true, record: parsed.data as TrackedIntent, migrated };
 }
 
-const strings = z.array(z.string());
+const text = z.string();
+const flag = z.boolean();
+const strings = z.array(text);
 const NotifyShape = z.looseObject({
   succeeded: z.boolean(),
   failed: z.boolean(),
@@ -126,15 +128,15 @@ export function readSettings(
     if (fallback === undefined) delete out[field];
     else out[field] = fallback;
   };
-  check('baseUrl', z.string(), '');
-  check('accessKey', z.string(), '');
+  check('baseUrl', text, '');
+  check('accessKey', text, '');
   if (out.baseUrl === undefined) out.baseUrl = '';
   if (out.accessKey === undefined) out.accessKey = '';
   check('watchedAddresses', strings);
   check('autoTrackAddresses', strings);
   check('autoTrackTicks', strings);
   check('notify', NotifyShape);
-  check('syncSettings', z.boolean());
+  check('syncSettings', flag);
   const checked = isObject(watchedCheckedAt)
     ? Object.fromEntries(Object.entries(watchedCheckedAt).filter((e): e is [string, number] => typeof e[1] === 'number'))
     : undefined;
