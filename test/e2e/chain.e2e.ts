@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useConfiguredExtension } from '../../drivers/fixtures/launch';
 import { recordedNotifications, recordNotifications } from '../../drivers/fixtures/notifications';
+import { Owned } from '../../drivers/fixtures/owned';
 import { startVirtualDisplay, type VirtualDisplay } from '../../drivers/fixtures/xvfb';
 import { PopupPage } from '../../drivers/pages/popup';
 import { ChainWorld } from '../../simulator/chains';
@@ -22,19 +23,17 @@ const short = (intentId: string) => `${intentId.slice(0, 6)}…${intentId.slice(
 const simOptions: SimulatorOptions = { stepMs: 2500 };
 let world: ChainWorld | undefined;
 let screen: VirtualDisplay | undefined;
+const chainsAndDisplay = new Owned();
 beforeAll(async () => {
-  screen = await startVirtualDisplay();
-  world = await ChainWorld.start();
+  screen = await chainsAndDisplay.own('the virtual display', await startVirtualDisplay(), (s) => s.close());
+  world = await chainsAndDisplay.own('the local chains', await ChainWorld.start(), (w) => w.close());
   world.mineEvery(500);
   simOptions.chains = world;
 });
 // Registered before the fixture's, so that it runs after it (vitest runs `afterAll` hooks last-registered first): the
 // browser is closed while its display and its chains still stand. Closed first, the display took the browser down
 // under it, and the fixture's close failed ("Target page, context or browser has been closed"), under load.
-afterAll(async () => {
-  await world?.close();
-  screen?.close();
-});
+afterAll(() => chainsAndDisplay.closeAll());
 const ctx = useConfiguredExtension(simOptions, () => screen!.display);
 
 /** Whether the extension holds the host permission of `pattern` (asked in the worker). */

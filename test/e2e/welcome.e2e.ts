@@ -5,22 +5,20 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExtensionBrowser, launchExtension, removeProfile, reportFailures, tempProfile } from '../../drivers/fixtures/launch';
+import { closeExtension, type ExtensionBrowser, launchExtension, reportFailures, tempProfile } from '../../drivers/fixtures/launch';
+import { Owned } from '../../drivers/fixtures/owned';
 import { PopupPage } from '../../drivers/pages/popup';
 import { WelcomePage } from '../../drivers/pages/welcome';
 import { type Simulator, startSimulator } from '../../simulator/server';
 
 const ctx = {} as { sim: Simulator; ext: ExtensionBrowser };
+const owned = new Owned();
 beforeAll(async () => {
-  ctx.sim = await startSimulator({ stepMs: 1000 });
-  ctx.ext = await launchExtension(tempProfile());
+  ctx.sim = await owned.own('the simulator', await startSimulator({ stepMs: 1000 }), (sim) => sim.close());
+  ctx.ext = await owned.own('Chromium', await launchExtension(tempProfile()), closeExtension);
 });
 reportFailures(() => ctx.sim);
-afterAll(async () => {
-  await ctx.ext?.close();
-  if (ctx.ext) removeProfile(ctx.ext.userDataDir);
-  await ctx.sim?.close();
-});
+afterAll(() => owned.closeAll());
 
 const short = (id: string) => `${id.slice(0, 6)}…${id.slice(-4)}`;
 

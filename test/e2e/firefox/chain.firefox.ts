@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useConfiguredFirefox } from '../../../drivers/fixtures/launch-firefox';
 import { desktopAlerts } from '../../../drivers/fixtures/notifications-firefox';
+import { Owned } from '../../../drivers/fixtures/owned';
 import { PopupPage } from '../../../drivers/pages/popup';
 import { ChainWorld } from '../../../simulator/chains';
 import type { SimulatorOptions } from '../../../simulator/server';
@@ -26,15 +27,14 @@ const short = (intentId: string) => `${intentId.slice(0, 6)}…${intentId.slice(
 // The local chains come first: the simulator of `useConfiguredFirefox` plays its chain intents on them.
 const simOptions: SimulatorOptions = { stepMs: 2500 };
 let world: ChainWorld | undefined;
+const chains = new Owned();
 beforeAll(async () => {
-  world = await ChainWorld.start();
+  world = await chains.own('the local chains', await ChainWorld.start(), (w) => w.close());
   world.mineEvery(500);
   simOptions.chains = world;
 });
 const ctx = useConfiguredFirefox(simOptions);
-afterAll(async () => {
-  await world?.close();
-});
+afterAll(() => chains.closeAll());
 
 describe('on-chain verification in Firefox', () => {
   it('verifies a chain intent, and tells once that a smaller amount arrived', async () => {

@@ -6,24 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_ORIGIN, type FirefoxExtension } from '../../../drivers/fixtures/firefox-extension';
-import { removeProfile, reportFailures } from '../../../drivers/fixtures/launch';
-import { launchFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { reportFailures } from '../../../drivers/fixtures/launch';
+import { closeFirefox, launchFirefox } from '../../../drivers/fixtures/launch-firefox';
+import { Owned } from '../../../drivers/fixtures/owned';
 import { PuppeteerDriver } from '../../../drivers/pages/driver';
 import { PopupPage } from '../../../drivers/pages/popup';
 import { WelcomePage } from '../../../drivers/pages/welcome';
 import { type Simulator, startSimulator } from '../../../simulator/server';
 
 const ctx = {} as { sim: Simulator; ext: FirefoxExtension };
+const owned = new Owned();
 beforeAll(async () => {
-  ctx.sim = await startSimulator({ stepMs: 1000 });
-  ctx.ext = await launchFirefox();
+  ctx.sim = await owned.own('the simulator', await startSimulator({ stepMs: 1000 }), (sim) => sim.close());
+  ctx.ext = await owned.own('Firefox', await launchFirefox(), closeFirefox);
 });
 reportFailures(() => ctx.sim);
-afterAll(async () => {
-  await ctx.ext?.close();
-  if (ctx.ext) removeProfile(ctx.ext.profile);
-  await ctx.sim?.close();
-});
+afterAll(() => owned.closeAll());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const short = (id: string) => `${id.slice(0, 6)}…${id.slice(-4)}`;
