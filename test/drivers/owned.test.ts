@@ -1,5 +1,5 @@
 /** `Owned` (drivers/fixtures/owned.ts): a file's teardown closes what its start made, even what a late start makes after. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LateStartError, Owned } from '../../drivers/fixtures/owned';
 
 /** A promise resolved from outside (a browser launch still under way). */
@@ -12,6 +12,10 @@ function deferred<T>() {
 }
 
 describe('Owned', () => {
+  // What is closed late is told on the console (vitest drops what a timed-out hook throws later).
+  beforeEach(() => void vi.spyOn(console, 'warn').mockImplementation(() => {}));
+  afterEach(() => void vi.restoreAllMocks());
+
   it('closes what the start made, the last made first', async () => {
     const closed: string[] = [];
     const owned = new Owned();
@@ -59,6 +63,41 @@ describe('Owned', () => {
     });
     await expect(late).rejects.toBeInstanceOf(LateStartError);
     expect(tried).toBe(true);
+    expect(vi.mocked(console.warn)).toHaveBeenCalledWith(
+      "the local chains was made after the file's teardown: closed at once (and its close failed: port in use)",
+    );
+  });
+
+  it('closes what a late start makes while the teardown is still closing an earlier thing', async () => {
+    const closed: string[] = [];
+    const owned = new Owned();
+    const slowClose = deferred<void>();
+    await owned.own('Chromium', 'browser', async (v) => {
+      await slowClose.promise;
+      closed.push(v);
+    });
+    const teardown = owned.closeAll();
+    // The simulator a late start made arrives while the browser's close is still under way.
+    await expect(owned.own('the simulator', 'sim', (v) => void closed.push(v))).rejects.toBeInstanceOf(LateStartError);
+    expect(closed).toEqual(['sim']);
+    slowClose.resolve();
+    await teardown;
+    expect(closed).toEqual(['sim', 'browser']);
+  });
+
+  it('rejects with every failure when several things fail to close', async () => {
+    const owned = new Owned();
+    await owned.own('the simulator', 'sim', () => Promise.reject(new Error('port gone')));
+    await owned.own('Firefox', 'firefox', () => Promise.reject(new Error('the browser had gone')));
+    const err = await owned.closeAll().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AggregateError);
+    expect((err as AggregateError).errors.map((e: Error) => e.message)).toEqual([
+      'closing Firefox: the browser had gone',
+      'closing the simulator: port gone',
+    ]);
   });
 
   it('closes the rest when one close fails, then rejects naming what failed', async () => {

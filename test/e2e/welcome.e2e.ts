@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeExtension, type ExtensionBrowser, launchExtension, reportFailures, tempProfile } from '../../drivers/fixtures/launch';
 import { Owned } from '../../drivers/fixtures/owned';
+import { START_TIMEOUT_MS } from '../../drivers/fixtures/report';
 import { PopupPage } from '../../drivers/pages/popup';
 import { WelcomePage } from '../../drivers/pages/welcome';
 import { type Simulator, startSimulator } from '../../simulator/server';
@@ -16,7 +17,7 @@ const owned = new Owned();
 beforeAll(async () => {
   ctx.sim = await owned.own('the simulator', await startSimulator({ stepMs: 1000 }), (sim) => sim.close());
   ctx.ext = await owned.own('Chromium', await launchExtension(tempProfile()), closeExtension);
-});
+}, START_TIMEOUT_MS);
 reportFailures(() => ctx.sim);
 afterAll(() => owned.closeAll());
 

@@ -9,6 +9,7 @@ import { EXTENSION_ORIGIN, type FirefoxExtension } from '../../../drivers/fixtur
 import { reportFailures } from '../../../drivers/fixtures/launch';
 import { closeFirefox, launchFirefox } from '../../../drivers/fixtures/launch-firefox';
 import { Owned } from '../../../drivers/fixtures/owned';
+import { START_TIMEOUT_MS } from '../../../drivers/fixtures/report';
 import { PuppeteerDriver } from '../../../drivers/pages/driver';
 import { PopupPage } from '../../../drivers/pages/popup';
 import { WelcomePage } from '../../../drivers/pages/welcome';
@@ -19,7 +20,7 @@ const owned = new Owned();
 beforeAll(async () => {
   ctx.sim = await owned.own('the simulator', await startSimulator({ stepMs: 1000 }), (sim) => sim.close());
   ctx.ext = await owned.own('Firefox', await launchFirefox(), closeFirefox);
-});
+}, START_TIMEOUT_MS);
 reportFailures(() => ctx.sim);
 afterAll(() => owned.closeAll());
 
