@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ISOLATED_UNIT_FILES } from './isolated-files';
+import { ISOLATED_UNIT_FILES, KEPT_FILES } from './isolated-files';
 
 const ROOT = process.cwd();
 
@@ -23,5 +23,13 @@ describe('the unit files that need their own module graph', () => {
     const mocking = files.filter((f) => f !== self && /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(mocking.filter((f) => !ISOLATED_UNIT_FILES.includes(f))).toEqual([]);
     expect(ISOLATED_UNIT_FILES.filter((f) => !files.includes(f))).toEqual([]);
+  });
+});
+
+describe('the kept schedules (the kept project)', () => {
+  it('are listed files that exist and share their module graph', () => {
+    const files = unitFiles();
+    expect(KEPT_FILES.filter((f) => !files.includes(f))).toEqual([]);
+    expect(KEPT_FILES.filter((f) => ISOLATED_UNIT_FILES.includes(f))).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The schedules the world campaign found failing (`./examples.ts` and `./kept/<area>.ts`, one file per area: each
- * exports FIXED and/or KNOWN_FAILING), replayed in `npm test` by `./kept-a.test.ts` and `./kept-b.test.ts`, half
- * each (by their place in the list), so that the two halves run side by side: each fixed one must pass; with
- * `WORLD_EXAMPLES=1`, each known failure is replayed and its verdict printed.
+ * exports FIXED and/or KNOWN_FAILING), replayed by `npm run test:kept` and first in `npm run campaign`:
+ * `./kept-a.test.ts` and `./kept-b.test.ts`, half each by their place in the list, so that the two halves run side by
+ * side. Each fixed one must pass; with `WORLD_EXAMPLES=1`, each known failure is replayed and its verdict printed.
  */
 /// <reference types="vite/client" />
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -19,8 +19,8 @@ const KNOWN_FAILING = [...KNOWN_HERE, ...kept.flatMap((m) => m.KNOWN_FAILING ?? 
 export function keptExamples(half: 0 | 1): void {
   const mine = <T>(list: readonly T[]) => list.filter((_, i) => i % 2 === half);
 
-  // One test a schedule, so that a failure names its schedule and each has its own limit: most take 0.7 s alone, the
-  // heaviest 9 s, and seven times that beside the rest of `npm test` on the 2-core machine.
+  // One test a schedule, so that a failure names its schedule and each has its own limit (the `kept` project's,
+  // vitest.config.ts).
   describe(`the schedules kept as found and fixed pass (${mine(FIXED).length} of ${FIXED.length})`, () => {
     const quiet: Array<{ mockRestore(): void }> = [];
     beforeAll(() => {
@@ -36,7 +36,7 @@ export function keptExamples(half: 0 | 1): void {
       it(`${k + 1}. seed ${example.seed}: ${example.found.slice(0, 100)}`, async () => {
         const { violations } = await check(await runWorld(example.schedule, example.seed));
         expect(violations, example.found).toEqual([]);
-      }, 180_000);
+      });
   });
 
   it.skipIf(process.env.WORLD_EXAMPLES !== '1')(
