@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -5,14 +6,15 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import { ISOLATED_UNIT_FILES, KEPT_FILES } from './test/isolated-files';
 
 /**
- * Five projects:
+ * Four projects:
  * - `unit`: plain modules and components, with WXT's fakeBrowser and fake-indexeddb (no browser);
  * - `kept`: the schedules the world campaign found failing, replayed as `unit` (`npm run test:kept`, and first in
  *   `npm run campaign`; not in `npm test`);
  * - `built`: the built manifests (`npm run build:all` first): permissions, install warnings, commands;
- * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP;
- * - `e2e-firefox`: the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise.
- * `built` and both e2e projects need `npm run build:all` first (`npm test` does it).
+ * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP
+ *   (`*.e2e.ts`), and the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise
+ *   (`test/e2e/firefox/*.firefox.ts`).
+ * `built` and `e2e` need `npm run build:all` first (`npm test` does it).
  *
  * The e2e files run side by side (`npm run test:e2e` runs both browsers' files in one pool of
  * `E2E_WORKERS`, default 4): each file starts its own simulator on a free port and its own browser with a fresh
@@ -76,6 +78,9 @@ function shuffled<T>(list: readonly T[], seed: number): T[] {
  */
 const POLL = { poll: { timeout: 10_000 } };
 
+/** A file's own environment, named in a comment at its top (`// @vitest-environment happy-dom`). */
+const ENVIRONMENT_COMMENT = /@vitest-environment\s+\S/;
+
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -83,11 +88,20 @@ class SlowFirstSequencer extends BaseSequencer {
     // one left behind (the unit project's files share their modules, `isolate: false`).
     const seed = Number(process.env.UNIT_SHUFFLE_SEED);
     if (Number.isInteger(seed) && seed > 0) return shuffled(sorted, seed);
-    const rank = (f: TestSpecification) => {
+    // Vitest hands a worker on to the next file in the queue only when that file is of the same project, shares its
+    // modules (`isolate: false`) and has the same environment; any other next file ends the worker, and the file
+    // after it imports every module again. So the files with a module graph each go first, then those of the
+    // project's environment, then those that name another one (`@vitest-environment happy-dom`: the components),
+    // each part slowest first.
+    const key = (f: TestSpecification) => {
+      const isolated = f.project.config.isolate !== false ? 0 : 1;
+      const otherEnvironment = ENVIRONMENT_COMMENT.test(readFileSync(f.moduleId, 'utf8').slice(0, 1000)) ? 1 : 0;
       const i = SLOW_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
-      return i < 0 ? SLOW_FIRST.length : i;
+      return [isolated, otherEnvironment, i < 0 ? SLOW_FIRST.length : i];
     };
-    return [...sorted].sort((a, b) => rank(a) - rank(b));
+    const keys = new Map(sorted.map((f) => [f, key(f)]));
+    const compare = (a: number[], b: number[]) => a.reduce((d, x, i) => d || x - b[i]!, 0);
+    return [...sorted].sort((a, b) => compare(keys.get(a)!, keys.get(b)!));
   }
 }
 
@@ -156,20 +170,12 @@ export default defineConfig({
           expect: POLL,
           // The files of a worker share their modules (playwright-core, puppeteer-core, the simulator): imported once
           // a worker, not once a file (the files' import time 158 s summed to 83 s, the pool 404 s to 367 s alone).
-          // Each file starts its own simulator and browser; nothing of a file's is kept in a module.
+          // Each file starts its own simulator and browser; nothing of a file's is kept in a module. Both browsers'
+          // files are one project: Vitest hands a worker on only to a next file of its own project, so with the
+          // Chromium and Firefox files in two projects, in the slow-first order that mixes them, most files started a
+          // worker of their own.
           isolate: false,
-          include: ['test/e2e/**/*.e2e.ts'],
-          environment: 'node',
-          testTimeout: 180_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          name: 'e2e-firefox',
-          expect: POLL,
-          isolate: false, // as the e2e project
-          include: ['test/e2e/**/*.firefox.ts'],
+          include: ['test/e2e/**/*.e2e.ts', 'test/e2e/**/*.firefox.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 60_000,
