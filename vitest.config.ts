@@ -6,15 +6,14 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import { ISOLATED_UNIT_FILES, KEPT_FILES } from './test/isolated-files';
 
 /**
- * Four projects:
+ * Five projects:
  * - `unit`: plain modules and components, with WXT's fakeBrowser and fake-indexeddb (no browser);
  * - `kept`: the schedules the world campaign found failing, replayed as `unit` (`npm run test:kept`, and first in
  *   `npm run campaign`; not in `npm test`);
  * - `built`: the built manifests (`npm run build:all` first): permissions, install warnings, commands;
- * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP
- *   (`*.e2e.ts`), and the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise
- *   (`test/e2e/firefox/*.firefox.ts`).
- * `built` and `e2e` need `npm run build:all` first (`npm test` does it).
+ * - `e2e`: the built extension in Debian's Chromium (playwright-core) against the simulator over real HTTP;
+ * - `e2e-firefox`: the Firefox package in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), likewise.
+ * `built` and both e2e projects need `npm run build:all` first (`npm test` does it).
  *
  * The e2e files run side by side (`npm run test:e2e` runs both browsers' files in one pool of
  * `E2E_WORKERS`, default 4): each file starts its own simulator on a free port and its own browser with a fresh
@@ -125,7 +124,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
-          // main process mostly waits. Two let the campaigns run beside the rest (three did not shorten `npm test`).
+          // main process mostly waits and so do files on real timers and HTTP. Two alone; `npm test` runs three
+          // beside its builds and checks (scripts/test.sh: 111 s against 122 s with two).
           maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
         },
       },
@@ -170,12 +170,24 @@ export default defineConfig({
           expect: POLL,
           // The files of a worker share their modules (playwright-core, puppeteer-core, the simulator): imported once
           // a worker, not once a file (the files' import time 158 s summed to 83 s, the pool 404 s to 367 s alone).
-          // Each file starts its own simulator and browser; nothing of a file's is kept in a module. Both browsers'
-          // files are one project: Vitest hands a worker on only to a next file of its own project, so with the
-          // Chromium and Firefox files in two projects, in the slow-first order that mixes them, most files started a
-          // worker of their own.
+          // Each file starts its own simulator and browser; nothing of a file's is kept in a module. Vitest hands a
+          // worker on only to a next file of the same project: in the slow-first order, which mixes the two browsers'
+          // files, most files start a worker of their own. Both browsers' files in one project shared their workers
+          // (5 instead of about 20, imports 22 s summed instead of 43-58 s), but the pool took 362-383 s against
+          // 338-366 s (docs/testing.md, "Time"): not taken.
           isolate: false,
-          include: ['test/e2e/**/*.e2e.ts', 'test/e2e/**/*.firefox.ts'],
+          include: ['test/e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-firefox',
+          expect: POLL,
+          isolate: false, // as the e2e project
+          include: ['test/e2e/**/*.firefox.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 60_000,

@@ -44,7 +44,7 @@ interface JsonReport {
 /** Runs the e2e suites once; resolves with the report (a file that failed to load counts as a failed test). */
 function runSuite(index: number): Promise<{ report: JsonReport; seconds: number }> {
   const reportPath = join(outDir, `run-${index}.json`);
-  const vitest = ['vitest', 'run', '--project', 'e2e', `--maxWorkers=${process.env.E2E_WORKERS ?? 4}`];
+  const vitest = ['vitest', 'run', '--project', 'e2e', '--project', 'e2e-firefox', `--maxWorkers=${process.env.E2E_WORKERS ?? 4}`];
   const args = [...vitest, '--reporter=dot', '--reporter=json', `--outputFile.json=${reportPath}`];
   const [command, commandArgs] = process.env.STRESS_LOCK ? ['flock', [process.env.STRESS_LOCK, 'npx', ...args]] : ['npx', args];
   const started = Date.now();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test` after its install step, in two phases on the 2-core machine:
-# 1. the unit project (UNIT_WORKERS=2, or NPM_TEST_UNIT_WORKERS; NPM_TEST_UNIT_NICE lowers its priority), which needs
+# 1. the unit project (UNIT_WORKERS=3, or NPM_TEST_UNIT_WORKERS; NPM_TEST_UNIT_NICE lowers its priority), which needs
 #    no build, and beside it both builds, then the checks one after the other: lint, import cycles and layers, the
 #    manifest checks, web-ext lint, the bundle budget, typecheck;
 # 2. once all of that passed, the e2e suites of both browsers (one pool), alone on the machine: beside the unit
@@ -21,7 +21,7 @@ trap 'exit 130' INT
 trap 'exit 131' QUIT
 trap 'exit 141' PIPE
 trap 'exit 143' TERM
-UNIT_WORKERS=${NPM_TEST_UNIT_WORKERS:-2} lane_start unit setsid -w nice -n "${NPM_TEST_UNIT_NICE:-0}" npm run --silent test:unit >"$unit_log" 2>&1
+UNIT_WORKERS=${NPM_TEST_UNIT_WORKERS:-3} lane_start unit setsid -w nice -n "${NPM_TEST_UNIT_NICE:-0}" npm run --silent test:unit >"$unit_log" 2>&1
 
 failed=""
 for step in build:all lint cycles test:built lint:firefox budget typecheck; do
