@@ -80,6 +80,18 @@ const POLL = { poll: { timeout: 10_000 } };
 /** A file's own environment, named in a comment at its top (`// @vitest-environment happy-dom`). */
 const ENVIRONMENT_COMMENT = /@vitest-environment\s+\S/;
 
+/** The settings of the `unit` and `kept` projects: modules shared within a worker, with the unit setup before each file. */
+const SHARED_MODULES_UNIT = {
+  expect: POLL,
+  isolate: false,
+  setupFiles: ['fake-indexeddb/auto', './test/fresh-globals.ts', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
+  environment: 'node',
+  // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the main process
+  // mostly waits and so do files on real timers and HTTP. Two alone; `npm test` runs three beside its builds and
+  // checks (scripts/test.sh: 105-111 s against 122 s with two).
+  maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
+};
+
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -112,36 +124,25 @@ export default defineConfig({
         plugins: [WxtVitest(), preact()],
         test: {
           name: 'unit',
-          expect: POLL,
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**', 'test/built/**', ...ISOLATED_UNIT_FILES, ...KEPT_FILES],
-          isolate: false,
-          setupFiles: ['fake-indexeddb/auto', './test/fresh-globals.ts', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
-          environment: 'node',
+          ...SHARED_MODULES_UNIT,
           // A test's and a hook's limits only bound a failure: on a loaded machine (this project once ran beside both
           // browsers' e2e) a beforeAll reading 50 history pages over HTTP took over the default 10 s, and an
           // options-page test of three saves (fake-indexeddb, Testing Library's waits) over 20 s.
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Vitest's default is one worker less than the cores: one worker on this 2-core machine, where the
-          // main process mostly waits and so do files on real timers and HTTP. Two alone; `npm test` runs three
-          // beside its builds and checks (scripts/test.sh: 111 s against 122 s with two).
-          maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
         },
       },
       {
         plugins: [WxtVitest(), preact()],
         test: {
           name: 'kept',
-          expect: POLL,
           include: KEPT_FILES,
-          isolate: false,
-          setupFiles: ['fake-indexeddb/auto', './test/fresh-globals.ts', './test/i18n/fake-i18n.ts', './test/wait-setup.ts'],
-          environment: 'node',
+          ...SHARED_MODULES_UNIT,
           // One test a schedule: most take 0.4 s alone, the heaviest 3 s; the limit only bounds a hang.
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
         },
       },
       {
