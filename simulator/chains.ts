@@ -81,11 +81,19 @@ export class ChainWorld {
     readonly destination: { anvil: Anvil; token: Token },
   ) {}
 
-  /** Starts the two anvils, deploys the token on each and funds the user with 1,000,000 USDC on Arbitrum One. */
+  /**
+   * Starts the two anvils, deploys the token on each and funds the user with 1,000,000 USDC on Arbitrum One. Throws
+   * what failed; the anvils started by then are stopped first (the caller gets nothing to close).
+   */
   static async start(): Promise<ChainWorld> {
     const [origin, destination] = await startChains([42161, 8453]);
     const world = new ChainWorld(origin!, destination!);
-    await sendTransfer(origin!.anvil, origin!.token, ACCOUNTS.user, 10n ** 12n);
+    try {
+      await sendTransfer(origin!.anvil, origin!.token, ACCOUNTS.user, 10n ** 12n);
+    } catch (error) {
+      await world.close().catch(() => {});
+      throw error;
+    }
     return world;
   }
 

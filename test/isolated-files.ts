@@ -9,6 +9,7 @@ export const ISOLATED_UNIT_FILES = [
   'test/worker/compose-tracking-hostile.test.ts',
   'test/worker/kept-hold-unreadable.test.ts',
   'test/background-time.test.ts',
+  'test/simulator/chains-start.test.ts',
 ];
 
 /**
