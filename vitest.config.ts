@@ -26,7 +26,8 @@ import { ISOLATED_UNIT_FILES, KEPT_FILES } from './test/isolated-files';
  * order them by.
  */
 const SLOW_FIRST = [
-  // The unit projects' longest files, by their time alone (vitest orders each project's files by this list too).
+  // The unit and kept projects' longest files, by their time alone (vitest orders each project's files by this list
+  // too).
   'world/kept-a.test.ts',
   'world/kept-b.test.ts',
   'background.test.ts',
@@ -80,7 +81,10 @@ const POLL = { poll: { timeout: 10_000 } };
 /** A file's own environment, named in a comment at its top (`// @vitest-environment happy-dom`). */
 const ENVIRONMENT_COMMENT = /@vitest-environment\s+\S/;
 
-/** The settings of the `unit` and `kept` projects: modules shared within a worker, with the unit setup before each file. */
+/**
+ * The settings of the `unit` and `kept` projects: modules shared within a worker, with the unit setup before each
+ * file.
+ */
 const SHARED_MODULES_UNIT = {
   expect: POLL,
   isolate: false,
@@ -105,10 +109,10 @@ class SlowFirstSequencer extends BaseSequencer {
     // project's environment, then those that name another one (`@vitest-environment happy-dom`: the components),
     // each part slowest first.
     const key = (f: TestSpecification) => {
-      const isolated = f.project.config.isolate !== false ? 0 : 1;
+      const sharesModules = f.project.config.isolate === false ? 1 : 0;
       const otherEnvironment = ENVIRONMENT_COMMENT.test(readFileSync(f.moduleId, 'utf8').slice(0, 1000)) ? 1 : 0;
       const i = SLOW_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
-      return [isolated, otherEnvironment, i < 0 ? SLOW_FIRST.length : i];
+      return [sharesModules, otherEnvironment, i < 0 ? SLOW_FIRST.length : i];
     };
     const keys = new Map(sorted.map((f) => [f, key(f)]));
     const compare = (a: number[], b: number[]) => a.reduce((d, x, i) => d || x - b[i]!, 0);
