@@ -38,7 +38,7 @@ const SLOW_FIRST = [
   'simulator/chains.test.ts',
   'notify/desktop-campaign.test.ts',
   // The e2e files, longest first by their time in a pool of four (measured alone, each browser's start included):
-  // calm waits 50-110 s for the end of its quiet hours, the long-poll files hold 40 s waits.
+  // calm waits 25-85 s for the end of its quiet hours, the long-poll files hold 40 s waits.
   'calm.e2e.ts',
   'firefox/main.firefox.ts',
   'firefox/calm.firefox.ts',
