@@ -12,10 +12,15 @@
  * - `done` — nothing more to do: summarised (a held job whose line is in an away job), skipped (muted meanwhile),
  *   or removed from the screen (a progress job).
  * Jobs of final outcomes are kept once `shown`/`done` (the newest 1 000): they answer "was this intent told?".
+ *
+ * Stored one record per job, under its `key`, and read once a life into memory: the worker is the outbox's only
+ * reader and writer, and each update writes only the jobs it changed (one transaction). It used to be one record
+ * holding every job, read, cloned and written whole at each update: with a thousand jobs kept and thousands of
+ * intents finishing, gigabytes of garbage a minute (docs/memory.md). That record, when found, becomes records.
  */
-import { createStore, get, type UseStore, update } from 'idb-keyval';
+import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 
-/** IndexedDB database of the outbox (one object store, one key). */
+/** IndexedDB database of the outbox (one object store, one record per job). */
 export const OUTBOX_DB = 'svc-outbox';
 
 /** Kinds of notification jobs. */
@@ -58,49 +63,185 @@ export interface NotificationJob {
 
 /** The outbox: every job by key. */
 export interface Outbox {
-  /** Every job. */
+  /** Every job, frozen (the table and each job): read, never changed. Waits for the updates asked before it. */
   all(): Promise<Record<string, NotificationJob>>;
-  /** Atomically replaces the jobs with `fn(jobs)` (one IndexedDB transaction); resolves with what was written. */
+  /**
+   * Atomically replaces the jobs with `fn(jobs)`, pruned ({@link pruneJobs}), in one IndexedDB transaction, after the
+   * updates asked before it; resolves with what was written (frozen). `fn` gets a copy of the table whose jobs are frozen: it
+   * changes a job by putting a new object in its place. Rejects, writing nothing, when `fn` throws (also when it
+   * tries to change a job in place) or the store refuses (e.g. a DOMException `QuotaExceededError`).
+   */
   update(fn: (jobs: Record<string, NotificationJob>) => Record<string, NotificationJob>): Promise<Record<string, NotificationJob>>;
 }
 
 /** Final jobs kept once told (five times the finished intents the store keeps). */
 export const KEEP_TOLD = 1000;
 
-/** Drops the oldest finished (`shown`/`done`) final jobs beyond {@link KEEP_TOLD}, and finished jobs of other kinds. */
-export function pruneJobs(jobs: Record<string, NotificationJob>): Record<string, NotificationJob> {
-  const finished = (j: NotificationJob) => j.state === 'shown' || j.state === 'done';
-  const out: Record<string, NotificationJob> = {};
-  const told: NotificationJob[] = [];
-  for (const j of Object.values(jobs)) {
-    if (!finished(j)) out[j.key] = j;
-    else if (
-      j.kind === 'final' ||
-      ((j.kind === 'stuck' || j.kind === 'chain') && j.state === 'shown') ||
-      (j.kind === 'progress' && j.state === 'shown')
-    )
-      told.push(j);
-  }
-  told.sort((a, b) => b.at - a.at);
-  for (const j of told.slice(0, KEEP_TOLD)) out[j.key] = j;
-  return out;
+/** True when `j` is finished (`shown`/`done`) and kept as told: final jobs, and shown stuck, chain and progress jobs. */
+const told = (j: NotificationJob) =>
+  (j.state === 'shown' || j.state === 'done') &&
+  (j.kind === 'final' || ((j.kind === 'stuck' || j.kind === 'chain' || j.kind === 'progress') && j.state === 'shown'));
+
+/** True when `j` is finished and not kept (dropped by {@link pruneJobs}). */
+const dropped = (j: NotificationJob) => (j.state === 'shown' || j.state === 'done') && !told(j);
+
+/** Newest first (`at`), then by key: the order in which told jobs are kept. */
+const newestFirst = (a: NotificationJob, b: NotificationJob) => b.at - a.at || (a.key < b.key ? -1 : 1);
+
+/**
+ * Drops the oldest finished (`shown`/`done`) jobs kept as told beyond `keepTold` (newest first by `at`, then by key),
+ * and the finished jobs not kept (information, away summaries, done stuck, chain and progress jobs). Throws a TypeError
+ * when a value is not a job or is under a key other than its own.
+ */
+export function pruneJobs(jobs: Record<string, NotificationJob>, keepTold = KEEP_TOLD): Record<string, NotificationJob> {
+  return pruneChanged({}, { ...jobs }, keepTold);
 }
 
-/** Creates the IndexedDB-backed outbox. */
-export function createOutbox(db: UseStore = createStore(OUTBOX_DB, 'jobs')): Outbox {
+/** True when `value` is a job: an object with a string `key` (what a record must be to be written or read as one). */
+const isJob = (value: unknown): value is NotificationJob =>
+  typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string';
+
+/**
+ * `next` (the table after an update of `before`, which is pruned) pruned as {@link pruneJobs} would, in place and in
+ * the time of the jobs changed unless more than `keepTold` are told: the changed ones finished and not kept dropped,
+ * then the oldest told beyond the limit. Keeps the order of the keys. Throws a TypeError, changing nothing stored,
+ * when a value is not a job or is under a key other than its own.
+ */
+function pruneChanged(
+  before: Record<string, NotificationJob>,
+  next: Record<string, NotificationJob>,
+  keepTold: number,
+): Record<string, NotificationJob> {
+  let toldCount = 0;
+  for (const [k, j] of Object.entries(next)) {
+    if (!isJob(j) || j.key !== k) throw new TypeError(`outbox: no job under ${k}`);
+    if (j !== before[k] && dropped(j)) delete next[k];
+    else if (told(j)) toldCount++;
+  }
+  if (toldCount <= keepTold) return next;
+  const kept = Object.values(next).filter(told).sort(newestFirst);
+  for (const j of kept.slice(keepTold)) delete next[j.key];
+  return next;
+}
+
+/** `j`, frozen with its list of intents: a job is changed by replacing it, never in place. */
+function frozen(j: NotificationJob): NotificationJob {
+  Object.freeze(j.intentIds);
+  return Object.freeze(j);
+}
+
+/** The key of the one record an earlier version kept every job in. */
+const LEGACY_KEY = 'jobs';
+
+/**
+ * Every record of `store`: the jobs, each under its own key (other values left out), and the jobs of an earlier
+ * version's single record `jobs` when there is one (`legacy`).
+ */
+async function readStore(
+  store: IDBObjectStore,
+): Promise<{ jobs: Record<string, NotificationJob>; legacy?: Record<string, NotificationJob> }> {
+  const [keys, values] = await Promise.all([
+    promisifyRequest(store.getAllKeys()),
+    promisifyRequest(store.getAll() as IDBRequest<unknown[]>),
+  ]);
+  const read: { jobs: Record<string, NotificationJob>; legacy?: Record<string, NotificationJob> } = { jobs: {} };
+  keys.forEach((k, i) => {
+    const value = values[i];
+    if (k !== LEGACY_KEY) {
+      if (isJob(value) && value.key === k) read.jobs[k] = value;
+      return;
+    }
+    read.legacy = {};
+    for (const j of Object.values(typeof value === 'object' && value !== null ? value : {})) if (isJob(j)) read.legacy[j.key] = j;
+  });
+  return read;
+}
+
+/**
+ * Every job stored in `db`, each under its key: one per record, or those of an earlier version's single record `jobs`
+ * when it is there (that version wrote it last). Rejects when the store cannot be read.
+ */
+export function storedJobs(db: UseStore): Promise<Record<string, NotificationJob>> {
+  return db('readonly', readStore).then((read) => read.legacy ?? read.jobs);
+}
+
+/**
+ * Loads the jobs of `db` for a life, pruned. An earlier version's single record, when there, is what that version wrote
+ * last: its jobs replace every job record, one per job, in one transaction, before any use (else it would win again
+ * at the next load). Job records pruning dropped are deleted, or left for the next life when writes are refused.
+ */
+async function loadJobs(db: UseStore, keepTold: number): Promise<Record<string, NotificationJob>> {
+  const read = await db('readonly', readStore);
+  const jobs = pruneJobs(read.legacy ?? read.jobs, keepTold);
+  const stale = Object.keys(read.jobs).filter((k) => !(k in jobs));
+  if (read.legacy === undefined && stale.length === 0) return jobs;
+  const cleaned = db('readwrite', (store) => {
+    for (const k of read.legacy ? [LEGACY_KEY, ...stale] : stale) store.delete(k);
+    if (read.legacy) for (const j of Object.values(jobs)) store.put(j, j.key);
+    return promisifyRequest(store.transaction);
+  });
+  await (read.legacy ? cleaned : cleaned.catch(() => {}));
+  return jobs;
+}
+
+/**
+ * Creates the IndexedDB-backed outbox (see the module's docstring), keeping `keepTold` told jobs ({@link pruneJobs}).
+ * The jobs written become frozen, the caller's own objects included.
+ */
+export function createOutbox(db: UseStore = createStore(OUTBOX_DB, 'jobs'), keepTold = KEEP_TOLD): Outbox {
+  /**
+   * The jobs as last written, frozen (the table and each job), loaded on first use (again after a failed load). Handed
+   * out as it is by `all` and `update`: a read costs nothing, an update one shallow copy of the table.
+   */
+  let table: Promise<Record<string, NotificationJob>> | undefined;
+  /** The calls in the order asked: each starts once the one before has settled. */
+  let turn: Promise<unknown> = Promise.resolve();
+  const load = () => {
+    table ??= loadJobs(db, keepTold).then(
+      (jobs) => {
+        for (const j of Object.values(jobs)) frozen(j);
+        return Object.freeze(jobs);
+      },
+      (err: unknown) => {
+        table = undefined;
+        throw err;
+      },
+    );
+    return table;
+  };
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = turn.then(work, work);
+    turn = done.catch(() => {});
+    return done;
+  };
   return {
-    all: async () => (await get<Record<string, NotificationJob>>('jobs', db)) ?? {},
-    async update(fn) {
-      let written: Record<string, NotificationJob> = {};
-      await update<Record<string, NotificationJob>>(
-        'jobs',
-        (current) => {
-          written = pruneJobs(fn(structuredClone(current ?? {})));
-          return written;
-        },
-        db,
-      );
-      return written;
-    },
+    all: () => inTurn(load),
+    update: (fn) =>
+      inTurn(async () => {
+        const before = await load();
+        const draft = { ...before };
+        const changed: unknown = fn(draft);
+        if (typeof changed !== 'object' || changed === null) throw new TypeError('outbox: no jobs returned');
+        // The draft is the outbox's own; any other object is the caller's, left as it is.
+        const next = pruneChanged(before, changed === draft ? draft : { ...(changed as Record<string, NotificationJob>) }, keepTold);
+        const puts = Object.values(next).filter((j) => j !== before[j.key]);
+        const deletes = Object.keys(before).filter((k) => !(k in next));
+        if (puts.length > 0 || deletes.length > 0)
+          await db('readwrite', (store) => {
+            try {
+              for (const j of puts) store.put(j, j.key);
+              for (const k of deletes) store.delete(k);
+            } catch (err) {
+              // A put refused at once (a value that cannot be cloned): nothing of this update is written.
+              store.transaction.abort();
+              throw err;
+            }
+            return promisifyRequest(store.transaction);
+          });
+        for (const j of puts) frozen(j);
+        const written = Object.freeze(next);
+        table = Promise.resolve(written);
+        return written;
+      }),
   };
 }

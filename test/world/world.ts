@@ -6,12 +6,12 @@
  * browser; a dead worker's instance is dropped and the next event (an alarm, a user's message, the browser's start)
  * runs the wiring again on the same persisted profile.
  */
-import { entries, get } from 'idb-keyval';
+import { entries } from 'idb-keyval';
 import type { BackgroundServices } from '@/lib/background';
 import type { Platform } from '@/lib/platform';
 import { createSettingsStore, DB_NAMES, type Settings, type TrackedIntent } from '@/lib/store';
 import { storesOn } from '@/lib/store/idb';
-import { type NotificationJob, OUTBOX_DB } from '@/lib/store/outbox';
+import { OUTBOX_DB, storedJobs } from '@/lib/store/outbox';
 import { wireBackground } from '@/lib/wire';
 import type { FakeService } from '../tracker/fake-service';
 import { type LifeBrowser, lifeBrowser, Profile } from './browser';
@@ -172,8 +172,8 @@ export class World {
     const death: Death = { at: this.time.t, kind, skew: this.time.skew(), ...(kind === 'kill' ? { what: this.#lastKill } : {}) };
     this.deaths.push(death);
     // What the outbox says was being shown as it died: the stated windows of a death are about those intents only.
-    void get<Record<string, NotificationJob>>('jobs', storesOn(this.idb.real)(OUTBOX_DB, 'jobs')).then((jobs) => {
-      death.showing = Object.values(jobs ?? {})
+    void storedJobs(storesOn(this.idb.real)(OUTBOX_DB, 'jobs')).then((jobs) => {
+      death.showing = Object.values(jobs)
         .filter((j) => j.state === 'showing')
         .flatMap((j) => j.intentIds);
     });
