@@ -53,8 +53,12 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   srcDir: '.',
   outDir: '.output',
-  // SVC_SOURCEMAP=1 adds sourcemaps, for scripts/bundle-parts.ts (where the bundle's bytes go); never in a release.
-  vite: () => ({ plugins: [preactWithoutInnerHtml(), preact()], build: process.env.SVC_SOURCEMAP ? { sourcemap: true } : {} }),
+  // SVC_SOURCEMAP=1 adds sourcemaps, for scripts/bundle-parts.ts (where the bundle's bytes go); SVC_MINIFY=0 leaves the
+  // code readable, with its source files named, for scripts/bench-alloc-summary.ts. Never in a release.
+  vite: () => ({
+    plugins: [preactWithoutInnerHtml(), preact()],
+    build: { ...(process.env.SVC_SOURCEMAP ? { sourcemap: true } : {}), ...(process.env.SVC_MINIFY === '0' ? { minify: false } : {}) },
+  }),
   // The sources zip for Firefox's review: what builds the add-on, without screenshots and benchmark figures.
   zip: { excludeSources: ['docs/**/*.png', 'bench/**'] },
   manifest: ({ browser }) => ({

@@ -10,6 +10,8 @@
  * - `heap`: the worker's own V8 heap after two full garbage collections (`Runtime.getHeapUsage` over the DevTools
  *   protocol, `bench-worker-heap.ts`), read after `processMB`; `BENCH_HEAP_SNAPSHOT=1` also writes its heap snapshot
  *   to `bench/heap-<n>.heapsnapshot` (not committed; `scripts/bench-heap-summary.ts` reads it).
+ * `samples.allocationPath` also records where the worker allocated from `track-many` to the settled read (every
+ * allocation, collected or not: `startAllocationSampling`), written there.
  * `performance.measureUserAgentSpecificMemory` is not used: it needs cross-origin isolation, which an extension's
  * service worker has not.
  */
@@ -18,7 +20,7 @@ import { POPUP_VIEWPORT } from '../drivers/pages/popup';
 import { DB_NAMES } from '../lib/store/db-names';
 import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { extensionMemory, type WorkerMemory } from './bench-desk';
-import { type WorkerHeap, workerHeap } from './bench-worker-heap';
+import { startAllocationSampling, type WorkerHeap, workerHeap } from './bench-worker-heap';
 
 /** What a memory row measured. */
 export interface MemoryFigures {
@@ -47,6 +49,8 @@ export interface MemorySamples {
   idleMs: number;
   /** Write the worker's heap snapshot to this path. */
   snapshotPath?: string;
+  /** Write the worker's allocation profile (from `track-many` to settled) to this path. */
+  allocationPath?: string;
 }
 
 /** The simulator as the memory rows use it. */
@@ -112,6 +116,7 @@ export async function memoryRow(
 ): Promise<MemoryFigures> {
   const ids = await createIntents(sim, n, samples.spreadMs);
   const finishing = ids.filter((_, i) => i % 10 !== 0).length;
+  const sampling = samples.allocationPath ? await startAllocationSampling(ext) : undefined;
   const page = await ext.openPage('popup.html', POPUP_VIEWPORT);
   const from = Date.now();
   await page.evaluate(async (list) => {
@@ -127,6 +132,7 @@ export async function memoryRow(
     finalHeld = await finalCount(ext);
     if (finalHeld >= finishing) break;
   }
+  if (sampling && samples.allocationPath) await sampling.stop(samples.allocationPath);
   stagesMB.settled = (await extensionMemory(ext)).privateMB;
   await new Promise((r) => setTimeout(r, samples.idleMs));
   const processMB = await extensionMemory(ext);

@@ -91,3 +91,45 @@ export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): 
     await page.close();
   }
 }
+
+/**
+ * Starts the sampling heap profiler of the extension's service worker, counting every allocation, kept or collected
+ * since (`HeapProfiler.startSampling` with `includeObjectsCollectedByMajorGC`/`MinorGC`, one sample every 16 KiB on
+ * average): where the worker's garbage comes from. A page of the extension stays open to carry the session until
+ * `stop`, which writes the profile (`.heapprofile` JSON, bytes) to `path` and closes that page.
+ * `scripts/bench-alloc-summary.ts` sums it by function and source file (of a build made with `SVC_MINIFY=0`).
+ */
+export async function startAllocationSampling(ext: ExtensionBrowser): Promise<{ stop(path: string): Promise<void> }> {
+  await ext.worker();
+  const page = await ext.context.newPage();
+  try {
+    await page.goto(`chrome-extension://${ext.extensionId}/manifest.json`);
+    const cdp = await ext.context.newCDPSession(page);
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+      targetInfos: Array<{ targetId: string; type: string; url: string }>;
+    };
+    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${ext.extensionId}/`));
+    if (!sw) throw new Error('no service worker target of the extension');
+    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: sw.targetId, flatten: false })) as { sessionId: string };
+    const worker = targetChannel(cdp, sessionId);
+    await worker.send('HeapProfiler.enable');
+    await worker.send('HeapProfiler.startSampling', {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    return {
+      async stop(path: string) {
+        try {
+          const { profile } = await worker.send<{ profile: unknown }>('HeapProfiler.stopSampling');
+          writeFileSync(path, JSON.stringify(profile));
+        } finally {
+          await page.close();
+        }
+      },
+    };
+  } catch (err) {
+    await page.close();
+    throw err;
+  }
+}

@@ -65,7 +65,10 @@ const SIZES = PARTS.has('node') ? sizes(process.env.BENCH_NODE_SIZES, QUICK ? [1
 const BROWSER_SIZES = PARTS.has('browser') ? sizes(process.env.BENCH_BROWSER_SIZES, QUICK ? [1] : [1, 100, 500]) : [];
 /** Desk rows: tracked intents, and how many popup openings and searches each Chromium row times. */
 const DESK_SIZES = PARTS.has('desk') ? sizes(process.env.BENCH_DESK_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
-/** Memory rows (`./bench-memory.ts`): tracked intents; `BENCH_HEAP_SNAPSHOT=1` also writes the worker's heap snapshot. */
+/**
+ * Memory rows (`./bench-memory.ts`): tracked intents; `BENCH_HEAP_SNAPSHOT=1` also writes the worker's heap snapshot,
+ * `BENCH_ALLOC_PROFILE=1` its allocation profile (docs/memory.md).
+ */
 const MEMORY_SIZES = PARTS.has('memory') ? sizes(process.env.BENCH_MEMORY_SIZES, QUICK ? [200] : [1_000, 5_000]) : [];
 const MEMORY_SAMPLES = QUICK
   ? { spreadMs: 20_000, settleMs: 90_000, idleMs: 10_000 }
@@ -789,7 +792,14 @@ async function runMemory(n: number): Promise<Figures> {
     await configure(ext, sim.url, sim.accessKey);
     stages.configured = (await extensionMemory(ext)).privateMB;
     const snapshotPath = process.env.BENCH_HEAP_SNAPSHOT === '1' ? `bench/heap-${n}.heapsnapshot` : undefined;
-    const m = await memoryRow(ext, sim, n, { ...MEMORY_SAMPLES, ...(snapshotPath ? { snapshotPath } : {}) }, stages);
+    const allocationPath = process.env.BENCH_ALLOC_PROFILE === '1' ? `bench/alloc-${n}.heapprofile` : undefined;
+    const m = await memoryRow(
+      ext,
+      sim,
+      n,
+      { ...MEMORY_SAMPLES, ...(snapshotPath ? { snapshotPath } : {}), ...(allocationPath ? { allocationPath } : {}) },
+      stages,
+    );
     return {
       row: `memory browser ${n}`,
       kind: 'tracker (browser)',
