@@ -7,7 +7,7 @@
  * figures are returned; the worker's heap holds nothing of it.
  */
 import { writeFileSync } from 'node:fs';
-import type { CDPSession } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import type { ExtensionBrowser } from '../drivers/fixtures/launch';
 
 /** The worker's V8 heap (MB = 2^20 bytes), after a full garbage collection. */
@@ -55,10 +55,12 @@ function targetChannel(cdp: CDPSession, sessionId: string) {
 }
 
 /**
- * {@link WorkerHeap} of the extension's service worker; `snapshotPath` also writes a heap snapshot there (the
- * `.heapsnapshot` format DevTools reads; `scripts/bench-heap-summary.ts` sums it by constructor).
+ * A DevTools session on the extension's service worker, carried by a page of the extension opened for it (`page`,
+ * which the caller closes): `worker.send` sends a method to the worker's target.
  */
-export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): Promise<WorkerHeap> {
+async function attachToWorker(
+  ext: ExtensionBrowser,
+): Promise<{ page: Page; worker: ReturnType<typeof targetChannel>; detach(): Promise<void> }> {
   await ext.worker();
   const page = await ext.context.newPage();
   try {
@@ -70,7 +72,24 @@ export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): 
     const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${ext.extensionId}/`));
     if (!sw) throw new Error('no service worker target of the extension');
     const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: sw.targetId, flatten: false })) as { sessionId: string };
-    const worker = targetChannel(cdp, sessionId);
+    const detach = async () => {
+      await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => {});
+      await cdp.detach().catch(() => {});
+    };
+    return { page, worker: targetChannel(cdp, sessionId), detach };
+  } catch (err) {
+    await page.close();
+    throw err;
+  }
+}
+
+/**
+ * {@link WorkerHeap} of the extension's service worker; `snapshotPath` also writes a heap snapshot there (the
+ * `.heapsnapshot` format DevTools reads; `scripts/bench-heap-summary.ts` sums it by constructor).
+ */
+export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): Promise<WorkerHeap> {
+  const { page, worker, detach } = await attachToWorker(ext);
+  try {
     await worker.send('HeapProfiler.enable');
     await worker.send('HeapProfiler.collectGarbage');
     await worker.send('HeapProfiler.collectGarbage');
@@ -84,8 +103,7 @@ export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): 
       writeFileSync(snapshotPath, chunks.join(''));
       heap.snapshot = snapshotPath;
     }
-    await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => {});
-    await cdp.detach().catch(() => {});
+    await detach();
     return heap;
   } finally {
     await page.close();
@@ -100,36 +118,26 @@ export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): 
  * `scripts/bench-alloc-summary.ts` sums it by function and source file (of a build made with `SVC_MINIFY=0`).
  */
 export async function startAllocationSampling(ext: ExtensionBrowser): Promise<{ stop(path: string): Promise<void> }> {
-  await ext.worker();
-  const page = await ext.context.newPage();
+  const { page, worker } = await attachToWorker(ext);
   try {
-    await page.goto(`chrome-extension://${ext.extensionId}/manifest.json`);
-    const cdp = await ext.context.newCDPSession(page);
-    const { targetInfos } = (await cdp.send('Target.getTargets')) as {
-      targetInfos: Array<{ targetId: string; type: string; url: string }>;
-    };
-    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${ext.extensionId}/`));
-    if (!sw) throw new Error('no service worker target of the extension');
-    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: sw.targetId, flatten: false })) as { sessionId: string };
-    const worker = targetChannel(cdp, sessionId);
     await worker.send('HeapProfiler.enable');
     await worker.send('HeapProfiler.startSampling', {
       samplingInterval: 16_384,
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
-    return {
-      async stop(path: string) {
-        try {
-          const { profile } = await worker.send<{ profile: unknown }>('HeapProfiler.stopSampling');
-          writeFileSync(path, JSON.stringify(profile));
-        } finally {
-          await page.close();
-        }
-      },
-    };
   } catch (err) {
     await page.close();
     throw err;
   }
+  return {
+    async stop(path: string) {
+      try {
+        const { profile } = await worker.send<{ profile: unknown }>('HeapProfiler.stopSampling');
+        writeFileSync(path, JSON.stringify(profile));
+      } finally {
+        await page.close();
+      }
+    },
+  };
 }

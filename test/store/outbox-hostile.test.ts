@@ -2,23 +2,12 @@
  * Hostile tests of the per-job outbox (lib/store/outbox.ts): where it departs from the whole-table semantics it
  * replaced (read, clone, `pruneJobs(fn(table))`, write), or from what IndexedDB holds.
  */
-import { createStore, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { promisifyRequest, set, type UseStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { createOutbox, type NotificationJob, storedJobs } from '@/lib/store/outbox';
+import { byKey, freshOutboxStore, job } from './outbox-jobs';
 
-let n = 0;
-const fresh = () => createStore(`outbox-hostile-${++n}-${Math.random()}`, 'jobs');
-const job = (key: string, over: Partial<NotificationJob> = {}): NotificationJob => ({
-  key,
-  kind: 'final',
-  state: 'queued',
-  intentIds: ['0x01'],
-  attempts: 0,
-  nextAt: 0,
-  at: 0,
-  ...over,
-});
-const byKey = (...jobs: NotificationJob[]) => Object.fromEntries(jobs.map((j) => [j.key, j]));
+const fresh = freshOutboxStore;
 
 describe('update: the function', () => {
   it('returning undefined (a forgotten `return`) is refused, as before, rather than deleting every job', async () => {

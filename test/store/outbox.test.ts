@@ -6,23 +6,12 @@
  * random updates against a model that reads, clones, prunes and writes the whole table each time, as that version did.
  */
 import fc from 'fast-check';
-import { createStore, set, type UseStore } from 'idb-keyval';
+import { set, type UseStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { createOutbox, KEEP_TOLD, type NotificationJob, pruneJobs, storedJobs } from '@/lib/store/outbox';
+import { byKey, freshOutboxStore, job } from './outbox-jobs';
 
-let n = 0;
-const fresh = () => createStore(`outbox-test-${++n}-${Math.random()}`, 'jobs');
-const job = (key: string, over: Partial<NotificationJob> = {}): NotificationJob => ({
-  key,
-  kind: 'final',
-  state: 'queued',
-  intentIds: ['0x01'],
-  attempts: 0,
-  nextAt: 0,
-  at: 0,
-  ...over,
-});
-const byKey = (...jobs: NotificationJob[]) => Object.fromEntries(jobs.map((j) => [j.key, j]));
+const fresh = freshOutboxStore;
 
 describe('pruneJobs', () => {
   it('keeps every unfinished job of every kind', () => {
