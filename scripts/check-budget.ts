@@ -17,7 +17,7 @@
  * 51,210 B measured the same day; then + 1 KB (51.5 KB) for the notification outbox kept one record per job
  * (lib/store/outbox.ts, docs/memory.md "The outbox"): read once a life and written job by job instead of whole at each
  * change, with its queue of changes, its frozen table, its pruning of only what changed and the earlier version's record
- * migrated (+565 B, trimmed from +709 B): the whole worker measured 61,578 B before and 62,127 B after on 2026-11-29.
+ * migrated (+560 B, trimmed from +709 B): the whole worker measured 61,578 B before and 62,138 B after on 2026-11-29.
  * What fills it, as gzip shares
  * (`SVC_SOURCEMAP=1 npx wxt build` with the verifier's hook taken out, then `node --import tsx
  * scripts/bundle-parts.ts`): our lib/ ≈ 35.3 KB — lib/tracker 9.8, lib/notify 6.3, lib/api 6.3, lib/worker 5.8,

@@ -68,8 +68,9 @@ export interface Outbox {
   /**
    * Atomically replaces the jobs with `fn(jobs)`, pruned ({@link pruneJobs}), in one IndexedDB transaction, after the
    * updates asked before it; resolves with what was written (frozen). `fn` gets a copy of the table whose jobs are frozen: it
-   * changes a job by putting a new object in its place. Rejects, writing nothing, when `fn` throws (also when it
-   * tries to change a job in place) or the store refuses (e.g. a DOMException `QuotaExceededError`).
+   * changes a job by putting a new object in its place (a change in place throws in strict code, the tests'; the
+   * extension's bundle is not strict, and there it is lost). Rejects, writing nothing, when `fn` throws, returns no
+   * table or a value that is not the job of its key (TypeError), or the store refuses (e.g. `QuotaExceededError`).
    */
   update(fn: (jobs: Record<string, NotificationJob>) => Record<string, NotificationJob>): Promise<Record<string, NotificationJob>>;
 }
@@ -102,10 +103,10 @@ const isJob = (value: unknown): value is NotificationJob =>
   typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string';
 
 /**
- * `next` (the table after an update of `before`, which is pruned) pruned as {@link pruneJobs} would, in place and in
- * the time of the jobs changed unless more than `keepTold` are told: the changed ones finished and not kept dropped,
- * then the oldest told beyond the limit. Keeps the order of the keys. Throws a TypeError, changing nothing stored,
- * when a value is not a job or is under a key other than its own.
+ * `next` (the table after an update of `before`, which is pruned) pruned as {@link pruneJobs} would, in place: only
+ * the jobs that changed can be finished and not kept, so only they are checked for it, in one walk of the table that
+ * also counts the told; the sort comes only when more than `keepTold` are told. Keeps the order of the keys. Throws a
+ * TypeError, changing nothing stored, when a value is not a job or is under a key other than its own.
  */
 function pruneChanged(
   before: Record<string, NotificationJob>,
@@ -135,18 +136,22 @@ function frozen(j: NotificationJob): NotificationJob {
 /** The key of the one record an earlier version kept every job in. */
 const LEGACY_KEY = 'jobs';
 
+/** What one read of the store found (see {@link readStore}). */
+interface StoredRead {
+  jobs: Record<string, NotificationJob>;
+  legacy?: Record<string, NotificationJob>;
+}
+
 /**
  * Every record of `store`: the jobs, each under its own key (other values left out), and the jobs of an earlier
  * version's single record `jobs` when there is one (`legacy`).
  */
-async function readStore(
-  store: IDBObjectStore,
-): Promise<{ jobs: Record<string, NotificationJob>; legacy?: Record<string, NotificationJob> }> {
+async function readStore(store: IDBObjectStore): Promise<StoredRead> {
   const [keys, values] = await Promise.all([
     promisifyRequest(store.getAllKeys()),
     promisifyRequest(store.getAll() as IDBRequest<unknown[]>),
   ]);
-  const read: { jobs: Record<string, NotificationJob>; legacy?: Record<string, NotificationJob> } = { jobs: {} };
+  const read: StoredRead = { jobs: {} };
   keys.forEach((k, i) => {
     const value = values[i];
     if (k !== LEGACY_KEY) {
