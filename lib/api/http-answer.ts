@@ -1,5 +1,5 @@
 /**
- * Reading the service's answer to one call (docs/protocol.md §1, §2): the body parsed losslessly (integers above 2^53
+ * Reading the service's answer to one call (docs/protocol.md §1, §2): the body parsed exactly (integers above 2^53
  * stay exact strings), an error body turned into {@link SvcServiceError}, anything else unusable into
  * {@link SvcBadBodyError}, a good body validated with the operation's zod schema. Pure: no I/O, no clock of its own.
  */
@@ -43,12 +43,45 @@ const ErrorBody = z.union([
 
 /**
  * Parses JSON keeping integer literals outside the safe range as exact decimal strings; every other number becomes
- * a JS number. Throws SyntaxError on malformed JSON.
+ * a JS number. Throws SyntaxError on malformed JSON. Of an object's repeated key, the last value is kept (as
+ * `JSON.parse` does).
+ *
+ * The engine's `JSON.parse` reads the body first; only when a number it gave lies outside ±(2^53 − 1) (an integer
+ * literal that may have lost digits, or one too large for a double) is the text parsed again with `lossless-json`,
+ * which keeps each such literal exact. The deployed service writes amounts as strings (`deployed-wire-notes.md`), so
+ * its answers take the first path only: the pure-JS parser was most of the worker's allocations (docs/memory.md).
  */
 export function parseJsonExact(text: string): unknown {
+  const fast: unknown = JSON.parse(text);
+  if (!holdsUnsafeNumber(fast)) return fast;
   return parseLosslessJson(text, null, (literal: string) =>
     /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal)) ? literal : Number(literal),
   );
+}
+
+/**
+ * Whether `value` (what `JSON.parse` gave) holds a number beyond ±`Number.MAX_SAFE_INTEGER`, Infinity included;
+ * walked with a stack of its own, so that a deeply nested body cannot overflow the call stack.
+ */
+function holdsUnsafeNumber(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'number') {
+      if (item > Number.MAX_SAFE_INTEGER || item < -Number.MAX_SAFE_INTEGER) return true;
+    } else if (typeof item === 'object' && item !== null) {
+      if (Array.isArray(item)) {
+        for (const element of item) if (typeof element === 'number' || typeof element === 'object') stack.push(element);
+      } else {
+        const record = item as Record<string, unknown>;
+        for (const key in record) {
+          const element = record[key];
+          if (typeof element === 'number' || typeof element === 'object') stack.push(element);
+        }
+      }
+    }
+  }
+  return false;
 }
 
 /**

@@ -2,6 +2,8 @@
  * Reading one answer (lib/api/http-answer.ts), pure: a body already read is turned into the operation's data or one
  * typed error (docs/protocol.md §1, §2), the access key never in what is kept.
  */
+import fc from 'fast-check';
+import { parse as parseLossless } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { SvcBadBodyError, SvcServiceError, SvcValidationError } from '@/lib/api/errors';
@@ -56,6 +58,55 @@ describe('readAnswer', () => {
 describe('parseJsonExact and answeredAt', () => {
   it('keeps integers beyond 2^53 as exact strings', () => {
     expect(parseJsonExact('{"a":9007199254740993,"b":1.5,"c":12}')).toEqual({ a: '9007199254740993', b: 1.5, c: 12 });
+  });
+  it('keeps exact every integer beyond ±(2^53 − 1), however large, and reads every other body as JSON.parse does', () => {
+    expect(parseJsonExact('[9007199254740991,-9007199254740991,9007199254740992,-9007199254740993]')).toEqual([
+      9007199254740991,
+      -9007199254740991,
+      '9007199254740992',
+      '-9007199254740993',
+    ]);
+    const digits = '1'.repeat(400); // beyond a double's range: JSON.parse alone gives Infinity
+    expect(parseJsonExact(`{"a":{"b":[${digits}]},"c":1e400}`)).toEqual({ a: { b: [digits] }, c: Infinity });
+    expect(parseJsonExact('{"a":1.5,"b":1e2,"c":123.0,"d":"9007199254740993","e":-0}')).toEqual({
+      a: 1.5,
+      b: 100,
+      c: 123,
+      d: '9007199254740993',
+      e: -0,
+    });
+    expect(Object.is((parseJsonExact('{"e":-0}') as { e: number }).e, -0)).toBe(true);
+    expect(parseJsonExact('{"s":"PENDING","s":"SUCCEEDED"}')).toEqual({ s: 'SUCCEEDED' });
+    expect(() => parseJsonExact('{"a":1,}')).toThrow(SyntaxError);
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000); // nesting walked without recursion
+    expect(() => parseJsonExact(deep)).not.toThrow();
+  });
+  it('gives what a lossless parse of every number gives, for any JSON text and any text at all', () => {
+    // The reference: lossless-json reads every literal; integers outside the safe range stay exact strings.
+    const reference = (text: string) =>
+      parseLossless(text, null, (literal: string) =>
+        /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal)) ? literal : Number(literal),
+      );
+    const outcome = (parse: (text: string) => unknown, text: string) => {
+      try {
+        return { value: parse(text) };
+      } catch (err) {
+        return { threw: err instanceof SyntaxError ? 'SyntaxError' : String(err) };
+      }
+    };
+    const bigInteger = fc.bigInt({ min: -(2n ** 300n), max: 2n ** 300n }).map(String);
+    const withBigIntegers = fc
+      .tuple(fc.json(), fc.array(bigInteger, { maxLength: 4 }))
+      .map(([json, bigs]) => `{"body":${json},"bigs":[${bigs.join(',')}]}`);
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.json(), withBigIntegers, fc.string(), fc.string({ unit: fc.constantFrom(...'[]{}:,"0123456789.e-tfn ') })),
+        (text) => {
+          expect(outcome(parseJsonExact, text)).toEqual(outcome(reference, text));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
   it("an answer's Date header when readable, else the estimate", () => {
     const date = 'Thu, 26 Nov 2026 12:00:05 GMT';
