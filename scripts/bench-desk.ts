@@ -23,6 +23,7 @@ import { createTrackIntent } from '../lib/worker/track';
 import { createTrackList } from '../lib/worker/track-many';
 import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../simulator/server';
+import { startCpuProfile } from './bench-worker-heap';
 
 /** p50, p99 and max of samples (ms), with their count. */
 export interface Stats {
@@ -244,6 +245,12 @@ export interface DeskSamples {
   spreadMs: number;
   /** How long the whole worker is watched idle at the end (ms). */
   idleMs: number;
+  /**
+   * Where to write a CPU profile of the worker (`startCpuProfile`), from before `track-many` to the last search, when
+   * one is asked for (`BENCH_CPU_PROFILE=1`). The profiler and the page that carries it slow the row: its figures are
+   * for where the time goes, not for the results.
+   */
+  cpuProfilePath?: string;
 }
 
 /** The simulator's scripts as the desk uses them: success, failure (every fifth), stuck (every tenth, in flight). */
@@ -291,6 +298,7 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
   const { ids, finishing } = await createDesk(sim, n, samples.spreadMs);
   await countNotificationCreates(ext);
   await ext.context.addInitScript(markListShown);
+  const profiling = samples.cpuProfilePath ? await startCpuProfile(ext) : undefined;
   const page = await ext.openPage('popup.html', POPUP_VIEWPORT);
   const from = Date.now();
   const trackAllMs = await page.evaluate(async (list) => {
@@ -330,6 +338,7 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
     if (ms >= 0) searches.push(ms);
   }
   await searching.close();
+  if (profiling && samples.cpuProfilePath) await profiling.stop(samples.cpuProfilePath);
   // The whole worker idle: no page open, 10 % of the intents in flight (stuck at the service), the rest final.
   const idleFrom = Date.now();
   await new Promise((r) => setTimeout(r, samples.idleMs));

@@ -141,3 +141,32 @@ export async function startAllocationSampling(ext: ExtensionBrowser): Promise<{ 
     },
   };
 }
+
+/**
+ * Starts V8's sampling CPU profiler in the extension's service worker (`Profiler.start`, one sample every
+ * `intervalUs` µs of the worker's thread): where the worker's time goes, as DevTools' Performance panel of the worker
+ * shows it. A page of the extension stays open to carry the session until `stop`, which writes the profile
+ * (`.cpuprofile` JSON, DevTools opens it) to `path` and closes that page. `scripts/bench-alloc-summary.ts` sums it by
+ * function and source file (of a build made with `SVC_MINIFY=0`).
+ */
+export async function startCpuProfile(ext: ExtensionBrowser, intervalUs = 1_000): Promise<{ stop(path: string): Promise<void> }> {
+  const { page, worker } = await attachToWorker(ext);
+  try {
+    await worker.send('Profiler.enable');
+    await worker.send('Profiler.setSamplingInterval', { interval: intervalUs });
+    await worker.send('Profiler.start');
+  } catch (err) {
+    await page.close();
+    throw err;
+  }
+  return {
+    async stop(path: string) {
+      try {
+        const { profile } = await worker.send<{ profile: unknown }>('Profiler.stop');
+        writeFileSync(path, JSON.stringify(profile));
+      } finally {
+        await page.close();
+      }
+    },
+  };
+}

@@ -13,7 +13,8 @@
  * Not part of `npm test`. Takes about 32 minutes; `BENCH_QUICK=1` runs a short version (for trying it out).
  * `BENCH_PARTS` (comma-separated) picks rows: `node`, `browser`, `scale` (= `busy`, `not-in-history`, `idle`,
  * `not-found`, `watched`: the whole worker idle with 20 and 100 watched addresses, one request budget), `desk` (a desk
- * tracking 1,000 and 5,000: time to track them all, popup open to list shown and search p50/p99, `./bench-desk.ts`);
+ * tracking 1,000 and 5,000: time to track them all, popup open to list shown and search p50/p99, `./bench-desk.ts`;
+ * `BENCH_CPU_PROFILE=1` also writes the worker's CPU profile to bench/cpu-desk-N.cpuprofile);
  * `memory` (the worker with 1,000 and 5,000 tracked in Chromium: the extension process's private memory and the
  * worker's own JS heap over the DevTools protocol, `./bench-memory.ts`, docs/memory.md; not in the default set);
  * `chain` (the on-chain verifier in Node against two anvils with 1, 100 and 500 tracked intents: destination block to
@@ -772,7 +773,9 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
             requestsBetween: sim.requestsBetween,
             finishedAt: async (intentId: string) => finishedAt((await sim.client.getIntentReceipt({ intentId })).intentReceipt),
           };
-          return row(`desk browser ${n}`, 'tracker (browser)', n, await deskBrowser(ext, desk, n, DESK_SAMPLES));
+          const cpuProfilePath = process.env.BENCH_CPU_PROFILE === '1' ? `bench/cpu-desk-${n}.cpuprofile` : undefined;
+          const samples = { ...DESK_SAMPLES, ...(cpuProfilePath ? { cpuProfilePath } : {}) };
+          return row(`desk browser ${n}`, 'tracker (browser)', n, await deskBrowser(ext, desk, n, samples));
         } finally {
           await ext.close();
           removeProfile(ext.userDataDir);
