@@ -67,6 +67,11 @@ export interface DeskFigures {
   /** Chromium: requests the simulator received by operation while the notifications were awaited (from `track-many`). */
   requestsWhileFinishing?: Record<string, number>;
   endedBeforeTracked?: number;
+  /**
+   * Chromium: desktop notifications the worker created (`create` calls the browser took, single and grouped) from
+   * `track-many` until every finishing intent was told or the wait ended: what the user saw pop up.
+   */
+  notificationsCreated?: number;
   /** Chromium: requests a minute the whole worker sent while idle (no page open, 10 % in flight), over `idleMs`. */
   idleRequestsPerMinute?: number;
   /** Chromium: most requests in flight at once at the simulator, from `track-many` to the end of the row. */
@@ -320,6 +325,7 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
   const requestsWhileFinishing: Record<string, number> = {};
   for (const e of await sim.requestsBetween(from, Date.now()))
     requestsWhileFinishing[e.operation] = (requestsWhileFinishing[e.operation] ?? 0) + 1;
+  const notificationsCreated = (await createdNotificationTimes(ext)).length;
   const { latencies, endedBefore } = await notificationLatencies(ext, sim, finishing, from);
   const shown: number[] = [];
   const afterPaint: number[] = [];
@@ -351,6 +357,7 @@ export async function deskBrowser(ext: ExtensionBrowser, sim: DeskSim, n: number
     finishing: finishing.size,
     requestsWhileFinishing,
     endedBeforeTracked: endedBefore,
+    notificationsCreated,
     popupOpenMs: stats(shown),
     listAfterFirstPaintMs: stats(afterPaint),
     fullListMs: stats(full),

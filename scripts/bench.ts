@@ -906,13 +906,13 @@ if (desk.length > 0) {
     s ? `${s.p50}/${s.p99}/${s.max} (${s.count})` : '—';
   console.log('');
   console.log(
-    '| desk row | intents | track all ms | one by one ms | popup open → list p50/p99/max ms (n) | first paint → list | open → whole list | search p50/p99/max ms (n) | latency p50/p99/max ms (n) | ended before tracked | idle req/min | peak in flight | memory private/RSS/JS heap MB |',
+    '| desk row | intents | track all ms | one by one ms | popup open → list p50/p99/max ms (n) | first paint → list | open → whole list | search p50/p99/max ms (n) | latency p50/p99/max ms (n) | notifications | ended before tracked | idle req/min | peak in flight | memory private/RSS/JS heap MB |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of desk) {
     const d = r.desk!;
     console.log(
-      `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.fullListMs)} | ${p(d.searchMs)} | ${p(d.latencyMs)} | ${f(d.endedBeforeTracked)} | ${f(d.idleRequestsPerMinute)} | ${f(d.peakInFlight)} | ${d.memory ? `${f(d.memory.privateMB)}/${f(d.memory.rssMB)}/${f(d.memory.jsHeapMB)}` : '—'} |`,
+      `| ${r.row} | ${r.intents} | ${d.trackAllMs} | ${f(d.oneByOneMs)} | ${p(d.popupOpenMs)} | ${p(d.listAfterFirstPaintMs)} | ${p(d.fullListMs)} | ${p(d.searchMs)} | ${p(d.latencyMs)} | ${f(d.notificationsCreated)} | ${f(d.endedBeforeTracked)} | ${f(d.idleRequestsPerMinute)} | ${f(d.peakInFlight)} | ${d.memory ? `${f(d.memory.privateMB)}/${f(d.memory.rssMB)}/${f(d.memory.jsHeapMB)}` : '—'} |`,
     );
   }
 }

@@ -65,22 +65,46 @@ export interface GroupWindow {
   endsAt: number;
   /** The window's early (quiet) flush is spent: what comes later waits for the window's end. */
   quietSpent: boolean;
+  /** The window's length (ms; absent: the shortest, `windowMs`). */
+  lengthMs?: number;
+  /** A notification was held in this window (it grouped): the finishes came faster than one a window. */
+  held?: boolean;
+}
+
+/** The grouping's lengths (ms). */
+export interface GroupTiming {
+  /** A window's length after a calm spell. */
+  windowMs: number;
+  /** Held ones go once none has come for this long, once per window. */
+  quietMs: number;
+  /** The widest window, in a burst (absent: `windowMs`, windows never widen). */
+  maxWindowMs?: number;
 }
 
 /**
  * When a final notification that comes at `now` goes out: at once (`now`) when no window is open and none is held
- * (it opens a window of `windowMs`); otherwise with the held ones, once none has come for `quietMs` — once per
- * window — else when the window closes. Never later than the window's end: a window makes at most three
- * notifications. Returns the flush time and the window after this event.
+ * (it opens a window); otherwise with the held ones, once none has come for `quietMs` — once per window — else when
+ * the window closes. Never later than the window's end: a window makes at most three notifications.
+ *
+ * A burst widens the window: one that opens less than the last window's length after a window that held something
+ * is twice as long as that one, up to `maxWindowMs`; any other is `windowMs` long. So while thousands finish, the
+ * desktop gets at most three notifications every `maxWindowMs` (each grouped one names how many it holds), and a
+ * notification waits at most `maxWindowMs` for its group; a lone finish still goes at once. Returns the flush time and
+ * the window after this event. Times in ms (monotonic); `timing` defaults to windows of 500 ms and a 100 ms quiet.
  */
 export function groupFlushAt(
   w: GroupWindow,
   heldCount: number,
   now: number,
-  windowMs = 500,
-  quietMs = 100,
+  { windowMs, quietMs, maxWindowMs = windowMs }: GroupTiming = { windowMs: 500, quietMs: 100 },
 ): { at: number; early: boolean; window: GroupWindow } {
-  if (now >= w.endsAt && heldCount === 0) return { at: now, early: false, window: { endsAt: now + windowMs, quietSpent: false } };
+  if (now >= w.endsAt && heldCount === 0) {
+    const last = w.lengthMs ?? windowMs;
+    const burst = w.held === true && now < w.endsAt + last;
+    const lengthMs = burst ? Math.min(Math.max(2 * last, windowMs), maxWindowMs) : windowMs;
+    return { at: now, early: false, window: { endsAt: now + lengthMs, quietSpent: false, lengthMs, held: false } };
+  }
   const early = !w.quietSpent && now + quietMs < w.endsAt;
-  return { at: early ? now + quietMs : Math.max(now, w.endsAt), early, window: w };
+  const at = early ? now + quietMs : Math.max(now, w.endsAt);
+  return { at, early, window: at > now && w.held !== true ? { ...w, held: true } : w };
 }

@@ -7,13 +7,13 @@
 import type { NotifySettings } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import { type NotificationAdapter, SINGLE } from './browser';
-import { type GroupWindow, groupFlushAt } from './decide';
+import { type GroupTiming, type GroupWindow, groupFlushAt } from './decide';
 import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
 import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
 import type { ShownMarks } from './shown-marks';
 
-/** What the delivery uses (see `PipelineDeps` in `./pipeline` for each). */
-export interface DeliveryDeps {
+/** What the delivery uses (see `PipelineDeps` in `./pipeline` for each); the grouping's lengths as `./decide` has them. */
+export interface DeliveryDeps extends GroupTiming {
   adapter: NotificationAdapter;
   outbox: Outbox;
   /** The notification settings (the last ones read when a read fails). */
@@ -22,9 +22,6 @@ export interface DeliveryDeps {
   now: () => number;
   /** Monotonic time (ms): the grouping window is timed on it. */
   monotonic: () => number;
-  /** Grouping window and quiet time (ms). */
-  windowMs: number;
-  quietMs: number;
   groupTimer: (fn: () => void, ms: number) => void;
   retryTimer: (fn: () => void, ms: number) => void;
   shownMarks?: ShownMarks | undefined;
@@ -79,7 +76,7 @@ export class OutboxDelivery {
    */
   holdForGroup(key: string): { at: number; early: boolean } | undefined {
     const t = this.#deps.monotonic();
-    const g = groupFlushAt(this.#window, this.#grouping.size, t, this.#deps.windowMs, this.#deps.quietMs);
+    const g = groupFlushAt(this.#window, this.#grouping.size, t, this.#deps);
     this.#window = g.window;
     if (g.at <= t) return undefined;
     this.#grouping.add(key);

@@ -39,6 +39,12 @@ export interface PipelineDeps {
    * arrives within it; a longer window only delays the grouped ones, which go at its end).
    */
   groupWindowMs?: number;
+  /**
+   * The widest window (ms) in a burst (default 2,000): each window that follows a grouping one closely is twice as
+   * long, up to this (`./decide`'s `groupFlushAt`), so that thousands finishing make a few notifications a second at
+   * most, not one per window.
+   */
+  groupMaxWindowMs?: number;
   /** Grouped ones go once none has come for this long (ms), once per window (default 100). */
   groupQuietMs?: number;
   /** Runs `fn` after `ms` (the grouping flush; default setTimeout). */
@@ -71,7 +77,10 @@ export interface PipelineCore {
   nextInfoSeq(): number;
 }
 
-/** Builds the shared part of a pipeline on `deps` (defaults: `Date.now`, `setTimeout`, a 300 ms / 100 ms grouping). */
+/**
+ * Builds the shared part of a pipeline on `deps` (defaults: `Date.now`, `setTimeout`, a 300 ms / 100 ms grouping
+ * widening to 2 s in a burst).
+ */
 export function createPipelineCore(deps: PipelineDeps): PipelineCore {
   const now = deps.now ?? Date.now;
   // A failed read gives the last settings read in this life, never the defaults (./settings-memory).
@@ -83,6 +92,7 @@ export function createPipelineCore(deps: PipelineDeps): PipelineCore {
     now,
     monotonic: deps.monotonic ?? now,
     windowMs: deps.groupWindowMs ?? 300,
+    maxWindowMs: Math.max(deps.groupMaxWindowMs ?? 2_000, deps.groupWindowMs ?? 300),
     quietMs: deps.groupQuietMs ?? 100,
     groupTimer: deps.groupTimer ?? ((fn, ms) => void setTimeout(fn, ms)),
     retryTimer: deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms)),

@@ -71,12 +71,50 @@ describe('the decision', () => {
   });
   it('grouping: at once opens a window; then 100 ms after the last, once per window; else at the window end', () => {
     const w0 = { endsAt: 0, quietSpent: false };
-    expect(groupFlushAt(w0, 0, 1000)).toEqual({ at: 1000, early: false, window: { endsAt: 1500, quietSpent: false } });
+    expect(groupFlushAt(w0, 0, 1000)).toEqual({
+      at: 1000,
+      early: false,
+      window: { endsAt: 1500, quietSpent: false, lengthMs: 500, held: false },
+    });
     const w = { endsAt: 1500, quietSpent: false };
-    expect(groupFlushAt(w, 0, 1010)).toEqual({ at: 1110, early: true, window: w });
+    expect(groupFlushAt(w, 0, 1010)).toEqual({ at: 1110, early: true, window: { ...w, held: true } });
     expect(groupFlushAt({ ...w, quietSpent: true }, 1, 1200)).toMatchObject({ at: 1500, early: false });
     expect(groupFlushAt(w, 1, 1450)).toMatchObject({ at: 1500, early: false });
     expect(groupFlushAt(w, 1, 1600)).toMatchObject({ at: 1600 });
     expect(groupFlushAt(w, 0, 1500)).toMatchObject({ at: 1500, window: { endsAt: 2000 } });
+  });
+  it('grouping in a burst: each window that follows a grouping one within its length is twice as long, up to the widest', () => {
+    // Windows of 300 ms, 2,000 at most. The first finish opens a window of 300 ms and goes at once.
+    const BURST = { windowMs: 300, quietMs: 100, maxWindowMs: 2_000 };
+    let w = groupFlushAt({ endsAt: 0, quietSpent: false }, 0, 10_000, BURST).window;
+    expect(w).toEqual({ endsAt: 10_300, quietSpent: false, lengthMs: 300, held: false });
+    // One held in it: the window grouped.
+    w = groupFlushAt(w, 0, 10_050, BURST).window;
+    expect(w.held).toBe(true);
+    // The next finish, within 300 ms of the window's end (flush done, none held): at once, in a window of 600 ms.
+    const next = groupFlushAt(w, 0, 10_500, BURST);
+    expect(next).toEqual({ at: 10_500, early: false, window: { endsAt: 11_100, quietSpent: false, lengthMs: 600, held: false } });
+    // Doubling while every window groups: 1,200, then 2,000 (the widest), then 2,000 again.
+    const lengths: number[] = [];
+    w = next.window;
+    for (let i = 0; i < 4; i++) {
+      w = groupFlushAt(w, 0, w.endsAt - 1, BURST).window; // one held just before the end
+      w = groupFlushAt(w, 0, w.endsAt + 10, BURST).window; // the next opens 10 ms after it
+      lengths.push(w.lengthMs!);
+    }
+    expect(lengths).toEqual([1_200, 2_000, 2_000, 2_000]);
+    // A held one never waits longer than the widest window.
+    const held = groupFlushAt({ ...w, quietSpent: true }, 3, w.endsAt - 2_000 + 1, BURST);
+    expect(held.at - (w.endsAt - 2_000 + 1)).toBeLessThanOrEqual(2_000);
+    // A window that held nothing: the next is the shortest again, however close.
+    const calm = groupFlushAt({ endsAt: 20_000, quietSpent: false, lengthMs: 2_000, held: false }, 0, 20_001, BURST);
+    expect(calm.window.lengthMs).toBe(300);
+    // A gap of the last window's length or more after a grouping one: the shortest again.
+    const gap = groupFlushAt({ endsAt: 20_000, quietSpent: false, lengthMs: 1_200, held: true }, 0, 21_200, BURST);
+    expect(gap.window.lengthMs).toBe(300);
+    const close = groupFlushAt({ endsAt: 20_000, quietSpent: false, lengthMs: 1_200, held: true }, 0, 21_199, BURST);
+    expect(close.window.lengthMs).toBe(2_000);
+    // Without a widest window given, windows never widen.
+    expect(groupFlushAt({ endsAt: 20_000, quietSpent: false, held: true }, 0, 20_001).window.lengthMs).toBe(500);
   });
 });

@@ -86,6 +86,40 @@ describe('the pipeline with its defaults (wall clock, setTimeout, 300 ms window,
     expect(ids()).toEqual([[id(1)], [id(2)], [id(3)]]);
   });
 
+  it('a burst widens the window to 2 s: a few notifications a second, each intent told once, none waiting more than 2 s', async () => {
+    const desktop = new FakeDesktop('chrome', () => Date.now());
+    const { pipeline } = defaultPipeline(desktop);
+    const t0 = Date.now();
+    // 200 finishes, one every 25 ms: 5 s of a burst (a desk's history pages). The fake clock moves in steps of 25 ms
+    // (IndexedDB's callbacks run between steps): what is due within a step happens at its end.
+    const STEP = 25;
+    const cameAt = new Map<string, number>();
+    const shows: Promise<unknown>[] = [];
+    for (let n = 1; n <= 200; n++) {
+      cameAt.set(id(n), Date.now());
+      shows.push(pipeline.show(final(n)));
+      await settle();
+      await sleep(STEP);
+    }
+    for (let i = 0; i < 2_100 / STEP; i++) await sleep(STEP);
+    await Promise.all(shows);
+    const told = desktop.log.flatMap((a) => intentIdsOfNotification(a.id).map((intentId) => ({ intentId, at: a.at })));
+    // Every one told, once.
+    expect(told.map((x) => x.intentId).sort()).toEqual([...cameAt.keys()].sort());
+    // None waited for its group longer than the widest window.
+    for (const { intentId, at } of told) expect(at - cameAt.get(intentId)!).toBeLessThanOrEqual(2_000 + STEP);
+    // Windows of 300, 600, 1,200, then 2,000 ms cover the 5 s in six windows, at most three notifications each
+    // (with the 300 ms window throughout it would be 17 windows, about 50 notifications).
+    expect(desktop.log.length).toBeLessThanOrEqual(18);
+    expect(desktop.log.at(-1)!.at - t0).toBeLessThanOrEqual(5_000 + 2_000);
+    // Calm again: a lone finish long after the burst goes at once.
+    await sleep(5_000);
+    const alone = Date.now();
+    expect(await state(pipeline.show(final(201)))).toBe('done');
+    expect(desktop.log.at(-1)).toMatchObject({ at: alone });
+    expect(intentIdsOfNotification(desktop.log.at(-1)!.id)).toEqual([id(201)]);
+  });
+
   it('a rejected create is tried again a second later, on its own', async () => {
     const desktop = new FakeDesktop('chrome', () => Date.now());
     const { browser, pipeline } = defaultPipeline(desktop);
