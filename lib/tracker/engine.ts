@@ -173,18 +173,12 @@ export class Tracker {
 
   /**
    * Marks every finished intent as seen by the user (the popup was opened), without telling listeners: only the
-   * badge depends on it. Resolves with how many were marked.
+   * badge depends on it. One store transaction (all or none; rejects when the store refuses it). Resolves with how
+   * many were marked.
    */
   async markSeen(): Promise<number> {
-    const c = this.#c;
     await this.#load();
-    let marked = 0;
-    for (const t of c.mirror.values()) {
-      if (t.phase !== 'final' || t.seen) continue;
-      await c.mirror.write(t.intentId, seen, { quiet: true });
-      marked++;
-    }
-    return marked;
+    return this.#c.mirror.writeEach((t) => t.phase === 'final' && !t.seen, seen);
   }
 
   /**

@@ -114,6 +114,29 @@ export class IntentMirror {
   }
 
   /**
+   * Quietly changes every held record that `select` picks, by `fn` (undefined: left as it is), in one store
+   * transaction ({@link writeMany}: all or none; rejects when the store refuses). Resolves with how many changed.
+   */
+  async writeEach(
+    select: (record: TrackedIntent) => boolean,
+    fn: (current: TrackedIntent | undefined) => TrackedIntent | undefined,
+  ): Promise<number> {
+    const ids = [...this.#map.values()].filter(select).map((t) => t.intentId);
+    if (ids.length === 0) return 0;
+    let changed = 0;
+    await this.writeMany(
+      ids,
+      (_id, current) => {
+        const next = fn(current);
+        if (next !== undefined) changed++;
+        return next;
+      },
+      { quiet: true },
+    );
+    return changed;
+  }
+
+  /**
    * Holds `record` in memory when the store refused to write it (a change that must hold all the same: the times a
    * previous worker wrote before the clock went back, moved back at load). The mirror shows it, and the next write of
    * this intent starts from it rather than from the store's older copy; once written, it is the store's again. A

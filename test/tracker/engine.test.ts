@@ -339,6 +339,27 @@ describe('list and markSeen', () => {
     expect(changed).not.toContain(ID);
     tracker.stop();
   });
+
+  it('marks a desk of finished intents seen in one store transaction, and none when the store refuses it', async () => {
+    const store = freshStore();
+    const ids = Array.from({ length: 1_000 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
+    for (const [i, intentId] of ids.entries())
+      await store.put({ intentId, addedAt: i, lastStates: [], phase: 'final', status: 'SUCCEEDED', notification: 'shown' });
+    await store.put({ intentId: ID2, addedAt: 5_000, lastStates: [], phase: 'tracking', notification: 'none' });
+    const { tracker } = setup({}, store);
+    await tracker.list();
+    const update = vi.spyOn(store, 'update');
+    const updateMany = vi.spyOn(store, 'updateMany').mockRejectedValueOnce(new Error('QuotaExceededError'));
+    await expect(tracker.markSeen()).rejects.toThrow('QuotaExceededError');
+    expect((await store.get(ids[0]!))?.seen).toBeUndefined();
+    expect(await tracker.markSeen()).toBe(1_000);
+    expect(updateMany).toHaveBeenCalledTimes(2);
+    expect(update).not.toHaveBeenCalled();
+    for (const intentId of ids) expect((await store.get(intentId))?.seen).toBe(true);
+    expect((await store.get(ID2))?.seen).toBeUndefined();
+    expect(await tracker.markSeen()).toBe(0);
+    tracker.stop();
+  });
 });
 
 describe('history sweeps', () => {
