@@ -7,22 +7,19 @@
 import type { NotifySettings } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import { type NotificationAdapter, SINGLE } from './browser';
-import { type GroupTiming, type GroupWindow, groupFlushAt } from './decide';
 import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
+import { GroupHold, type GroupHoldDeps } from './group-hold';
 import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
 import type { ShownMarks } from './shown-marks';
 
-/** What the delivery uses (see `PipelineDeps` in `./pipeline` for each); the grouping's lengths as `./decide` has them. */
-export interface DeliveryDeps extends GroupTiming {
+/** What the delivery uses (see `PipelineDeps` in `./pipeline` for each), the grouping's (`./group-hold`) included. */
+export interface DeliveryDeps extends GroupHoldDeps {
   adapter: NotificationAdapter;
   outbox: Outbox;
   /** The notification settings (the last ones read when a read fails). */
   settings: () => Promise<NotifySettings>;
   /** Wall-clock time (ms). */
   now: () => number;
-  /** Monotonic time (ms): the grouping window is timed on it. */
-  monotonic: () => number;
-  groupTimer: (fn: () => void, ms: number) => void;
   retryTimer: (fn: () => void, ms: number) => void;
   shownMarks?: ShownMarks | undefined;
 }
@@ -35,9 +32,7 @@ export class OutboxDelivery {
   /** Notification ids whose `create` was rejected in this life: nothing is on screen, the job is queued again. */
   readonly #createRejected = new Set<string>();
   /** Final jobs waiting for the grouping flush (this life only: after a restart they go at once, together). */
-  readonly #grouping = new Set<string>();
-  #window: GroupWindow = { endsAt: 0, quietSpent: false };
-  #flushToken = 0;
+  readonly group: GroupHold;
   readonly #waiters = new Map<string, Array<() => void>>();
   #running: Promise<void> | undefined;
   #again = false;
@@ -46,6 +41,7 @@ export class OutboxDelivery {
   /** @param deps see {@link DeliveryDeps} */
   constructor(deps: DeliveryDeps) {
     this.#deps = deps;
+    this.group = new GroupHold(deps, () => void this.pump());
   }
 
   /** Resolves once the job `key` was tried (settled, skipped, or left to its retry). */
@@ -63,41 +59,6 @@ export class OutboxDelivery {
       this.#waiters.delete(k);
       for (const w of list ?? []) w();
     }
-  }
-
-  /** The grouping window as it stands (to undo {@link OutboxDelivery.holdForGroup}). */
-  get groupWindow(): GroupWindow {
-    return this.#window;
-  }
-
-  /**
-   * Decides when the final job `key`, shown now, goes (`./decide`'s grouping rule): at once (undefined), or held out
-   * of the runs until the flush it returns (ms from now; {@link OutboxDelivery.armFlush}).
-   */
-  holdForGroup(key: string): { at: number; early: boolean } | undefined {
-    const t = this.#deps.monotonic();
-    const g = groupFlushAt(this.#window, this.#grouping.size, t, this.#deps);
-    this.#window = g.window;
-    if (g.at <= t) return undefined;
-    this.#grouping.add(key);
-    return { at: g.at - t, early: g.early };
-  }
-
-  /** Undoes {@link OutboxDelivery.holdForGroup} of `key` (its job could not be written): the window back to `before`. */
-  unhold(key: string, before: GroupWindow): void {
-    this.#grouping.delete(key);
-    this.#window = before;
-  }
-
-  /** Sets the grouping flush (a later one replaces it). */
-  armFlush(f: { at: number; early: boolean }): void {
-    const token = ++this.#flushToken;
-    this.#deps.groupTimer(() => {
-      if (token !== this.#flushToken) return;
-      if (f.early) this.#window = { ...this.#window, quietSpent: true };
-      this.#grouping.clear();
-      void this.pump();
-    }, f.at);
   }
 
   /** Delivers every unfinished job that is due; one run at a time (a call during a run asks for another). */
@@ -120,7 +81,7 @@ export class OutboxDelivery {
   async #drain(): Promise<void> {
     const { outbox, now } = this.#deps;
     const [jobs, s] = await Promise.all([outbox.all(), this.#deps.settings()]);
-    for (const unit of planDrain(jobs, this.#grouping, now())) {
+    for (const unit of planDrain(jobs, this.group.keys, now())) {
       try {
         await (unit.kind === 'batch' ? this.#showBatch(unit.jobs, s) : this.#step(unit.job, unit.siblings, s));
       } catch (err) {
@@ -132,7 +93,7 @@ export class OutboxDelivery {
     }
     const after = await outbox.all().catch(() => ({}) as Jobs);
     // Whoever waits for a job that is settled, skipped or waiting for its retry is told.
-    for (const k of settledKeys([...this.#waiters.keys()], after, this.#grouping, now)) this.#wake([k]);
+    for (const k of settledKeys([...this.#waiters.keys()], after, this.group.keys, now)) this.#wake([k]);
     // The earliest retry still to come.
     const next = nextRetryAt(after, now);
     if (Number.isFinite(next) && next < this.#retryAt) {

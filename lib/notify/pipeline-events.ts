@@ -44,12 +44,13 @@ export async function showFinal(core: PipelineCore, intent: TrackedIntent): Prom
     // Grouping is decided before the job is visible to a run of the outbox, and undone when the job could not be
     // written: nothing was shown, and a key left held for the grouping would keep the job written by a later try
     // out of every run of this life.
-    const windowBefore = core.delivery.groupWindow;
-    const flush = action === 'show' ? core.delivery.holdForGroup(key) : undefined;
+    const windowBefore = core.delivery.group.window;
+    const flush = action === 'show' ? core.delivery.group.hold(key) : undefined;
+    const windowHeld = core.delivery.group.window;
     await core.deps.outbox
       .update((all) => withFinal(all, job, action, t))
       .catch((err: unknown) => {
-        core.delivery.unhold(key, windowBefore);
+        core.delivery.group.unhold(key, windowBefore, windowHeld);
         throw err;
       });
     if (action === 'hold') await core.schedule(state, s, true).catch(() => {});
@@ -64,7 +65,7 @@ export async function showFinal(core: PipelineCore, intent: TrackedIntent): Prom
     return undefined;
   }
   const done = core.delivery.waitFor(key);
-  if (decided.flush !== undefined) core.delivery.armFlush(decided.flush);
+  if (decided.flush !== undefined) core.delivery.group.arm(decided.flush);
   else void core.delivery.pump();
   await done;
   return decided.content;
