@@ -117,29 +117,19 @@ export async function workerHeap(ext: ExtensionBrowser, snapshotPath?: string): 
  * `stop`, which writes the profile (`.heapprofile` JSON, bytes) to `path` and closes that page.
  * `scripts/bench-alloc-summary.ts` sums it by function and source file (of a build made with `SVC_MINIFY=0`).
  */
-export async function startAllocationSampling(ext: ExtensionBrowser): Promise<{ stop(path: string): Promise<void> }> {
-  const { page, worker } = await attachToWorker(ext);
-  try {
-    await worker.send('HeapProfiler.enable');
-    await worker.send('HeapProfiler.startSampling', {
-      samplingInterval: 16_384,
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
-    });
-  } catch (err) {
-    await page.close();
-    throw err;
-  }
-  return {
-    async stop(path: string) {
-      try {
-        const { profile } = await worker.send<{ profile: unknown }>('HeapProfiler.stopSampling');
-        writeFileSync(path, JSON.stringify(profile));
-      } finally {
-        await page.close();
-      }
+export function startAllocationSampling(ext: ExtensionBrowser): Promise<{ stop(path: string): Promise<void> }> {
+  return startProfiler(
+    ext,
+    async (worker) => {
+      await worker.send('HeapProfiler.enable');
+      await worker.send('HeapProfiler.startSampling', {
+        samplingInterval: 16_384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     },
-  };
+    'HeapProfiler.stopSampling',
+  );
 }
 
 /**
@@ -149,12 +139,30 @@ export async function startAllocationSampling(ext: ExtensionBrowser): Promise<{ 
  * (`.cpuprofile` JSON, DevTools opens it) to `path` and closes that page. `scripts/bench-alloc-summary.ts` sums it by
  * function and source file (of a build made with `SVC_MINIFY=0`).
  */
-export async function startCpuProfile(ext: ExtensionBrowser, intervalUs = 1_000): Promise<{ stop(path: string): Promise<void> }> {
+export function startCpuProfile(ext: ExtensionBrowser, intervalUs = 1_000): Promise<{ stop(path: string): Promise<void> }> {
+  return startProfiler(
+    ext,
+    async (worker) => {
+      await worker.send('Profiler.enable');
+      await worker.send('Profiler.setSamplingInterval', { interval: intervalUs });
+      await worker.send('Profiler.start');
+    },
+    'Profiler.stop',
+  );
+}
+
+/**
+ * A profiler of the worker started by `start` over a DevTools session carried by an extension page; `stop` sends
+ * `stopMethod`, writes the `profile` it answers (JSON) to `path` and closes the page.
+ */
+async function startProfiler(
+  ext: ExtensionBrowser,
+  start: (worker: ReturnType<typeof targetChannel>) => Promise<void>,
+  stopMethod: string,
+): Promise<{ stop(path: string): Promise<void> }> {
   const { page, worker } = await attachToWorker(ext);
   try {
-    await worker.send('Profiler.enable');
-    await worker.send('Profiler.setSamplingInterval', { interval: intervalUs });
-    await worker.send('Profiler.start');
+    await start(worker);
   } catch (err) {
     await page.close();
     throw err;
@@ -162,7 +170,7 @@ export async function startCpuProfile(ext: ExtensionBrowser, intervalUs = 1_000)
   return {
     async stop(path: string) {
       try {
-        const { profile } = await worker.send<{ profile: unknown }>('Profiler.stop');
+        const { profile } = await worker.send<{ profile: unknown }>(stopMethod);
         writeFileSync(path, JSON.stringify(profile));
       } finally {
         await page.close();

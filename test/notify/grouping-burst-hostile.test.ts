@@ -24,6 +24,16 @@ import { FakeDesktop } from './fake-desktop';
 /** The defaults of `pipeline-core.ts`. */
 const T: GroupTiming = { windowMs: 300, quietMs: 100, maxWindowMs: 2_000 };
 const HOUR = 3_600_000;
+/** Finishes [intent, ms] that widen the window to 2 s: windows of 300 (at 0), 600 (at 310), 1,200 (at 920), then 2,000 ms (at 2,130), each grouping one. */
+const WIDENED: ReadonlyArray<[number, number]> = [
+  [1, 0],
+  [2, 1],
+  [3, 310],
+  [4, 311],
+  [5, 920],
+  [6, 921],
+  [7, 2_130],
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // A model of OutboxDelivery's bookkeeping around the pure rule: one grouping set, one flush timer (a later arm
@@ -175,10 +185,10 @@ describe('the pure rule under the delivery bookkeeping, the flush timer on time'
 
 describe('the pure rule when the flush timer fires late (a busy worker: setTimeout is never early, often late)', () => {
   it('at most three notifications per window: holds when the window-end flush fires 30 ms late in a burst (a finish that comes while a flush is due joins it)', () => {
-    // Found by a hostile review (failed before the fix): an arrival after the window's end while the held ones are still held (their flush not fired yet)
-    // gets `at = max(now, endsAt) = now` from groupFlushAt: it goes at once, alone, and opens no window. Each such
-    // stray is a notification of its own on top of the window's three (the held ones then go in the late flush), and
-    // a burst makes one at every arrival in the flush's lateness.
+    // Found by a hostile review (failed before the fix): an arrival after the window's end while the held ones are
+    // still held (their flush not fired yet) gets `at = max(now, endsAt) = now` from groupFlushAt: it goes at once,
+    // alone, and opens no window. Each such stray is a notification of its own on top of the window's three (the held
+    // ones then go in the late flush), and a burst makes one at every arrival in the flush's lateness.
     const arrivals = Array.from({ length: 1_000 }, (_, i) => 10_000 + 10 * i);
     const s = simulate(arrivals, { late: 30 });
     const strays = s.notifs.filter((n) => n.how === 'stray').length;
@@ -190,8 +200,8 @@ describe('the pure rule when the flush timer fires late (a busy worker: setTimeo
   });
 
   it('at most three notifications every 2 s while a burst lasts: holds when the flush fires 30 ms late', () => {
-    // Found by a hostile review (failed before the fix): as above; after widening to 2 s, a 2 s span holds the window's opening and end flush plus the
-    // strays that came during the flush's lateness.
+    // Found by a hostile review (failed before the fix): as above; after widening to 2 s, a 2 s span holds the window's
+    // opening and end flush plus the strays that came during the flush's lateness.
     const arrivals = Array.from({ length: 1_000 }, (_, i) => 10_000 + 10 * i);
     const s = simulate(arrivals, { late: 30 });
     const afterWidening = s.notifs.filter((n) => n.at >= 10_000 + 2_200).map((n) => n.at);
@@ -199,9 +209,10 @@ describe('the pure rule when the flush timer fires late (a busy worker: setTimeo
   });
 
   it('at most three notifications per window: holds when an arrival lands on the very ms of the window end before its flush runs', () => {
-    // Found by a hostile review (failed before the fix): two events due at the same ms (a finish and the window-end flush) run in either order; when the
-    // finish runs first, `groupFlushAt(w, held > 0, endsAt)` answers "now" without opening a window: a fourth
-    // notification counted against the window (the strays' path above with a lateness of 0 ms).
+    // Found by a hostile review (failed before the fix): two events due at the same ms (a finish and the window-end
+    // flush) run in either order; when the finish runs first, `groupFlushAt(w, held > 0, endsAt)` answers "now" without
+    // opening a window: a fourth notification counted against the window (the strays' path above with a lateness of 0
+    // ms).
     const s = simulate([0, 1, 150, 300], { tieArrivalFirst: true });
     expect(s.notifs.filter((n) => n.how === 'stray')).toEqual([]);
     expect(perWindow(s)).toBeLessThanOrEqual(3);
@@ -340,10 +351,10 @@ describe('the pipeline, timers on time and writes instant (the baseline)', () =>
 
 describe('the pipeline under a busy worker or slow IndexedDB', () => {
   it('at most three notifications every 2 s while a burst lasts: holds when the flush timer fires 50 ms late', async () => {
-    // Found by a hostile review (failed before the fix): the finishes that come between the window's end and its (late) flush are each answered "now"
-    // by groupFlushAt (held ones still waiting, the window over) and go out alone, without opening a window; the
-    // held ones then go in the flush, and the next finish opens the next window. Each window end thus adds one or
-    // more toasts beyond the window's three.
+    // Found by a hostile review (failed before the fix): the finishes that come between the window's end and its (late)
+    // flush are each answered "now" by groupFlushAt (held ones still waiting, the window over) and go out alone,
+    // without opening a window; the held ones then go in the flush, and the next finish opens the next window. Each
+    // window end thus adds one or more toasts beyond the window's three.
     const r = rig(clock, { late: 50 });
     const plan = Array.from({ length: 220 }, (_, i) => [i + 1, 23 * i] as [number, number]);
     const { t0 } = await drive(clock, r, plan);
@@ -358,20 +369,12 @@ describe('the pipeline under a busy worker or slow IndexedDB', () => {
   }, 60_000);
 
   it('a notification never waits more than 2,000 ms for its group: holds when the writes of a 2 s window are slow (the flush is armed for a monotonic time, not relative to the write)', async () => {
-    // Found by a hostile review (failed before the fix): holdForGroup returns the flush as "ms from now" at the hold; showFinal arms it only after the
-    // outbox write (and each arm replaces the last timer). Writes that take D ms thus put the group's flush D ms
-    // after the window's end: the first held one, come 1 ms after the window opened, waits 1,999 + D ms (timers on
-    // time, monotonic clock; the delivery's own writes instant).
+    // Found by a hostile review (failed before the fix): holdForGroup returns the flush as "ms from now" at the hold;
+    // showFinal arms it only after the outbox write (and each arm replaces the last timer). Writes that take D ms thus
+    // put the group's flush D ms after the window's end: the first held one, come 1 ms after the window opened, waits
+    // 1,999 + D ms (timers on time, monotonic clock; the delivery's own writes instant).
     // Widen to 2 s: windows of 300 (opened at 0), 600 (at 310), 1,200 (at 920), 2,000 (at 2,130), each grouping one.
-    const plan: Array<[number, number]> = [
-      [1, 0],
-      [2, 1],
-      [3, 310],
-      [4, 311],
-      [5, 920],
-      [6, 921],
-      [7, 2_130],
-    ];
+    const plan: Array<[number, number]> = [...WIDENED];
     // In the 2 s window [2,130, 4,130): one finish every 50 ms from 2,131 to 4,081 (the quiet flush re-armed each
     // time, never firing), each one's outbox write taking 40 ms.
     let n = 8;
@@ -385,11 +388,11 @@ describe('the pipeline under a busy worker or slow IndexedDB', () => {
   }, 60_000);
 
   it('at most three notifications per window: holds when the early flush fires during a held final’s slow write (no second early flush)', async () => {
-    // Found by a hostile review (failed before the fix): C is held at 100 with an early flush at 200, computed while the window's quiet flush is still
-    // unspent. B's early flush fires at 110, during C's write (not yet in the outbox: B goes alone, and the quiet
-    // flush is spent). C's write ends at 130; showFinal then arms C's flush as "early, 100 ms from now": a second
-    // quiet flush in the same window (C alone at 230). D, at 260, waits for the window's end: 4 notifications in the
-    // 300 ms window (A at 0, B at 110, C at 230, D at 300).
+    // Found by a hostile review (failed before the fix): C is held at 100 with an early flush at 200, computed while
+    // the window's quiet flush is still unspent. B's early flush fires at 110, during C's write (not yet in the outbox:
+    // B goes alone, and the quiet flush is spent). C's write ends at 130; showFinal then arms C's flush as "early, 100
+    // ms from now": a second quiet flush in the same window (C alone at 230). D, at 260, waits for the window's end: 4
+    // notifications in the 300 ms window (A at 0, B at 110, C at 230, D at 300).
     const r = rig(clock, { showWriteMs: (k) => (k === 3 ? 30 : 0) });
     await drive(clock, r, [
       [1, 0],
@@ -405,9 +408,10 @@ describe('the pipeline under a busy worker or slow IndexedDB', () => {
   }, 60_000);
 
   it('at most three notifications per window: holds when a refused write’s unhold comes after the early flush fired (its spent quiet flush stands)', async () => {
-    // Found by a hostile review (failed before the fix): unhold(key, before) puts back the window as it was before C's hold. B's early flush fired during
-    // C's (failing) write and spent the window's quiet flush; restoring `before` un-spends it. D at 150 then gets a
-    // second quiet flush (250) and E at 260 the window's end flush: A, B, D, E = 4 notifications in one window.
+    // Found by a hostile review (failed before the fix): unhold(key, before) puts back the window as it was before C's
+    // hold. B's early flush fired during C's (failing) write and spent the window's quiet flush; restoring `before` un-
+    // spends it. D at 150 then gets a second quiet flush (250) and E at 260 the window's end flush: A, B, D, E = 4
+    // notifications in one window.
     const r = rig(clock, { showWriteMs: (k) => (k === 3 ? 30 : 0), showWriteFails: (k) => k === 3 });
     await drive(clock, r, [
       [1, 0],
@@ -495,33 +499,15 @@ describe('clocks, restarts and calm', () => {
     // The window opened by the last finish of a burst is 2 s long even when that finish came alone; a finish 1.8 s
     // later, after no other, still falls in it and is held for the quiet flush (docs/notifications.md, "Grouping").
     const r = rig(clock);
-    const plan: Array<[number, number]> = [
-      [1, 0],
-      [2, 1],
-      [3, 310],
-      [4, 311],
-      [5, 920],
-      [6, 921],
-      [7, 2_130], // opens a 2 s window, alone
-      [8, 2_130 + 1_800], // lone, 1.8 s after the last finish and the last notification
-    ];
+    // 7 (at 2,130) opens a 2 s window, alone; 8 comes alone, 1.8 s after the last finish and the last notification.
+    const plan: Array<[number, number]> = [...WIDENED, [8, 2_130 + 1_800]];
     const { cameAt } = await drive(clock, r, plan, 1_000);
     const t8 = r.told().find((x) => x.intents.includes(8))!;
     expect(t8.at - cameAt.get(8)!).toBeLessThanOrEqual(100);
   }, 60_000);
 
   /** Widens to a 2 s window opened at 2,130 by 7; 8 at 2,131 spends its quiet flush (2,231); 9 at 2,300 waits for 4,130. */
-  const widenedThenHeld: Array<[number, number]> = [
-    [1, 0],
-    [2, 1],
-    [3, 310],
-    [4, 311],
-    [5, 920],
-    [6, 921],
-    [7, 2_130],
-    [8, 2_131],
-    [9, 2_300],
-  ];
+  const widenedThenHeld: Array<[number, number]> = [...WIDENED, [8, 2_131], [9, 2_300]];
 
   it('holds: an intent muted while held for a widened group is not shown (the flush finds its job done)', async () => {
     const r = rig(clock);
