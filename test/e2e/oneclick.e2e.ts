@@ -34,9 +34,9 @@ describe('one-click tracking and housekeeping', () => {
     await options.page.getByRole('checkbox', { name: owner }).check();
     await options.save(ctx.sim.url, ctx.sim.accessKey);
     await options.page.close();
-    // The check after the save reads the address's history once four Date headers agree on the service's time; on a
-    // loaded machine they may not (wide round trips: lib/worker/watched.ts `settledTime`), and that check reads nothing.
-    // The next comes with a watchdog alarm (every 30 s) once a minute has passed: up to 90 s.
+    // The check after the save reads the address's history only once the service's time has settled (up to four asks,
+    // lib/worker/watched.ts `settledTime`); on a loaded machine it may not, and that check reads nothing. The next
+    // comes with a watchdog alarm (every 30 s) once a minute has passed: up to 90 s.
     await expect
       .poll(
         async () =>
