@@ -89,8 +89,9 @@ export interface GroupTiming {
  * A burst widens the window: one that opens less than the last window's length after a window that held something
  * is twice as long as that one, up to `maxWindowMs`; any other is `windowMs` long. So while thousands finish, the
  * desktop gets at most three notifications every `maxWindowMs` (each grouped one names how many it holds), and a
- * notification waits at most `maxWindowMs` for its group; a lone finish still goes at once. Returns the flush time and
- * the window after this event. Times in ms (monotonic); `timing` defaults to windows of 500 ms and a 100 ms quiet.
+ * notification waits at most `maxWindowMs` for its group. A lone finish goes at once when the last window has closed;
+ * inside a widened window still open it waits for the quiet flush. Returns the flush time and the window after this
+ * event. Times in ms (monotonic); `timing` defaults to windows of 500 ms and a 100 ms quiet.
  */
 export function groupFlushAt(
   w: GroupWindow,

@@ -50,7 +50,7 @@ export class GroupHold {
     this.#window = g.window;
     if (g.at <= t && this.#keys.size === 0) return undefined;
     this.#keys.add(key);
-    return { at: Math.max(g.at, t), early: g.early };
+    return { at: g.at, early: g.early };
   }
 
   /**

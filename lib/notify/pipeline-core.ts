@@ -83,6 +83,7 @@ export interface PipelineCore {
  */
 export function createPipelineCore(deps: PipelineDeps): PipelineCore {
   const now = deps.now ?? Date.now;
+  const windowMs = deps.groupWindowMs ?? 300;
   // A failed read gives the last settings read in this life, never the defaults (./settings-memory).
   const settings = rememberedSettings(() => Promise.resolve().then(deps.settings));
   const delivery = new OutboxDelivery({
@@ -91,8 +92,9 @@ export function createPipelineCore(deps: PipelineDeps): PipelineCore {
     settings,
     now,
     monotonic: deps.monotonic ?? now,
-    windowMs: deps.groupWindowMs ?? 300,
-    maxWindowMs: Math.max(deps.groupMaxWindowMs ?? 2_000, deps.groupWindowMs ?? 300),
+    windowMs,
+    // Never narrower than the calm window (a test's longer window would otherwise shrink in a burst).
+    maxWindowMs: Math.max(deps.groupMaxWindowMs ?? 2_000, windowMs),
     quietMs: deps.groupQuietMs ?? 100,
     groupTimer: deps.groupTimer ?? ((fn, ms) => void setTimeout(fn, ms)),
     retryTimer: deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms)),
