@@ -64,12 +64,14 @@ export const REQUESTS = /* @__PURE__ */ (() => ({
   }),
   /**
    * The tracked intents as the worker holds them (`lib/worker/tracked-handler.ts`), newest added first: the first
-   * screenful in the popup's order (`first` rows), the intents a change named (`intentIds`), or all (neither).
+   * screenful in the popup's order (`first` rows), the intents a change named (`intentIds`), or all (neither); with
+   * `rows`, as the list's rows (`lib/query/tracked-row.ts`: the receipt cut to what a row reads), else whole records.
    */
   tracked: z.object({
     type: z.literal('tracked'),
     first: z.optional(z.number().check(z.gte(1), z.lte(1_000))),
     intentIds: z.optional(z.array(intentId()).check(z.maxLength(MAX_TRACK_MANY))),
+    rows: z.optional(z.boolean()),
   }),
   /** Track what a selection holds: an intentId, or a transaction hash (every intent of it) — the context menu's action. */
   'track-text': z.object({ type: z.literal('track-text'), text: z.string().check(z.maxLength(10_000)) }),

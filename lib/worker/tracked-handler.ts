@@ -6,20 +6,19 @@
  */
 import type { ReplyOf, RequestOf } from '../messages';
 import { firstScreen } from '../query/tracked-page';
+import { trackedRow } from '../query/tracked-row';
 import type { Tracker } from '../tracker/engine';
 
 /**
  * Creates the handler. `first`: the first `first` rows in the popup's order (in flight first, `firstScreen`);
  * `intentIds`: those of them still tracked (an id missing from the answer is no longer tracked); neither: every one.
- * `total` is how many are tracked.
+ * `rows`: each as the list's row (`trackedRow`), else the whole record. `total` is how many are tracked.
  */
 export function createTrackedHandler(tracker: Pick<Tracker, 'list'>): (request: RequestOf<'tracked'>) => Promise<ReplyOf<'tracked'>> {
   return async (r) => {
     const all = await tracker.list();
-    if (r.intentIds) {
-      const wanted = new Set(r.intentIds);
-      return { ok: true, intents: all.filter((t) => wanted.has(t.intentId)), total: all.length };
-    }
-    return { ok: true, intents: r.first === undefined ? all : firstScreen(all, r.first), total: all.length };
+    const wanted = r.intentIds && new Set(r.intentIds);
+    const chosen = wanted ? all.filter((t) => wanted.has(t.intentId)) : r.first === undefined ? all : firstScreen(all, r.first);
+    return { ok: true, intents: r.rows ? chosen.map(trackedRow) : chosen, total: all.length };
   };
 }

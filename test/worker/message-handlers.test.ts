@@ -158,6 +158,33 @@ describe('message handlers', () => {
     expect(await handlers.tracked({ type: 'tracked', intentIds: [hex(30)] })).toEqual({ ok: true, intents: [], total: 29 });
   });
 
+  it('hands the list its rows when it asks for rows: the receipt cut to what a row reads; whole records otherwise', async () => {
+    const { handlers, store } = await setUp(false);
+    const receipt = {
+      intentId: ID,
+      status: 'SUCCEEDED' as const,
+      ownerAddress: `0x${'ab'.repeat(20)}`,
+      originChainId: 8453,
+      destinationChainId: 137,
+      originTransaction: { chainId: 8453, status: 'SUCCEEDED' as const, txnHash: `0x${'cd'.repeat(32)}`, calldata: '0x1234' },
+    };
+    await store.put({ intentId: ID, addedAt: 1, receipt, status: 'SUCCEEDED', lastStates: [], phase: 'final', notification: 'shown' });
+    const whole = await handlers.tracked({ type: 'tracked', intentIds: [ID] });
+    const rows = await handlers.tracked({ type: 'tracked', intentIds: [ID], rows: true });
+    const first = await handlers.tracked({ type: 'tracked', first: 5, rows: true });
+    const all = await handlers.tracked({ type: 'tracked', rows: true });
+    expect(whole.ok && whole.intents[0]?.receipt).toEqual(receipt);
+    for (const reply of [rows, first, all]) {
+      expect(reply.ok && reply.intents[0]?.receipt).toEqual({
+        intentId: ID,
+        status: 'SUCCEEDED',
+        originChainId: 8453,
+        destinationChainId: 137,
+        originTransaction: { chainId: 8453, status: 'SUCCEEDED', txnHash: `0x${'cd'.repeat(32)}` },
+      });
+    }
+  });
+
   it('asks for the settings when the popup reads something before they are saved', async () => {
     const { handlers } = await setUp(false);
     const notConfigured = { ok: false, message: 'Set the service URL and access key in the settings.', openSettings: true };

@@ -4,6 +4,7 @@ import type { ErrorMessage } from '@/lib/format/errors';
 import type { TrackedIntent } from '@/lib/store';
 import { receiptCache } from '../stores';
 import { send } from '../worker-messages';
+import { readWholeRecord } from './useTrackedIntents';
 
 /** An intent whose receipt is open: the receipt shown (cached first), and the error of the last read. */
 interface Opened {
@@ -14,7 +15,10 @@ interface Opened {
 
 /** The receipt view's state. */
 export interface OpenedReceipt {
-  /** The open intent, or undefined when the tabs show. `tracked` is its record when it is tracked. */
+  /**
+   * The open intent, or undefined when the tabs show. `tracked` is its record when it is tracked: the whole record
+   * once read, its list row (`intents`) until then.
+   */
   opened: (Opened & { tracked?: TrackedIntent }) | undefined;
   /** Opens an intent's receipt; `receipt` (e.g. from a history row) shows until a fresh one arrives. */
   open(intentId: string, receipt?: IntentReceipt): void;
@@ -78,7 +82,19 @@ export function useOpenedReceipt(intents: TrackedIntent[] | undefined): OpenedRe
     };
   }, [openedId, intents === undefined]);
 
-  const tracked = openedId ? intents?.find((i) => i.intentId === openedId) : undefined;
+  const row = openedId ? intents?.find((i) => i.intentId === openedId) : undefined;
+  const [whole, setWhole] = useState<TrackedIntent | undefined>();
+  useEffect(() => {
+    if (!row) return;
+    let live = true;
+    void readWholeRecord(row.intentId)
+      .then((record) => live && setWhole(record))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [row]);
+  const tracked = row && (whole?.intentId === row.intentId ? whole : row);
   return {
     opened: opened && { ...opened, tracked },
     open: (intentId, receipt) => setOpened({ intentId, ...(receipt ? { receipt } : {}) }),

@@ -14,7 +14,10 @@ const LIVE_TICK_MS = 1_000;
 
 /** The tracked list as the popup shows it. */
 export interface TrackedIntents {
-  /** Every tracked intent, newest added first; undefined until first read. */
+  /**
+   * Every tracked intent, newest added first, as the list's rows (`lib/query/tracked-row.ts`: the receipt cut to what
+   * a row reads); undefined until first read.
+   */
   intents: TrackedIntent[] | undefined;
   /** Before the whole list is read: its first rows in the order the list shows them, and how many are tracked. */
   firstRows?: { rows: TrackedIntent[]; total: number };
@@ -29,10 +32,30 @@ export interface TrackedIntents {
   reload(): Promise<void>;
 }
 
-/** The worker's `tracked` answer, or undefined when it gave none or not a list (a worker of another version). */
-async function askWorker(request: { first?: number; intentIds?: string[] }) {
-  const reply = await send({ type: 'tracked', ...request });
+/**
+ * The worker's `tracked` answer (the list's rows unless `whole`), or undefined when it gave none or not a list (a
+ * worker of another version).
+ */
+async function askWorker(request: { first?: number; intentIds?: string[] }, whole = false) {
+  const reply = await send({ type: 'tracked', ...request, ...(whole ? {} : { rows: true }) });
   return reply.ok && Array.isArray(reply.intents) ? reply : undefined;
+}
+
+/**
+ * Every tracked intent as a whole record (receipt and all), newest added first, for the exports: from the worker's
+ * memory, or IndexedDB when the worker does not answer.
+ */
+export async function readWholeList(): Promise<TrackedIntent[]> {
+  return (await askWorker({}, true))?.intents ?? (await intentStore.list());
+}
+
+/**
+ * One tracked intent as a whole record, for its receipt view: from the worker's memory, or IndexedDB when the worker
+ * does not answer; undefined when it is not tracked.
+ */
+export async function readWholeRecord(intentId: string): Promise<TrackedIntent | undefined> {
+  const answer = await askWorker({ intentIds: [intentId] }, true);
+  return answer ? answer.intents.find((t) => t.intentId === intentId) : await intentStore.get(intentId);
 }
 
 /**
@@ -49,7 +72,7 @@ export function useTrackedIntents(): TrackedIntents {
   // Views are applied once the service's clock offset is read, in the order the reader gives them.
   const reader = useMemo(() => {
     const offsetRead = loadServiceOffset();
-    return createTrackedReader({ ask: askWorker, readStore: () => intentStore.list() }, (next) => {
+    return createTrackedReader({ ask: (request) => askWorker(request), readStore: () => intentStore.list() }, (next) => {
       void offsetRead.then(() => {
         setView(next);
         setNow(serviceNow());

@@ -3,6 +3,7 @@ import { TrackForm } from '@/components/TrackForm';
 import { shortId } from '@/lib/format/intent';
 import { t } from '@/lib/i18n';
 import type { ChainVerdict, TrackedIntent } from '@/lib/store';
+import { readWholeList } from '../hooks/useTrackedIntents';
 import { ImportSection } from './ImportSection';
 import { TrackedList } from './TrackedList';
 
@@ -11,6 +12,16 @@ import { TrackedList } from './TrackedList';
  * popup opens without them (its bundle budget, scripts/check-budget.ts).
  */
 const exportFormats = () => import('@/lib/format/export');
+
+/**
+ * Exports every tracked intent in `format`: whole records (the list holds rows without most of each receipt), read when
+ * the button is clicked, with the export code.
+ */
+async function exportAll(format: 'json' | 'csv', muted: ReadonlySet<string>): Promise<void> {
+  const [{ exportJson, exportCsv }, intents] = await Promise.all([exportFormats(), readWholeList()]);
+  if (format === 'json') download('svc-intents.json', exportJson(intents, Date.now(), muted), 'application/json');
+  else download('svc-intents.csv', exportCsv(intents, muted), 'text/csv');
+}
 
 /** Saves `text` as a file through a temporary blob: link (no downloads permission needed). */
 function download(filename: string, text: string, type: string): void {
@@ -98,26 +109,10 @@ export function TrackedTab(props: {
               {...(props.verified ? { verified: props.verified } : {})}
             />
             <div class="actions housekeeping">
-              <button
-                type="button"
-                class="small secondary"
-                onClick={() =>
-                  void exportFormats().then(({ exportJson }) =>
-                    download('svc-intents.json', exportJson(props.intents!, Date.now(), new Set(props.muted)), 'application/json'),
-                  )
-                }
-              >
+              <button type="button" class="small secondary" onClick={() => void exportAll('json', new Set(props.muted))}>
                 {t('exportJson')}
               </button>
-              <button
-                type="button"
-                class="small secondary"
-                onClick={() =>
-                  void exportFormats().then(({ exportCsv }) =>
-                    download('svc-intents.csv', exportCsv(props.intents!, new Set(props.muted)), 'text/csv'),
-                  )
-                }
-              >
+              <button type="button" class="small secondary" onClick={() => void exportAll('csv', new Set(props.muted))}>
                 {t('exportCsv')}
               </button>
               {props.intents.some((i) => i.phase === 'final') && (
