@@ -173,6 +173,18 @@ export function withCalmOver(all: Jobs, t: number): Jobs {
   return all;
 }
 
+/**
+ * A snooze began at `t` (ms): every final not yet on its way to the screen (`queued` and never tried, as one waiting
+ * for its group's flush) is held for the "while you were away" summary instead, as a final decided during the snooze
+ * is. A final already tried (its create refused, waiting for its back-off) goes on with its retries, and one that turns
+ * its progress notification in place (`replaces`) goes as it is: that notification is already on screen.
+ */
+export function withSnoozed(all: Jobs, t: number): Jobs {
+  for (const j of Object.values(all))
+    if (j.kind === 'final' && j.state === 'queued' && j.attempts === 0 && !j.replaces) all[j.key] = { ...j, state: 'held', nextAt: t };
+  return all;
+}
+
 /** The stuck warning of `intentId` saying `content`, queued at `t` (ms). */
 export function stuckJob(intentId: string, content: NotificationContent, t: number): NotificationJob {
   return { key: stuckKey(intentId), kind: 'stuck', state: 'queued', intentIds: [intentId], ...content, attempts: 0, nextAt: t, at: t };

@@ -7,7 +7,7 @@ import type { CalmState } from '../store';
 import type { NotificationJob } from '../store/outbox';
 import { awayContent, isSnoozed, SNOOZE_MS } from './calm';
 import { decide } from './decide';
-import { awayKeyOf, heldForCalm, withCalmOver, withLegacyHeld, withMuted, withoutIntent, withSummary } from './outbox-changes';
+import { awayKeyOf, heldForCalm, withCalmOver, withLegacyHeld, withMuted, withoutIntent, withSnoozed, withSummary } from './outbox-changes';
 import type { PipelineCore } from './pipeline-core';
 
 /** See `Notifier.forget`: the intent is unmuted, its jobs go (its link stays). */
@@ -39,12 +39,17 @@ export async function mute(core: PipelineCore, intentId: string, muted: boolean)
 export function snooze(core: PipelineCore, ms = SNOOZE_MS): Promise<void> {
   return core.locked(async () => {
     const [state, s, jobs] = await Promise.all([core.deps.state.get(), core.settings(), core.deps.outbox.all()]);
-    state.snoozeUntil = core.now() + ms;
+    const t = core.now();
+    state.snoozeUntil = t + ms;
     await core.saveCalm(state);
+    // Finals still waiting (for their group's flush) are taken back, as a mute takes back its intent's.
+    const now = Object.values(jobs).some((j) => j.kind === 'final' && j.state === 'queued')
+      ? await core.deps.outbox.update((all) => withSnoozed(all, t))
+      : jobs;
     await core.schedule(
       state,
       s,
-      Object.values(jobs).some((j) => j.state === 'held'),
+      Object.values(now).some((j) => j.state === 'held'),
     );
   });
 }

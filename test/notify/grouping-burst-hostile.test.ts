@@ -467,6 +467,31 @@ describe('clocks, restarts and calm', () => {
     }, 60_000);
   });
 
+  it('a snooze takes back the finals waiting for their group: none shows during it, the summary names them after', async () => {
+    const r = rig(clock);
+    // A steady burst (one finish every 20 ms) widens the window; the snooze comes right after the last finish.
+    for (let n = 1; n <= 12; n++) {
+      void r.pipeline.show(final(clock, n));
+      await clock.advance(20);
+    }
+    const atSnooze = r.told().length;
+    const toldBefore = new Set(r.told().flatMap((x) => x.intents));
+    expect(toldBefore.size).toBeLessThan(12);
+    await r.pipeline.snooze(60_000);
+    await clock.advance(10_000);
+    expect(r.told()).toHaveLength(atSnooze);
+    await r.pipeline.endSnooze();
+    await clock.advance(1_000);
+    // One "while you were away" summary (its id names no intent) that counts those not told before the snooze.
+    expect(
+      r
+        .told()
+        .slice(atSnooze)
+        .map((x) => x.intents),
+    ).toEqual([[]]);
+    expect(r.desktop.log.at(-1)!.message).toContain(`${12 - toldBefore.size} succeeded`);
+  }, 60_000);
+
   it('holds: a snooze through a burst, then its end: what was held goes once, and a lone finish after goes at once', async () => {
     const r = rig(clock);
     await r.pipeline.show(final(clock, 1));

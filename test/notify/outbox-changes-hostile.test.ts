@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nextRetryAt, planDrain } from '@/lib/notify/drain-plan';
-import { backedOff, isDue, type Jobs, retryDelay, withFinal, withMuted, withoutIntent } from '@/lib/notify/outbox-changes';
+import { backedOff, isDue, type Jobs, retryDelay, withFinal, withMuted, withoutIntent, withSnoozed } from '@/lib/notify/outbox-changes';
 import type { NotificationJob } from '@/lib/store/outbox';
 import { job, T } from './jobs';
 
@@ -67,6 +67,33 @@ describe('isDue under wall-clock steps', () => {
     // The final was written due at T; the user mutes the intent before its first try; the clock then steps back.
     const all = withMuted(table(job(`final:${A}`, 'final', 'queued')), A, T + 10);
     for (const t of [T - HOUR, T, T + HOUR]) expect(planDrain(all, new Set(), t)).toEqual([]);
+  });
+
+  it('a snooze holds every final not yet on its way, whatever the clock; one showing, done, tried or turning its progress notification in place is left', () => {
+    const B = `0x${'b'.repeat(64)}`;
+    const C = `0x${'c'.repeat(64)}`;
+    const D = `0x${'d'.repeat(64)}`;
+    const E = `0x${'e'.repeat(64)}`;
+    const all = withSnoozed(
+      table(
+        job(`final:${A}`, 'final', 'queued'),
+        job(`final:${B}`, 'final', 'showing', { notificationId: 'b' }),
+        job(`final:${C}`, 'final', 'queued', { replaces: 'p' }),
+        job(`final:${D}`, 'final', 'shown'),
+        job(`final:${E}`, 'final', 'queued', { attempts: 1, nextAt: T + 5_000 }),
+        job(`stuck:${A}`, 'stuck', 'queued'),
+      ),
+      T + 10,
+    );
+    expect(Object.fromEntries(Object.values(all).map((j) => [j.key, j.state]))).toEqual({
+      [`final:${A}`]: 'held',
+      [`final:${B}`]: 'showing',
+      [`final:${C}`]: 'queued',
+      [`final:${D}`]: 'shown',
+      [`final:${E}`]: 'queued',
+      [`stuck:${A}`]: 'queued',
+    });
+    for (const t of [T - HOUR, T, T + HOUR]) expect(planDrain(all, new Set(), t).flatMap((u) => u.keys)).not.toContain(`final:${A}`);
   });
 
   it('a progress notification to clear (written due at a later time than its job was made) is cleared after the clock went back', () => {
