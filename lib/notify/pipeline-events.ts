@@ -34,12 +34,10 @@ export async function showFinal(core: PipelineCore, intent: TrackedIntent): Prom
     if (jobs[key]) return { action: 'again' as const, job: jobs[key]! };
     const t = core.now();
     const progress = jobs[progressKey(intent.intentId)];
-    const action = decide(
-      { kind: 'final', intentId: intent.intentId, status: intent.status, progressOnScreen: active(progress) },
-      s,
-      state,
-      t,
-    );
+    // Firefox cannot turn a notification into another (no `update`): its progress notification is cleared and the
+    // final shown as any other, grouped with the finals around it, rather than cleared and created alone.
+    const inPlace = active(progress) && !core.deps.adapter.firefox;
+    const action = decide({ kind: 'final', intentId: intent.intentId, status: intent.status, progressOnScreen: inPlace }, s, state, t);
     const job = finalJob(intent, action, progress, t);
     // Grouping is decided before the job is visible to a run of the outbox, and undone when the job could not be
     // written: nothing was shown, and a key left held for the grouping would keep the job written by a later try

@@ -467,6 +467,32 @@ describe('clocks, restarts and calm', () => {
     }, 60_000);
   });
 
+  it('Firefox with progress notifications: a burst of finals is grouped as without them, each intent told once', async () => {
+    const intents = new Map<string, TrackedIntent>();
+    for (let n = 1; n <= 10; n++)
+      intents.set(id(n), {
+        ...final(clock, n),
+        phase: 'tracking',
+        status: 'EXECUTING',
+        notification: 'none',
+        receipt: receiptOf(n, 'EXECUTING', ['SUCCEEDED', 'PENDING', 'PENDING']),
+      });
+    const r = rig(clock, { kind: 'firefox', settings: { ...DEFAULT_NOTIFY, progress: true }, intents });
+    for (let n = 1; n <= 10; n++) await r.pipeline.progress(id(n));
+    await clock.advance(1_000);
+    const progressShown = r.told().length;
+    expect(progressShown).toBe(10);
+    await drive(
+      clock,
+      r,
+      Array.from({ length: 10 }, (_, i) => [i + 1, i * 20] as [number, number]),
+    );
+    const finals = r.told().slice(progressShown);
+    // One at once, the rest together at the window's flush: not ten toasts.
+    expect(finals.length).toBeLessThanOrEqual(3);
+    for (let n = 1; n <= 10; n++) expect(finals.filter((x) => x.intents.includes(n))).toHaveLength(1);
+  }, 60_000);
+
   it('a snooze takes back the finals waiting for their group: none shows during it, the summary names them after', async () => {
     const r = rig(clock);
     // A steady burst (one finish every 20 ms) widens the window; the snooze comes right after the last finish.

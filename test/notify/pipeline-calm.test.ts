@@ -226,7 +226,7 @@ describe('calm notifications', () => {
       expect(Object.keys(w.shown())).toEqual([`svc-intent:${id(1)}:${clock.now()}`]);
     });
 
-    it('on Firefox (no update): cleared and re-created, and the final one replaces it', async () => {
+    it('on Firefox (no update): cleared and re-created, and the final one, shown as any final, replaces it', async () => {
       settings = { ...DEFAULT_NOTIFY, progress: true };
       const w = start(true);
       await w.record(1, 'EXECUTING', ['PENDING']);
@@ -238,12 +238,13 @@ describe('calm notifications', () => {
       await w.finish(1, 'SUCCEEDED');
       const final = `svc-intent:${id(1)}:${clock.now()}`;
       expect(Object.keys(w.shown())).toEqual([final]);
+      // The final is shown as any final (so it groups with others), then its progress notification is cleared.
       expect(w.ops()).toEqual([
         ['create', pid],
         ['clear', pid],
         ['create', pid],
-        ['clear', pid],
         ['create', final],
+        ['clear', pid],
       ]);
       expect(await w.calm.exists(id(1))).toBe(true);
     });
