@@ -37,7 +37,10 @@ const record = (receipt: IntentReceipt, n: number): TrackedIntent => ({
   ...(FINAL.includes(receipt.status) ? { notified: { title: 'Intent succeeded', message: 'Base → Polygon' } } : {}),
   ...(n % 3 === 0 ? { estimatedDuration: 30 + n } : n % 3 === 1 ? { routeDuration: 90 } : {}),
   ...(n % 7 === 0
-    ? { lastError: { kind: 'network', message: 'The service did not answer.', at: 1_700_000_000_000 }, retry: { attempt: 2, nextAt: 1_700_000_060_000 } }
+    ? {
+        lastError: { kind: 'network', message: 'The service did not answer.', at: 1_700_000_000_000 },
+        retry: { attempt: 2, nextAt: 1_700_000_060_000 },
+      }
     : {}),
 });
 
