@@ -111,6 +111,34 @@ describe('the verdicts the worker keeps', () => {
     expect(read).toBe(0);
   });
 
+  it('stores nothing while no chain is on; a verdict stored while one was on is still brought up to date after', async () => {
+    const hash = await chain.paid();
+    const { p, requests } = platform();
+    let verdictWrites = 0;
+    const set = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
+    fakeBrowser.storage.local.set = async (items: Record<string, unknown>) => {
+      if (chainVerdictKey(ID) in items) verdictWrites++;
+      return set(items);
+    };
+    const verifier = createChainVerifierOnPlatform(p, { notify: async () => {}, hasPermission: async () => true });
+    // No chain on (the default): receipt changes read no chain and write no verdict, nor a storage event to the popup.
+    for (const status of ['EXECUTING', 'EXECUTING', 'SUCCEEDED']) await verifier.onReceipt(receiptFor(hash, status));
+    expect(requests).toEqual([]);
+    expect(verdictWrites).toBe(0);
+    expect((await fakeBrowser.storage.local.get(null))[chainVerdictKey(ID)]).toBeUndefined();
+    // On: verified and stored. Off again: the next change still rewrites it, its lines for the chain now off dropped.
+    await fakeBrowser.storage.local.set({
+      [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: true, rpcUrl: chain.anvil.url, finalityDepth: 3 } },
+    });
+    await verifier.onReceipt(receiptFor(hash, 'SUCCEEDED'));
+    expect((await loadChainVerdicts(fakeBrowser.storage.local, [ID])).get(ID)?.legs).toHaveLength(1);
+    await fakeBrowser.storage.local.set({ [CHAIN_PREFERENCES_KEY]: { 8453: { enabled: false, rpcUrl: chain.anvil.url } } });
+    const before = verdictWrites;
+    await verifier.onReceipt(receiptFor(hash, 'SUCCEEDED'));
+    expect(verdictWrites).toBe(before + 1);
+    expect((await loadChainVerdicts(fakeBrowser.storage.local, [ID])).get(ID)?.legs).toEqual([]);
+  });
+
   it('drops an intent the tracker no longer holds: its verdict, its told keys, its pending check', async () => {
     const hash = await chain.paid();
     await fakeBrowser.storage.local.set({
