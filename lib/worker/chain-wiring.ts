@@ -73,7 +73,7 @@ interface ReceiptChecksDeps {
   /** storage.local: each intent's verdict (`chainVerdict:<intentId>`) for the popup. */
   storage: LocalArea;
   /** The chains turned on and granted, read again before each check. */
-  chains: Pick<GrantedChains, 'refresh' | 'setting'>;
+  chains: Pick<GrantedChains, 'refresh' | 'setting' | 'any'>;
   service: ChainVerification;
   told: Pick<ReturnType<typeof toldStoreOn>, 'forgetIntent'>;
   /** The receipt last checked per intent (shared with the disagreement notice, which names its legs). */
