@@ -18,6 +18,8 @@ export class GroupHold {
   readonly #deps: GroupHoldDeps;
   readonly #flushed: () => void;
   readonly #keys = new Set<string>();
+  /** Jobs that go with the held finals (a progress notification to clear once its final shows): not counted in them. */
+  readonly #along = new Set<string>();
   #window: GroupWindow = { endsAt: 0, quietSpent: false };
   #flushToken = 0;
   /** When the flush set runs (monotonic ms), undefined when none is set. */
@@ -29,9 +31,23 @@ export class GroupHold {
     this.#flushed = flushed;
   }
 
-  /** The keys of the final jobs held for the next flush. */
+  /** The keys of the jobs held for the next flush: the finals, and what goes along with them. */
   get keys(): ReadonlySet<string> {
-    return this.#keys;
+    return this.#along.size === 0 ? this.#keys : new Set([...this.#keys, ...this.#along]);
+  }
+
+  /**
+   * Holds the job `key` out of the runs until the next flush, along with the held finals, without counting it among
+   * them (the grouping rule counts finals): a progress notification cleared when its final, held, shows. {@link
+   * GroupHold.drop} undoes it.
+   */
+  holdAlong(key: string): void {
+    this.#along.add(key);
+  }
+
+  /** Undoes {@link GroupHold.holdAlong} of `key` (its write was refused). */
+  drop(key: string): void {
+    this.#along.delete(key);
   }
 
   /** The grouping window as it stands (to undo {@link GroupHold.hold}). */
@@ -79,6 +95,7 @@ export class GroupHold {
         return this.arm({ at: this.#window.endsAt, early: false });
       if (f.early) this.#window = { ...this.#window, quietSpent: true };
       this.#keys.clear();
+      this.#along.clear();
       this.#flushed();
     };
     this.#deps.groupTimer(run, Math.max(0, f.at - this.#deps.monotonic()));

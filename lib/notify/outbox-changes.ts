@@ -174,14 +174,18 @@ export function withCalmOver(all: Jobs, t: number): Jobs {
 }
 
 /**
- * A snooze began at `t` (ms): every final not yet on its way to the screen (`queued` and never tried, as one waiting
- * for its group's flush) is held for the "while you were away" summary instead, as a final decided during the snooze
- * is. A final already tried (its create refused, waiting for its back-off) goes on with its retries, and one that turns
- * its progress notification in place (`replaces`) goes as it is: that notification is already on screen.
+ * True when `j` is a final not yet on its way to the screen: `queued` and never tried (as one waiting for its group's
+ * flush), not turning a progress notification in place (`replaces`: that notification is already on screen).
+ */
+export const waitingFinal = (j: NotificationJob) => j.kind === 'final' && j.state === 'queued' && j.attempts === 0 && !j.replaces;
+
+/**
+ * A snooze began, or a snooze or quiet hours are found in force at a wake-up, at `t` (ms): every {@link waitingFinal}
+ * is held for the "while you were away" summary instead, as a final decided in the calm is. A final already tried (its
+ * create refused, waiting for its back-off) goes on with its retries.
  */
 export function withSnoozed(all: Jobs, t: number): Jobs {
-  for (const j of Object.values(all))
-    if (j.kind === 'final' && j.state === 'queued' && j.attempts === 0 && !j.replaces) all[j.key] = { ...j, state: 'held', nextAt: t };
+  for (const j of Object.values(all)) if (waitingFinal(j)) all[j.key] = { ...j, state: 'held', nextAt: t };
   return all;
 }
 

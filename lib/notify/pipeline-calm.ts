@@ -7,7 +7,17 @@ import type { CalmState } from '../store';
 import type { NotificationJob } from '../store/outbox';
 import { awayContent, isSnoozed, SNOOZE_MS } from './calm';
 import { decide } from './decide';
-import { awayKeyOf, heldForCalm, withCalmOver, withLegacyHeld, withMuted, withoutIntent, withSnoozed, withSummary } from './outbox-changes';
+import {
+  awayKeyOf,
+  heldForCalm,
+  waitingFinal,
+  withCalmOver,
+  withLegacyHeld,
+  withMuted,
+  withoutIntent,
+  withSnoozed,
+  withSummary,
+} from './outbox-changes';
 import type { PipelineCore } from './pipeline-core';
 
 /** See `Notifier.forget`: the intent is unmuted, its jobs go (its link stays). */
@@ -41,11 +51,10 @@ export function snooze(core: PipelineCore, ms = SNOOZE_MS): Promise<void> {
     const [state, s, jobs] = await Promise.all([core.deps.state.get(), core.settings(), core.deps.outbox.all()]);
     const t = core.now();
     state.snoozeUntil = t + ms;
+    // Finals still waiting (for their group's flush) are taken back first, as a mute takes back its intent's: a refused
+    // write leaves no snooze saved, and a worker dying before the snooze's own write releases them at its next wake-up.
+    const now = Object.values(jobs).some(waitingFinal) ? await core.deps.outbox.update((all) => withSnoozed(all, t)) : jobs;
     await core.saveCalm(state);
-    // Finals still waiting (for their group's flush) are taken back, as a mute takes back its intent's.
-    const now = Object.values(jobs).some((j) => j.kind === 'final' && j.state === 'queued')
-      ? await core.deps.outbox.update((all) => withSnoozed(all, t))
-      : jobs;
     await core.schedule(
       state,
       s,
@@ -89,15 +98,19 @@ export async function release(core: PipelineCore): Promise<void> {
   await core.locked(async () => {
     const [state, s] = await Promise.all([core.deps.state.get(), core.settings()]);
     const t = core.now();
-    const jobs = await adoptLegacyHeld(core, state, t);
+    let jobs = await adoptLegacyHeld(core, state, t);
     let changed = false;
     if (state.snoozeUntil !== undefined && state.snoozeUntil <= t) {
       delete state.snoozeUntil;
       changed = true;
     }
+    const calm = decide({ kind: 'away' }, s, state, t) === 'hold';
+    // A final decided before the calm began and never tried (its group's flush not reached when a worker died, or the
+    // snooze's own write of it lost) is held now, before any run of this wake-up could show it.
+    if (calm && Object.values(jobs).some(waitingFinal)) jobs = await core.deps.outbox.update((all) => withSnoozed(all, t));
     const held = Object.values(jobs).filter((j) => j.kind === 'final' && j.state === 'held');
     if (changed) await core.saveCalm(state);
-    if (decide({ kind: 'away' }, s, state, t) === 'hold') {
+    if (calm) {
       // Called on every wake-up: the alarm is only touched when there is something to end.
       if (changed || held.length > 0 || isSnoozed(state, t)) await core.schedule(state, s, held.length > 0);
       return;

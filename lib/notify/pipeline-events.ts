@@ -45,10 +45,15 @@ export async function showFinal(core: PipelineCore, intent: TrackedIntent): Prom
     const windowBefore = core.delivery.group.window;
     const flush = action === 'show' ? core.delivery.group.hold(key) : undefined;
     const windowHeld = core.delivery.group.window;
+    // Its progress notification (Firefox, or progress switched off meanwhile) is cleared when the final shows, not
+    // while the final waits for its group.
+    const along = flush && progress && active(progress) ? progress.key : undefined;
+    if (along) core.delivery.group.holdAlong(along);
     await core.deps.outbox
       .update((all) => withFinal(all, job, action, t))
       .catch((err: unknown) => {
         core.delivery.group.unhold(key, windowBefore, windowHeld);
+        if (along) core.delivery.group.drop(along);
         throw err;
       });
     if (action === 'hold') await core.schedule(state, s, true).catch(() => {});
