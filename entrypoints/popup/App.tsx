@@ -40,7 +40,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
   // Once per list, not per render: the clock re-renders the popup every second while intents are in flight.
   const trackedIds = useMemo(() => new Set((intents ?? []).map((i) => i.intentId)), [intents]);
   const verdicts = useChainVerdicts(useMemo(() => [...trackedIds], [trackedIds]));
-  const { opened, open, close } = useOpenedReceipt(intents);
+  const { opened, open, close } = useOpenedReceipt(intents, firstRows?.rows);
   const details = useIntentDetails(opened?.intentId, (opened?.tracked?.receipt ?? opened?.receipt)?.status ?? undefined);
   const clipboard = useClipboardSuggestion(trackedIds);
   const commands = useTrackCommands(reload);
@@ -126,7 +126,7 @@ export function App(props: { layout?: 'popup' | 'panel' }) {
       {opened ? (
         <ReceiptView
           intentId={opened.intentId}
-          receipt={opened.tracked?.receipt ?? opened.receipt}
+          receipt={opened.wholeRead === false ? opened.receipt : (opened.tracked?.receipt ?? opened.receipt)}
           tracked={opened.tracked}
           now={now}
           error={opened.tracked ? undefined : opened.error}

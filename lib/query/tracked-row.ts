@@ -67,3 +67,26 @@ export function trackedRow(t: TrackedIntent): TrackedIntent {
   const { receipt, notified: _notified, ...rest } = t;
   return receipt ? { ...rest, receipt: receiptRow(receipt) } : rest;
 }
+
+/**
+ * The whole record `whole` brought up to date by `row`, a newer row of the same intent (its receipt changed since
+ * `whole` was read): every field the row has, the receipt's, its summary's, its token metadata's and each leg's
+ * included, over what `whole` had; what only whole records have (addresses, calldata) stays as `whole` had it. Shown
+ * while the newer whole record is read, so that an open receipt is never behind the list. A new object.
+ */
+export function withRow(whole: TrackedIntent, row: TrackedIntent): TrackedIntent {
+  const out: TrackedIntent = { ...whole, ...row };
+  const w = whole.receipt;
+  const r = row.receipt;
+  if (!w || !r) return out;
+  const receipt: IntentReceipt = { ...w, ...r };
+  if (r.summary) {
+    const ws = w.summary ?? {};
+    receipt.summary = { ...ws, ...r.summary };
+    for (const m of ['originTokenMetadata', 'destinationTokenMetadata'] as const)
+      if (r.summary[m]) receipt.summary[m] = { ...ws[m], ...r.summary[m] };
+  }
+  for (const kind of ['depositTransaction', 'originTransaction', 'destinationTransaction', 'refundTransaction'] as const)
+    if (r[kind]) receipt[kind] = { ...w[kind], ...r[kind] };
+  return { ...out, receipt };
+}

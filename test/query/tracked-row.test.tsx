@@ -11,7 +11,7 @@ import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { baselineOf, etaAt, finishedAtMs, inFlightFirst, isInFlight, startedAtMs } from '@/lib/eta';
 import { timelineOf } from '@/lib/format/timeline';
 import { passes, searchText, TRACKED_FILTERS } from '@/lib/query/tracked-filter';
-import { trackedRow } from '@/lib/query/tracked-row';
+import { trackedRow, withRow } from '@/lib/query/tracked-row';
 import type { TrackedIntent } from '@/lib/store';
 import { generateDataset } from '../../simulator/dataset';
 import { snapshotAt } from '../../simulator/lifecycle';
@@ -112,6 +112,22 @@ describe('trackedRow', () => {
     const plain = receipts().map(record);
     expect(JSON.stringify(plain.map(trackedRow)).length).toBeLessThan(JSON.stringify(plain).length * 0.45);
     expect(JSON.stringify(rows).length).toBeLessThan(before.length * 0.3);
+  });
+
+  it('withRow: an older whole record brought up to date by a newer row shows what the newer record shows, and keeps what only whole records have', () => {
+    const now = sim.now();
+    for (const scenario of ['success', 'failure', 'refund'] as const) {
+      const id = sim.createIntent(scenario, 15_000, `0x${'cd'.repeat(20)}`, { createdAgoMs: 0 });
+      const intent = sim.intents().find((i) => i.intentId === id)!;
+      for (let step = 0; step < 8; step++) {
+        const older = record(snapshotAt(intent, now + step * 15_000).receipt as IntentReceipt, step);
+        const newer = record(snapshotAt(intent, now + (step + 1) * 15_000).receipt as IntentReceipt, step);
+        const merged = withRow(older, trackedRow(newer));
+        expect(trackedRow(merged)).toEqual(trackedRow(newer));
+        expect(merged.receipt?.ownerAddress).toBe(older.receipt?.ownerAddress);
+        expect(merged.receipt?.summary?.originIntentAddress).toBe(older.receipt?.summary?.originIntentAddress);
+      }
+    }
   });
 
   it('a record without a receipt yet is its own row, less the notification words', () => {

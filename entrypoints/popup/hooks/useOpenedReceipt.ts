@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { ErrorMessage } from '@/lib/format/errors';
+import { withRow } from '@/lib/query/tracked-row';
 import type { TrackedIntent } from '@/lib/store';
 import { receiptCache } from '../stores';
 import { send } from '../worker-messages';
@@ -17,9 +18,10 @@ interface Opened {
 export interface OpenedReceipt {
   /**
    * The open intent, or undefined when the tabs show. `tracked` is its record when it is tracked: the whole record
-   * once read, its list row (`intents`) until then.
+   * once read (brought up to date by a newer row while the newer whole record is read), its list row until then,
+   * with `wholeRead` false: its receipt is not to be shown yet.
    */
-  opened: (Opened & { tracked?: TrackedIntent }) | undefined;
+  opened: (Opened & { tracked?: TrackedIntent; wholeRead?: false }) | undefined;
   /** Opens an intent's receipt; `receipt` (e.g. from a history row) shows until a fresh one arrives. */
   open(intentId: string, receipt?: IntentReceipt): void;
   /** Back to the tabs. */
@@ -36,7 +38,7 @@ function intentFromHash(): string | undefined {
  * intent shows the tracker's receipt and asks the tracker for a fresh check; any other shows the cached receipt
  * first, then one read through the worker.
  */
-export function useOpenedReceipt(intents: TrackedIntent[] | undefined): OpenedReceipt {
+export function useOpenedReceipt(intents: TrackedIntent[] | undefined, firstRows?: TrackedIntent[]): OpenedReceipt {
   const [opened, setOpened] = useState<Opened | undefined>(() => {
     const id = intentFromHash();
     return id ? { intentId: id } : undefined;
@@ -57,9 +59,12 @@ export function useOpenedReceipt(intents: TrackedIntent[] | undefined): OpenedRe
   useLayoutEffect(() => {
     history.replaceState(null, '', openedId ? `#intent=${encodeURIComponent(openedId)}` : '#');
   }, [openedId]);
+  // Tracked: in the list, or in its first rows while the whole list is read (undefined: not known yet).
+  const row = openedId ? (intents ?? firstRows)?.find((i) => i.intentId === openedId) : undefined;
+  const isTracked = row ? true : intents === undefined ? undefined : false;
   useEffect(() => {
-    if (!openedId || intents === undefined) return;
-    if (intents.some((i) => i.intentId === openedId)) {
+    if (!openedId || isTracked === undefined) return;
+    if (isTracked) {
       void send({ type: 'refresh', intentId: openedId });
       return;
     }
@@ -80,23 +85,27 @@ export function useOpenedReceipt(intents: TrackedIntent[] | undefined): OpenedRe
     return () => {
       live = false;
     };
-  }, [openedId, intents === undefined]);
+  }, [openedId, isTracked]);
 
-  const row = openedId ? intents?.find((i) => i.intentId === openedId) : undefined;
-  const [whole, setWhole] = useState<TrackedIntent | undefined>();
+  // The whole record read for a row of the open intent: shown as it is for that row; for a newer row, brought up to
+  // date by it (`withRow`) until the newer whole record comes. Before any, the view waits (`receipt` withheld): a row
+  // lacks what the receipt view names (addresses), and would say less for a moment, or otherwise.
+  const [whole, setWhole] = useState<{ row: TrackedIntent; record: TrackedIntent | undefined }>();
   useEffect(() => {
     if (!row) return;
     let live = true;
     void readWholeRecord(row.intentId)
-      .then((record) => live && setWhole(record))
+      .then((record) => live && setWhole({ row, record }))
       .catch(() => {});
     return () => {
       live = false;
     };
   }, [row]);
-  const tracked = row && (whole?.intentId === row.intentId ? whole : row);
+  const read = row && whole?.row.intentId === row.intentId ? whole : undefined;
+  const tracked = row && (read?.record ? (read.row === row ? read.record : withRow(read.record, row)) : row);
+  const waiting = row !== undefined && read === undefined;
   return {
-    opened: opened && { ...opened, tracked },
+    opened: opened && { ...opened, tracked, ...(waiting ? { wholeRead: false } : {}) },
     open: (intentId, receipt) => setOpened({ intentId, ...(receipt ? { receipt } : {}) }),
     close: () => setOpened(undefined),
   };
