@@ -34,6 +34,12 @@ export const WATCH_INTERVAL_MS = 60_000;
  * fires every 30 s, a little early or late, so a check due at 60 s is not put off to the alarm after (90 s).
  */
 export const WATCH_ALARM_SLACK_MS = 5_000;
+/**
+ * A check that found the service's time not settled (it read nothing) is tried again this soon (ms, at the next
+ * watchdog alarm), once: a loaded machine's few `Date` headers that did not agree no longer put an address's new
+ * intents off by a whole minute. A retry that finds it unsettled too waits the full {@link WATCH_INTERVAL_MS}.
+ */
+export const UNSETTLED_RETRY_MS = 30_000;
 /** Pages read per address and check. */
 export const WATCH_MAX_PAGES = 5;
 /** Rows per page. */
@@ -199,9 +205,10 @@ async function keepStarts(checkpoints: WatchedCheckpoints, starts: Record<string
 
 /**
  * One check of every ticked address; each address's checkpoint is saved as soon as it is read. `t`: the local time
- * (ms) the check started. Resolves with how many intents were added; rejects when a store refuses.
+ * (ms) the check started. Resolves with how many intents were added, and `unsettled` when the service's time did not
+ * settle (nothing was read); rejects when a store refuses.
  */
-export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<number> {
+export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<{ added: number; unsettled?: true }> {
   // `fromTime` is compared with the service's timestamps: the service's clock, not this computer's.
   const settings = await deps.settings.get();
   const ticked = (settings?.autoTrackAddresses ?? []).map((a) => a.toLowerCase());
@@ -215,10 +222,10 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
     });
   }
   const client = await deps.client();
-  if (!client || ticked.length === 0) return 0;
+  if (!client || ticked.length === 0) return { added: 0 };
   const time = await settledTime(deps, client, ticked[0]!, t);
   // Not settled (too few Date headers, or they disagree): nothing is read and no checkpoint moves.
-  if (!time) return 0;
+  if (!time) return { added: 0, unsettled: true };
   const nowS = Math.floor((time.earliest + time.latest) / 2000);
   const latestS = Math.floor(time.latest / 1000);
   const known = await deps.checkpoints.get();
@@ -239,7 +246,7 @@ export async function checkAll(deps: WatchedCheckDeps, t: number): Promise<numbe
     added += result.added;
     await deps.checkpoints.set({ ...(await deps.checkpoints.get()), [address]: tagged(address, saneCheckpoint(result.next, latestS)) });
   }
-  return added;
+  return { added };
 }
 
 /**
@@ -251,6 +258,8 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
   const now = deps.now ?? Date.now;
   const elapsed = deps.monotonic ?? now;
   let lastCheck = Number.NEGATIVE_INFINITY;
+  /** The last check found the service's time unsettled and its one early retry is set (or was that retry). */
+  let retrying = false;
   // A check waits for its turn in the worker's request budget (lib/api/budget.ts): with many addresses it may last
   // longer than a minute. A check asked for meanwhile joins the one under way rather than starting a second.
   let running: Promise<number> | undefined;
@@ -262,6 +271,12 @@ export function createWatchedCheck(deps: WatchedCheckDeps): (force?: boolean) =>
     lastCheck = m;
     // A store that refuses a write (disk full) ends this check; the next goes on from the checkpoints saved.
     running = checkAll(deps, t)
+      .then(({ added, unsettled }) => {
+        // Once after a check that read nothing for want of the service's time: the next is due sooner.
+        if (unsettled && !retrying) lastCheck = m - (WATCH_INTERVAL_MS - UNSETTLED_RETRY_MS);
+        retrying = unsettled === true && !retrying;
+        return added;
+      })
       .catch((err: unknown) => {
         console.warn('watched addresses: the check stopped', err instanceof Error ? err.message : String(err));
         return 0;

@@ -53,4 +53,43 @@ describe('the watched check of a worker with no answer yet', () => {
       expect(checkpoints()[MINE]!.fromTime * 1000).toBeGreaterThanOrEqual(SERVICE - 3 * MIN);
     });
   }
+
+  it('a check that read nothing for want of the service’s time is tried again at the next alarm, once; one that never settles is retried early once a minute at most', async () => {
+    let m = 0;
+    let settles = false;
+    const serviceClock = { settled: () => (settles ? { earliest: SERVICE, latest: SERVICE } : undefined) } as unknown as ServiceClock;
+    let asks = 0;
+    const rows = [{ intentId: `0x${'3'.repeat(64)}`, at: SERVICE - 30_000 }];
+    const settings: Settings = {
+      baseUrl: 'https://svc.example',
+      accessKey: 'k',
+      autoTrackAddresses: [MINE],
+      autoTrackTicks: [`${MINE}:tok1`],
+    };
+    const { check, tracked } = watchedOnHistory({
+      owner: MINE,
+      settings,
+      rows,
+      serviceClock,
+      now: () => SERVICE,
+      monotonic: () => m,
+      checkpoints: { [MINE]: { fromTime: Math.floor((SERVICE - 2 * MIN) / 1000), tick: 'tok1' } },
+      onAnswer: () => void asks++,
+    });
+    // The watchdog alarm asks every 30 s. The first check finds the time unsettled and reads nothing.
+    await check();
+    expect(tracked).toEqual([]);
+    // It settles meanwhile: the next alarm's check reads the new intent (a minute later before).
+    settles = true;
+    m = 30_000;
+    await check();
+    expect(tracked).toEqual([rows[0]!.intentId]);
+    // Never settling: an early retry once, then the minute — not four asks at every alarm.
+    settles = false;
+    const before = asks;
+    for (m = 90_000; m <= 270_000; m += 30_000) await check();
+    // Checks at 90 s (unsettled), 120 s (its retry), 180 s (a minute after), 210 s (its retry), 270 s: five checks of
+    // four asks in three minutes, where every alarm's check would make seven and a check a minute four.
+    expect(asks - before).toBe(20);
+  });
 });
