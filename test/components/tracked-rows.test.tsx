@@ -4,33 +4,22 @@
  * where whole records are needed: the receipt view of a tracked intent, and the exports. The worker here is the real
  * `tracked` handler over records of the simulator's receipts.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import type { TrackedIntent } from '@/lib/store';
 import { createTrackedHandler } from '@/lib/worker/tracked-handler';
 import { snapshotAt } from '../../simulator/lifecycle';
-import { type Simulator, startSimulator } from '../../simulator/server';
+import { popupOnSimulator, short } from './popup-fixture';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator();
-});
-afterAll(() => sim?.close());
-beforeEach(() => {
-  globalThis.indexedDB = new IDBFactory();
-  fakeBrowser.reset();
-  history.replaceState(null, '', '#');
-});
-afterEach(cleanup);
+const simulator = popupOnSimulator();
 
 const OWNER = `0x${'ab'.repeat(20)}`;
-const short = (s: string) => `${s.slice(0, 6)}…${s.slice(-4)}`;
 
 /** A refunded intent of the simulator, tracked: its receipt names the owner the refund went to. */
 function refunded(n: number): TrackedIntent {
+  const sim = simulator();
   const id = sim.createIntent('refund', 15_000, OWNER, { createdAgoMs: 10 * 60_000 });
   const receipt = snapshotAt(sim.intents().find((i) => i.intentId === id)!, sim.now()).receipt as IntentReceipt;
   return { intentId: id, addedAt: 1_000 + n, receipt, status: receipt.status, lastStates: [], phase: 'final', notification: 'shown' };

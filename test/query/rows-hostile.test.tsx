@@ -14,9 +14,8 @@
  * runtime messaging does, and its whole-record answers can be held back (a busy worker: one round trip).
  */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { TrackedIntentRow } from '@/components/TrackedIntentRow';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
@@ -28,21 +27,10 @@ import { trackedRow } from '@/lib/query/tracked-row';
 import type { TrackedIntent } from '@/lib/store';
 import { createTrackedHandler } from '@/lib/worker/tracked-handler';
 import { snapshotAt } from '../../simulator/lifecycle';
-import { type Simulator, startSimulator } from '../../simulator/server';
+import { popupOnSimulator, short } from '../components/popup-fixture';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator();
-});
-afterAll(() => sim?.close());
-beforeEach(() => {
-  globalThis.indexedDB = new IDBFactory();
-  fakeBrowser.reset();
-  history.replaceState(null, '', '#');
-});
-afterEach(cleanup);
+const simulator = popupOnSimulator();
 
-const short = (s: string) => `${s.slice(0, 6)}…${s.slice(-4)}`;
 const owner = (n: number) => `0x${n.toString(16).padStart(2, '0').repeat(20)}`;
 const FINAL = ['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID'];
 
@@ -63,6 +51,7 @@ function recordOf(receipt: IntentReceipt, addedAt: number): TrackedIntent {
 
 /** A refund intent of the simulator owned by `who`: its receipt `atMs` after now (REFUNDED once it is over). */
 function refundIntent(who: string, createdAgoMs = 10 * 60_000) {
+  const sim = simulator();
   const id = sim.createIntent('refund', 15_000, who, { createdAgoMs });
   const intent = sim.intents().find((i) => i.intentId === id)!;
   return { id, at: (afterMs: number) => snapshotAt(intent, sim.now() + afterMs).receipt as IntentReceipt };
