@@ -3,8 +3,7 @@
  * fields a row, the list's search and its filters read. A desk's 5,000 whole records made a message of about 12 MB
  * that the worker serialized and the popup parsed for seconds; the rows of the simulator's receipts are under half their
  * size (the hashes, times and amounts a row reads make up most of a receipt), and fields the spec does not name never
- * reach the popup's list. The receipt view and
- * the exports read whole records (`tracked` without `rows`), never rows.
+ * reach the popup's list. The receipt view and the exports read whole records (`tracked` without `rows`).
  */
 import type { IntentReceipt, IntentReceiptSummary, IntentTransaction, TokenMetadata } from '../api/schemas/receipt';
 import type { TrackedIntent } from '../store';

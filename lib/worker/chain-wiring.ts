@@ -124,13 +124,10 @@ function createReceiptChecks(deps: ReceiptChecksDeps) {
       const own = verdictOf(result);
       const verdict = own.legs.length < verifiableLegs(receipt).length ? withLastKnown(own, receipt, known, enabled) : own;
       if ((generation.get(id) ?? 0) !== gen) return undefined;
+      latest.set(id, result);
       // No chain on and nothing stored for the intent: there is nothing to store. An empty verdict was written for each
       // receipt change (a desk's thousands), each write a storage event in every open page of the extension.
-      if (!chains.any() && !known) {
-        latest.set(id, result);
-        return result;
-      }
-      latest.set(id, result);
+      if (!chains.any() && !known) return result;
       if (result.nextCheckMs !== undefined)
         timers.set(
           id,
