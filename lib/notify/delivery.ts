@@ -4,10 +4,10 @@
  * after what the state records happened, with back-off after a rejected call; the grouping of final notifications
  * (`./decide`'s rule) holds a job out of the runs until its flush; a caller may wait for a job's first attempt.
  */
-import type { NotifySettings } from '../store';
+import type { NotifySettings, TrackedIntent } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import { type NotificationAdapter, SINGLE } from './browser';
-import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
+import { intentsAwaiting, nextRetryAt, planDrain, settledKeys, withoutIntents } from './drain-plan';
 import { GroupHold, type GroupHoldDeps } from './group-hold';
 import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
 import type { ShownMarks } from './shown-marks';
@@ -22,6 +22,11 @@ export interface DeliveryDeps extends GroupHoldDeps {
   now: () => number;
   retryTimer: (fn: () => void, ms: number) => void;
   shownMarks?: ShownMarks | undefined;
+  /**
+   * The tracked intent as the tracker holds it now (undefined: not tracked). Asked before each run for the intents
+   * whose notification is still to come; none (tests of the delivery alone): every job is the tracker's.
+   */
+  intent?: ((intentId: string) => Promise<TrackedIntent | undefined>) | undefined;
 }
 
 /** The outbox's delivery to the adapter, for one worker life. */
@@ -78,9 +83,28 @@ export class OutboxDelivery {
     return this.#running;
   }
 
+  /**
+   * `jobs` without those of the intents the tracker no longer holds (`withoutIntent`, N2): the user removed them, and
+   * the notifier's own clean-up was refused or never ran (the worker died after the deletion). Written to the outbox;
+   * a refused write leaves them out of the returned jobs all the same. A tracker that cannot answer (its load refused)
+   * keeps the job: it is told as before.
+   */
+  async dropUntracked(jobs: Jobs): Promise<Jobs> {
+    const { intent, now, outbox } = this.#deps;
+    if (!intent) return jobs;
+    const asked = intentsAwaiting(jobs);
+    // Rejected: the tracker cannot say (its load refused); kept.
+    const held = await Promise.all(asked.map((id) => intent(id).catch(() => true)));
+    const gone = asked.filter((_, i) => !held[i]);
+    if (gone.length === 0) return jobs;
+    const t = now();
+    return outbox.update((all) => withoutIntents(all, gone, t)).catch(() => withoutIntents({ ...jobs }, gone, t));
+  }
+
   async #drain(): Promise<void> {
     const { outbox, now } = this.#deps;
-    const [jobs, s] = await Promise.all([outbox.all(), this.#deps.settings()]);
+    const [read, s] = await Promise.all([outbox.all(), this.#deps.settings()]);
+    const jobs = await this.dropUntracked(read);
     for (const unit of planDrain(jobs, this.group.keys, now())) {
       try {
         await (unit.kind === 'batch' ? this.#showBatch(unit.jobs, s) : this.#step(unit.job, unit.siblings, s));

@@ -98,7 +98,8 @@ export async function release(core: PipelineCore): Promise<void> {
   await core.locked(async () => {
     const [state, s] = await Promise.all([core.deps.state.get(), core.settings()]);
     const t = core.now();
-    let jobs = await adoptLegacyHeld(core, state, t);
+    // Held jobs of intents removed since (their forget lost) go before the summary is made of them (N2).
+    let jobs = await core.delivery.dropUntracked(await adoptLegacyHeld(core, state, t));
     let changed = false;
     if (state.snoozeUntil !== undefined && state.snoozeUntil <= t) {
       delete state.snoozeUntil;

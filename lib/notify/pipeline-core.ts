@@ -99,6 +99,7 @@ export function createPipelineCore(deps: PipelineDeps): PipelineCore {
     groupTimer: deps.groupTimer ?? ((fn, ms) => void setTimeout(fn, ms)),
     retryTimer: deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms)),
     shownMarks: deps.shownMarks,
+    intent: deps.intent,
   });
   let queue: Promise<unknown> = Promise.resolve();
   let infoSeq = 0;

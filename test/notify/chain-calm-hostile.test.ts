@@ -12,6 +12,7 @@ import { chainNotice } from '@/lib/notify/chain';
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, DEFAULT_NOTIFY } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
+import { trackedStandIn } from './desktop-harness';
 import { FakeDesktop, type WorkerBrowser } from './fake-desktop';
 
 const A = `0x${'a'.repeat(64)}`;
@@ -24,7 +25,7 @@ function pipelineOn(browser: WorkerBrowser, now: () => number, sameStores = fals
     outbox: createOutbox(createStore(`chain-hostile-outbox-${db}`, 'jobs')),
     state: createCalmStateStore(createStore(`chain-hostile-calm-${db}`, 'calm')),
     settings: async () => DEFAULT_NOTIFY,
-    intent: async () => undefined,
+    intent: trackedStandIn,
     scheduleRelease: async () => {},
     now,
     retryTimer: () => {},

@@ -16,6 +16,7 @@ import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, DEFAULT_NOTIFY } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
 import { createNotificationRouting } from '@/lib/worker/notification-routing';
+import { trackedStandIn } from './desktop-harness';
 import { FakeDesktop, type WorkerBrowser } from './fake-desktop';
 
 const A = `0x${'a'.repeat(64)}`;
@@ -28,7 +29,7 @@ function pipelineOn(browser: WorkerBrowser, now: () => number, sameStores = fals
     outbox: createOutbox(createStore(`chain-outbox-${db}`, 'jobs')),
     state: createCalmStateStore(createStore(`chain-calm-${db}`, 'calm')),
     settings: async () => DEFAULT_NOTIFY,
-    intent: async () => undefined,
+    intent: trackedStandIn,
     scheduleRelease: async () => {},
     now,
     retryTimer: () => {},

@@ -8,7 +8,14 @@ import type { IntentReceipt } from '@/lib/api/schemas/receipt';
 import { createNotificationAdapter } from '@/lib/notify/browser';
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import type { ShownMarks } from '@/lib/notify/shown-marks';
-import { createCalmStateStore, DEFAULT_NOTIFY, type IntentStore, type NotifySettings, type TrackedIntent } from '@/lib/store';
+import {
+  type CalmState,
+  createCalmStateStore,
+  DEFAULT_NOTIFY,
+  type IntentStore,
+  type NotifySettings,
+  type TrackedIntent,
+} from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
 import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
@@ -67,6 +74,37 @@ export function sharedStores(): Shared {
   return shared;
 }
 
+/**
+ * The tracker's answer (`PipelineDeps.intent`) for a pipeline built without a tracker: every intent asked about is
+ * tracked, finished and told; none was removed. A test of what a removal does gives the pipeline a mirror
+ * ({@link worker}).
+ */
+export const trackedStandIn = async (intentId: string): Promise<TrackedIntent> => ({
+  intentId,
+  addedAt: 0,
+  lastStates: [],
+  phase: 'final',
+  notification: 'shown',
+});
+
+/**
+ * A calm state as the version before the outbox wrote it (`state`: notifications held in it, progress marks), each held
+ * intent in the intent store as that version left it (finished, handed to the notifier) unless the store has it.
+ */
+export async function legacyCalm(shared: Shared, state: Partial<CalmState>): Promise<void> {
+  for (const h of state.held ?? [])
+    if (!(await shared.intents.get(h.intentId)))
+      await shared.intents.put({
+        intentId: h.intentId,
+        addedAt: h.heldAt,
+        lastStates: [],
+        phase: 'final',
+        notification: 'shown',
+        status: h.status as TrackedIntent['status'],
+      });
+  await createCalmStateStore(createStore(shared.calmDb, 'settings')).set({ muted: [], held: [], progress: {}, ...state });
+}
+
 /** Words of an intent's final notification, as the user reads them. */
 /**
  * A fresh start for one test of the pipeline: a virtual clock at 22 Nov 2026 12:00 (local time), every notification
@@ -111,7 +149,11 @@ export function worker(
       if (options.settingsFail?.()) throw new Error('IndexedDB closed');
       return settings();
     },
-    intent: async (intentId) => mirror.get(intentId),
+    // As the tracker's `get`: after the mirror's load.
+    intent: async (intentId) => {
+      await mirror.load();
+      return mirror.get(intentId);
+    },
     scheduleRelease: createCalmAlarm(browser as never),
     now: () => clock.now(),
     monotonic: () => clock.monotonic(),

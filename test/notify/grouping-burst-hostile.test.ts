@@ -19,7 +19,7 @@ import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings, type TrackedIntent } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
 import { settle, VirtualClock } from '../tracker/fakes';
-import { finalTitle, freshStart, groupOnClock, id, at as localAt, receiptOf, type Shared, worker } from './desktop-harness';
+import { finalTitle, freshStart, groupOnClock, id, at as localAt, receiptOf, type Shared, trackedStandIn, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 /** The defaults of `pipeline-core.ts`. */
@@ -276,7 +276,8 @@ function rig(clock: VirtualClock, o: RigOptions = {}) {
     outbox,
     state: createCalmStateStore(createStore(`burst-calm-${dbs}`, 'calm')),
     settings: async () => o.settings ?? DEFAULT_NOTIFY,
-    intent: async (intentId) => o.intents?.get(intentId),
+    // Without its own intents: the stand-in's (every intent tracked).
+    intent: async (intentId) => (o.intents ? o.intents.get(intentId) : trackedStandIn(intentId)),
     scheduleRelease: async () => {},
     now: () => clock.now(),
     ...(o.noMonotonic ? {} : { monotonic: () => clock.monotonic() }),

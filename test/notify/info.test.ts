@@ -12,6 +12,7 @@ import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, DEFAULT_NOTIFY } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
 import { createNotificationRouting } from '@/lib/worker/notification-routing';
+import { trackedStandIn } from './desktop-harness';
 import { FakeDesktop, type WorkerBrowser } from './fake-desktop';
 
 let db = 0;
@@ -24,7 +25,7 @@ function pipelineOn(browser: WorkerBrowser, now: () => number, sameStores = fals
     outbox: createOutbox(createStore(`info-outbox-${db}`, 'jobs')),
     state: createCalmStateStore(createStore(`info-calm-${db}`, 'calm')),
     settings: async () => DEFAULT_NOTIFY,
-    intent: async () => undefined,
+    intent: trackedStandIn,
     scheduleRelease: async () => {},
     now,
     retryTimer: () => {},

@@ -10,7 +10,7 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
+import { at, finalTitle, freshStart, groupOnClock, id, legacyCalm, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -135,9 +135,7 @@ describe('the back-off of a rejected call', () => {
 
 describe('notifications held by the version before the outbox', () => {
   /** A calm state as the version before the outbox wrote it: notifications held in it, and a progress mark. */
-  async function legacy(state: Partial<CalmState>) {
-    await createCalmStateStore(createStore(shared.calmDb, 'settings')).set({ muted: [], held: [], progress: {}, ...state });
-  }
+  const legacy = (state: Partial<CalmState>) => legacyCalm(shared, state);
 
   it('are announced in one summary once the quiet hours end, each once, and the old state is emptied', async () => {
     settings = { ...DEFAULT_NOTIFY, quietHours: { start: '22:00', end: '07:00' } };

@@ -10,7 +10,7 @@ import { createNotificationAdapter, intentIdsOfNotification } from '@/lib/notify
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import { createCalmStateStore, DEFAULT_NOTIFY, type TrackedIntent } from '@/lib/store';
 import { createOutbox } from '@/lib/store/outbox';
-import { id, receiptOf } from './desktop-harness';
+import { id, receiptOf, trackedStandIn } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let db = 0;
@@ -22,7 +22,7 @@ function defaultPipeline(desktop: FakeDesktop) {
     outbox: createOutbox(createStore(`defaults-outbox-${db}`, 'jobs')),
     state: createCalmStateStore(createStore(`defaults-calm-${db}`, 'calm')),
     settings: async () => DEFAULT_NOTIFY,
-    intent: async () => undefined,
+    intent: trackedStandIn,
     scheduleRelease: async () => {},
   });
   return { browser, pipeline };

@@ -10,7 +10,7 @@ import { intentIdsOfNotification } from '@/lib/notify/browser';
 import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, freshStart, id, type Shared, worker } from './desktop-harness';
+import { at, finalTitle, freshStart, id, legacyCalm, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -122,7 +122,7 @@ describe('the "while you were away" summary', () => {
 });
 
 describe('held by the version before the outbox', () => {
-  const legacy = (state: Partial<CalmState>) => calmStore().set({ muted: [], held: [], progress: {}, ...state });
+  const legacy = (state: Partial<CalmState>) => legacyCalm(shared, state);
 
   it('an intent muted since is left out of the summary', async () => {
     clock.t = at(23, 8);

@@ -285,7 +285,16 @@ describe('message handlers', () => {
   });
 
   it('after the settings are saved without quiet hours, shows the summary of what they held', async () => {
-    const { handlers, calmState } = await setUp(true);
+    const { handlers, calmState, store } = await setUp(true);
+    // The intent held, tracked (finished) as the version that held it left it.
+    await store.put({
+      intentId: ID,
+      addedAt: Date.now() - 5000,
+      lastStates: [],
+      phase: 'final',
+      notification: 'shown',
+      status: 'REFUNDED',
+    });
     await calmState.set({ muted: [], progress: {}, held: [{ intentId: ID, status: 'REFUNDED', heldAt: Date.now() - 1000 }] });
     await handlers['settings-saved']({ type: 'settings-saved' });
     const titles = async () =>
