@@ -7,9 +7,10 @@
 import type { NotifySettings, TrackedIntent } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
 import { type NotificationAdapter, SINGLE } from './browser';
-import { intentsAwaiting, nextRetryAt, planDrain, settledKeys, withoutIntents } from './drain-plan';
+import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
 import { GroupHold, type GroupHoldDeps } from './group-hold';
 import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
+import { intentsAwaiting, withoutIntents } from './outbox-removal';
 import type { ShownMarks } from './shown-marks';
 
 /** What the delivery uses (see `PipelineDeps` in `./pipeline` for each), the grouping's (`./group-hold`) included. */

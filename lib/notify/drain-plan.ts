@@ -1,10 +1,9 @@
 /**
  * What one run of the outbox does (`./delivery`): which unfinished jobs are tried now and in which units, whose
- * waiters are told after it, when the next retry is due, and which intents it asks the tracker about. Pure: the time
- * is passed in.
+ * waiters are told after it, and when the next retry is due. Pure: the time is passed in.
  */
 import type { NotificationJob } from '../store/outbox';
-import { isDue, type Jobs, withoutIntent } from './outbox-changes';
+import { isDue, type Jobs } from './outbox-changes';
 
 /** True when `j` is unfinished: `queued`, `clearing` or `showing`. */
 export const unfinished = (j: NotificationJob) => j.state === 'queued' || j.state === 'clearing' || j.state === 'showing';
@@ -61,26 +60,4 @@ export function nextRetryAt(after: Jobs, now: () => number): number {
     .filter((j) => unfinished(j) && !isDue(j, now()))
     .map((j) => j.nextAt);
   return Math.min(...later);
-}
-
-/**
- * The intents whose notification is still to come or still on screen as a progress: the intent named by a final, stuck
- * or chain job not yet told (`held`, `queued`, `clearing`, `showing`) or a progress job not `done`. What the delivery
- * asks the tracker about before a run (`./delivery`), so that one removed whose `withoutIntent` was lost (its
- * write refused, its worker dead before it) is not told after its removal (N2).
- */
-export function intentsAwaiting(all: Jobs): string[] {
-  const ids = new Set<string>();
-  for (const j of Object.values(all)) {
-    const open = j.kind === 'progress' ? j.state !== 'done' : j.state !== 'shown' && j.state !== 'done';
-    if (open && (j.kind === 'final' || j.kind === 'stuck' || j.kind === 'chain' || j.kind === 'progress') && j.intentIds[0])
-      ids.add(j.intentIds[0]);
-  }
-  return [...ids];
-}
-
-/** {@link withoutIntent} for each of `intentIds` at `t` (ms). */
-export function withoutIntents(all: Jobs, intentIds: readonly string[], t: number): Jobs {
-  for (const id of intentIds) withoutIntent(all, id, t);
-  return all;
 }

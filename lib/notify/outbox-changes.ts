@@ -222,22 +222,6 @@ export function addInfo(all: Jobs, title: string, message: string, t: number, ne
 }
 
 /**
- * The intent `intentId` is no longer tracked (at `t`, ms): its final, stuck and chain jobs go (the intent may be told
- * again if tracked again), its progress notification is cleared; a final notification that may still be on screen
- * keeps its link for "Open in explorer" (a `gone:` job, done, pruned with the others).
- */
-export function withoutIntent(all: Jobs, intentId: string, t: number): Jobs {
-  const f = all[finalKey(intentId)];
-  if (f?.notificationId && f.explorerUrl) all[goneKey(intentId)] = { ...f, key: goneKey(intentId), state: 'done', reason: 'forgotten' };
-  delete all[finalKey(intentId)];
-  delete all[stuckKey(intentId)];
-  for (const k of Object.keys(all)) if (k.startsWith(`chain:${intentId}:`)) delete all[k];
-  const p = all[progressKey(intentId)];
-  if (p && active(p)) all[p.key] = { ...p, state: 'clearing', nextAt: t };
-  return all;
-}
-
-/**
  * The intent `intentId` was muted at `t` (ms): its progress notification is cleared; its final job, stuck warning and
  * chain warnings (one held until a snooze or quiet hours end) still queued are skipped.
  */

@@ -7,26 +7,23 @@ import type { CalmState } from '../store';
 import type { NotificationJob } from '../store/outbox';
 import { awayContent, isSnoozed, SNOOZE_MS } from './calm';
 import { decide } from './decide';
-import {
-  awayKeyOf,
-  heldForCalm,
-  waitingFinal,
-  withCalmOver,
-  withLegacyHeld,
-  withMuted,
-  withoutIntent,
-  withSnoozed,
-  withSummary,
-} from './outbox-changes';
+import { awayKeyOf, heldForCalm, waitingFinal, withCalmOver, withLegacyHeld, withMuted, withSnoozed, withSummary } from './outbox-changes';
+import { withoutIntents } from './outbox-removal';
 import type { PipelineCore } from './pipeline-core';
 
-/** See `Notifier.forget`: the intent is unmuted, its jobs go (its link stays). */
-export async function forget(core: PipelineCore, intentId: string): Promise<void> {
+/**
+ * See `Notifier.forget` and `NotificationPipeline.forgetMany`: the intents are unmuted, their jobs go (a link stays);
+ * nothing is written for intents neither the mutes nor the outbox name.
+ */
+export async function forget(core: PipelineCore, intentIds: readonly string[]): Promise<void> {
+  if (intentIds.length === 0) return;
+  const ids = new Set(intentIds);
   await core.locked(async () => {
-    const state = await core.deps.state.get();
-    if (state.muted.includes(intentId)) await core.saveCalm({ ...state, muted: state.muted.filter((id) => id !== intentId) });
+    const [state, jobs] = await Promise.all([core.deps.state.get(), core.deps.outbox.all()]);
+    if (state.muted.some((id) => ids.has(id))) await core.saveCalm({ ...state, muted: state.muted.filter((id) => !ids.has(id)) });
+    if (!Object.values(jobs).some((j) => j.intentIds.some((id) => ids.has(id)))) return;
     const t = core.now();
-    await core.deps.outbox.update((all) => withoutIntent(all, intentId, t));
+    await core.deps.outbox.update((all) => withoutIntents(all, intentIds, t));
   });
   await core.delivery.pump();
 }

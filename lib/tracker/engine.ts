@@ -165,9 +165,13 @@ export class Tracker {
     return this.#c.mirror.values().sort((a, b) => b.addedAt - a.addedAt);
   }
 
-  /** One tracked intent as the tracker holds it, without copying or sorting the list; undefined when not tracked. */
+  /**
+   * One tracked intent as the tracker holds it, without copying or sorting the list; undefined when not tracked. While
+   * its removal awaits the store, waits for the outcome (a refused removal leaves it tracked).
+   */
   async get(intentId: string): Promise<TrackedIntent | undefined> {
     await this.#ahead.after(() => this.#load());
+    await this.#c.mirror.removalSettled(intentId);
     return this.#c.mirror.get(intentId);
   }
 

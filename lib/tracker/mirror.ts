@@ -21,6 +21,8 @@ export class IntentMirror {
    * while a later removal is pending leaves the outcome to that one (the store runs them in order).
    */
   readonly #removing = new Map<string, { pending: number; wasRemoved: boolean; before: TrackedIntent | undefined }>();
+  /** The last removal of each intent still awaiting the store, settled either way ({@link IntentMirror.removalSettled}). */
+  readonly #removals = new Map<string, Promise<void>>();
   #loaded: Promise<void> | undefined;
 
   constructor(
@@ -155,7 +157,29 @@ export class IntentMirror {
    * moved back at load), that copy, still held for the next write. Dropping the held copy would bring back the times
    * an earlier worker wrote before the clock went back: an intent an hour ahead is not asked for an hour.
    */
-  async remove(intentId: string): Promise<void> {
+  remove(intentId: string): Promise<void> {
+    const removal = this.#remove(intentId);
+    const settled: Promise<void> = removal.then(
+      () => this.#removalDone(intentId, settled),
+      () => this.#removalDone(intentId, settled),
+    );
+    this.#removals.set(intentId, settled);
+    return removal;
+  }
+
+  /**
+   * Resolves once no removal of `intentId` awaits the store: the mirror then holds its outcome (a refused one: the intent
+   * back, still tracked). Until then the intent is missing from the mirror without being gone for sure.
+   */
+  async removalSettled(intentId: string): Promise<void> {
+    for (let r = this.#removals.get(intentId); r; r = this.#removals.get(intentId)) await r;
+  }
+
+  #removalDone(intentId: string, settled: Promise<void>): void {
+    if (this.#removals.get(intentId) === settled) this.#removals.delete(intentId);
+  }
+
+  async #remove(intentId: string): Promise<void> {
     const chain = this.#removing.get(intentId) ?? { pending: 0, wasRemoved: this.#removed.has(intentId), before: this.#map.get(intentId) };
     chain.pending++;
     this.#removing.set(intentId, chain);

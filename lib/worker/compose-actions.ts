@@ -47,8 +47,8 @@ export function createUserActions(
   const { settingsDb, settings } = stores;
   const now = options.now;
   const removed = createRemovedIntents(settingsDb);
-  const track = createTrackIntent(tracker, removed);
-  const trackList = createTrackList(tracker, removed);
+  const track = createTrackIntent(tracker, removed, calm);
+  const trackList = createTrackList(tracker, removed, calm);
   const selection = createSelectionLookup({
     // The context menu and the omnibox are the user's own look-ups.
     client: () => clients.current('user'),

@@ -6,6 +6,7 @@
 import { parseIntentId } from '../api/intent-id';
 import type { InvalidId } from '../api/intent-list';
 import type { ImportSeed } from '../format/import';
+import type { NotificationPipeline } from '../notify/pipeline';
 import type { RemovedIntents } from '../store';
 import type { Tracker } from '../tracker/engine';
 import type { TrackEntry } from '../tracker/track-many';
@@ -43,17 +44,21 @@ export interface ListResult {
 }
 
 /** What tracking a list uses of the tracker. */
-export type ListTracker = Pick<Tracker, 'trackMany' | 'list' | 'remove'>;
+export type ListTracker = Pick<Tracker, 'trackMany' | 'list' | 'remove' | 'get'>;
 
 /** Tracks a list (see {@link createTrackList}). Rejects only when the store refuses the write: nothing is tracked then. */
 export type TrackList = (items: readonly ListItem[], extra?: TrackEntry['extra']) => Promise<ListResult>;
 
 /**
  * Creates {@link TrackList} over the tracker. By hand (any source but `watched`) the removal marks of the listed
- * intents are lifted, as for one. The finished intents beyond the kept number are pruned once, after the write, when
- * something was added.
+ * intents are lifted, as for one; `notifier` forgets what an earlier tracking of those not tracked now left (mutes,
+ * told finals). The finished intents beyond the kept number are pruned once, after the write, when something was added.
  */
-export function createTrackList(tracker: ListTracker, removed?: Pick<RemovedIntents, 'deleteMany'>): TrackList {
+export function createTrackList(
+  tracker: ListTracker,
+  removed?: Pick<RemovedIntents, 'deleteMany'>,
+  notifier?: Pick<NotificationPipeline, 'forgetMany'>,
+): TrackList {
   return async (items, extra = {}) => {
     const entries: TrackEntry[] = [];
     const invalid: InvalidId[] = [];
@@ -69,6 +74,12 @@ export function createTrackList(tracker: ListTracker, removed?: Pick<RemovedInte
     }
     const ids = entries.map((e) => e.intentId);
     if (extra.source !== 'watched' && ids.length > 0) await removed?.deleteMany(ids);
+    // Tracked anew: what an earlier tracking left in the outbox goes first (its removal's own clean-up may have been
+    // lost), so that this one is told. Best effort: refused, the tracking goes on.
+    if (notifier) {
+      const untracked = await Promise.all(ids.map(async (id) => !(await tracker.get(id).catch(() => true))));
+      await notifier.forgetMany(ids.filter((_, i) => untracked[i])).catch(() => {});
+    }
     const added = ids.length > 0 ? (await tracker.trackMany(entries)).map((r) => r.added) : [];
     if (added.some(Boolean)) void pruneFinished(tracker).catch(() => {});
     return {

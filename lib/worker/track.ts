@@ -18,10 +18,15 @@ export type TrackIntent = (intentId: string, extra?: Pick<TrackedIntent, 'source
 
 /**
  * Creates {@link TrackIntent}: a list of one (`./track-many.ts`), so that a new intent prunes the finished ones beyond
- * {@link MAX_FINISHED} and tracking by hand (any source but `watched`) lifts the intent's removal mark in `removed`.
+ * {@link MAX_FINISHED}, tracking by hand (any source but `watched`) lifts the intent's removal mark in `removed`, and
+ * `notifier` forgets what an earlier tracking of it left.
  */
-export function createTrackIntent(tracker: TrackerList, removed?: Pick<RemovedIntents, 'deleteMany'>): TrackIntent {
-  const trackList = createTrackList(tracker, removed);
+export function createTrackIntent(
+  tracker: TrackerList,
+  removed?: Pick<RemovedIntents, 'deleteMany'>,
+  notifier?: Parameters<typeof createTrackList>[2],
+): TrackIntent {
+  const trackList = createTrackList(tracker, removed, notifier);
   return async (intentId, extra = {}) => {
     const parsed = parseIntentId(intentId);
     if (!parsed.ok) return { ok: false, message: parsed.message };

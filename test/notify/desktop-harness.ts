@@ -149,9 +149,10 @@ export function worker(
       if (options.settingsFail?.()) throw new Error('IndexedDB closed');
       return settings();
     },
-    // As the tracker's `get`: after the mirror's load.
+    // As the tracker's `get`: after the mirror's load, and the outcome of a removal awaiting the store.
     intent: async (intentId) => {
       await mirror.load();
+      await mirror.removalSettled(intentId);
       return mirror.get(intentId);
     },
     scheduleRelease: createCalmAlarm(browser as never),

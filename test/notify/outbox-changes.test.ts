@@ -14,9 +14,9 @@ import {
   withFinal,
   withLegacyHeld,
   withMuted,
-  withoutIntent,
   withSummary,
 } from '@/lib/notify/outbox-changes';
+import { withoutIntent } from '@/lib/notify/outbox-removal';
 import { job, T } from './jobs';
 
 const A = `0x${'a'.repeat(64)}`;

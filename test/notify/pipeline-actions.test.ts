@@ -1,13 +1,6 @@
-/**
- * The user's actions on the notification pipeline, and its timing, seen on a fake desktop (`./fake-desktop`): removing
- * an intent, muting and unmuting it, a progress notification that is left alone or cleared, the back-off schedule of
- * a rejected call (never earlier than due), and notifications held by the version before the outbox. What is checked
- * is what is on screen, what appeared, and the calls the desktop received.
- */
-import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { intentIdsOfNotification } from '@/lib/notify/browser';
-import { type CalmState, createCalmStateStore, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
+import { type CalmState, DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { CALM_ALARM } from '@/lib/worker/calm-alarm';
 import { settle, type VirtualClock } from '../tracker/fakes';
 import { at, finalTitle, freshStart, groupOnClock, id, legacyCalm, type Shared, worker } from './desktop-harness';

@@ -477,8 +477,10 @@ export async function runSchedule(s: Schedule): Promise<string[]> {
         },
         list: () => tracker.list(),
         remove: (intentId) => tracker.remove(intentId),
+        get: (intentId) => tracker.get(intentId),
       },
       removed,
+      calm,
     );
     const checkWatched = createWatchedCheck({
       settings: { get: async () => settingsValue, set: async () => {} },

@@ -82,6 +82,40 @@ describe('Tracker', () => {
     tracker.stop();
   });
 
+  it('get() during a removal awaiting the store answers its outcome: the intent when refused, nothing when done', async () => {
+    // The notifier's delivery asks get() before it drops the jobs of an intent no longer tracked (N2): a removal not yet
+    // answered must not read as done.
+    const store = new MemoryStore();
+    let answer!: (refused: boolean) => void;
+    const slow: IntentStore = {
+      get: (k) => store.get(k),
+      list: () => store.list(),
+      put: (t) => store.put(t),
+      update: (k, fn) => store.update(k, fn),
+      updateMany: (ks, fn) => store.updateMany(ks, fn),
+      remove: (k) =>
+        new Promise<void>((resolve, reject) => {
+          answer = (refused) => (refused ? reject(new DOMException('disk full', 'QuotaExceededError')) : resolve(store.remove(k)));
+        }),
+    };
+    const { tracker } = setup({}, slow);
+    await tracker.track(ID);
+    await tracker.track(ID2);
+    const refused = tracker.remove(ID);
+    const during = tracker.get(ID);
+    await new Promise((r) => setTimeout(r, 20));
+    answer(true);
+    await expect(refused).rejects.toThrow('disk full');
+    expect((await during)?.intentId).toBe(ID);
+    const removed = tracker.remove(ID2);
+    const after = tracker.get(ID2);
+    await new Promise((r) => setTimeout(r, 20));
+    answer(false);
+    await removed;
+    expect(await after).toBeUndefined();
+    tracker.stop();
+  });
+
   it('notifies exactly once when the intent succeeds, and stops calling', async () => {
     const { tracker, transport, notifier, store } = setup();
     transport.script(
