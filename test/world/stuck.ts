@@ -161,10 +161,23 @@ export function checkStuck(ctx: CheckContext, truth: StuckTruth | undefined, cou
     const ran = w.at - start;
     const tolerance = 5_000;
     let floor = FLOOR_MS;
-    // Once the quote's answer was read (its own, not another intent's), twice the estimate is the limit.
+    // Once the quote's answer was read (its own, not another intent's), twice the estimate is the limit — unless what
+    // was read died with its worker unwritten: read while the intents' store refused writes, and the worker dead before
+    // that refusal's window (with its back-off) ended. A later worker knows only what it reads again.
     if (mine && truth.spec.etaSeconds > 0) {
+      const lost = (at: number) =>
+        ctx
+          .over(id, at, at)
+          .filter((r) => /^(idb write svc-intents|quota svc-intents)/.test(r.why))
+          .some((r) => ctx.deaths.some((d) => d.kind !== 'end' && d.at > at && d.at < Math.min(r.to, w.at)));
       const read = ctx.service.log.some(
-        (e) => e.op === 'intent' && e.intentId === id && e.outcome === 'answer' && e.foreign === undefined && e.end! + 1_000 < w.at,
+        (e) =>
+          e.op === 'intent' &&
+          e.intentId === id &&
+          e.outcome === 'answer' &&
+          e.foreign === undefined &&
+          e.end! + 1_000 < w.at &&
+          !lost(e.end!),
       );
       if (read) floor = limitOf(truth.spec);
     }
