@@ -9,7 +9,7 @@ import type { NotificationJob, Outbox } from '../store/outbox';
 import { type NotificationAdapter, SINGLE } from './browser';
 import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
 import { GroupHold, type GroupHoldDeps } from './group-hold';
-import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
+import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched, withMuted } from './outbox-changes';
 import { intentsAwaiting, withoutIntents } from './outbox-removal';
 import type { ShownMarks } from './shown-marks';
 
@@ -28,6 +28,8 @@ export interface DeliveryDeps extends GroupHoldDeps {
    * whose notification is still to come; none (tests of the delivery alone): every job is the tracker's.
    */
   intent?: ((intentId: string) => Promise<TrackedIntent | undefined>) | undefined;
+  /** The intents muted now (the calm state's), read before each run; none: no job is held back for a mute. */
+  muted?: (() => Promise<readonly string[]>) | undefined;
 }
 
 /** The outbox's delivery to the adapter, for one worker life. */
@@ -102,10 +104,33 @@ export class OutboxDelivery {
     return outbox.update((all) => withoutIntents(all, gone, t)).catch(() => withoutIntents({ ...jobs }, gone, t));
   }
 
+  /**
+   * `jobs` with those of the muted intents still queued skipped (`withMuted`, N2): the mute's own outbox change can be
+   * lost (refused, or its worker dead after the mute was saved). Written; a refused write leaves them out all the
+   * same. A calm state that cannot be read holds nothing back.
+   */
+  async #dropMuted(jobs: Jobs): Promise<Jobs> {
+    const { muted, now, outbox } = this.#deps;
+    const ids = new Set(await muted?.().catch(() => []));
+    // What `withMuted` skips: a final, stuck or chain job not yet on its way to the screen.
+    const skipped = (j: NotificationJob) => j.state === 'queued' && j.kind !== 'away' && j.kind !== 'info' && ids.has(j.intentIds[0] ?? '');
+    const hit = [
+      ...new Set(
+        Object.values(jobs)
+          .filter(skipped)
+          .map((j) => j.intentIds[0]!),
+      ),
+    ];
+    if (hit.length === 0) return jobs;
+    const t = now();
+    const change = (all: Jobs) => hit.reduce((a, id) => withMuted(a, id, t), all);
+    return outbox.update(change).catch(() => change({ ...jobs }));
+  }
+
   async #drain(): Promise<void> {
     const { outbox, now } = this.#deps;
     const [read, s] = await Promise.all([outbox.all(), this.#deps.settings()]);
-    const jobs = await this.dropUntracked(read);
+    const jobs = await this.#dropMuted(await this.dropUntracked(read));
     for (const unit of planDrain(jobs, this.group.keys, now())) {
       try {
         await (unit.kind === 'batch' ? this.#showBatch(unit.jobs, s) : this.#step(unit.job, unit.siblings, s));

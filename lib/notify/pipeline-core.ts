@@ -100,6 +100,7 @@ export function createPipelineCore(deps: PipelineDeps): PipelineCore {
     retryTimer: deps.retryTimer ?? ((fn, ms) => void setTimeout(fn, ms)),
     shownMarks: deps.shownMarks,
     intent: deps.intent,
+    muted: async () => (await deps.state.get()).muted,
   });
   let queue: Promise<unknown> = Promise.resolve();
   let infoSeq = 0;
