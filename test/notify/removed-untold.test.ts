@@ -4,10 +4,15 @@
  * ran (the worker died between the tracker's deletion and it). The outbox's delivery asks the tracker before it shows
  * an intent's notification. Found by the world campaign (seed 20261204, run 6336: a final waiting while the outbox's
  * reads were refused, removed meanwhile, told 95 s after its removal).
+ * The same for a mute whose outbox change was lost: the mute is saved (the calm state says muted, the popup shows it)
+ * but the change that skips the intent's queued final (`withMuted`) was refused, or its worker died between the two
+ * writes; each run reads the mutes and skips what they hold back.
  */
+
+import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { intentIdsOfNotification, PROGRESS } from '@/lib/notify/browser';
-import type { NotifySettings } from '@/lib/store';
+import { createCalmStateStore, type NotifySettings } from '@/lib/store';
 import type { VirtualClock } from '../tracker/fakes';
 import { freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
@@ -105,5 +110,45 @@ describe('a removed intent is not told when its forget was lost', () => {
     await clock.advance(10_000);
     expect(intent).toBeDefined();
     expect(told(desktop)).toEqual([id(1), id(2)]);
+  }, 30_000);
+});
+
+describe('a muted intent is not told when its mute’s outbox change was lost', () => {
+  it('the outbox refuses the mute’s change while the final waits for its group: the flush shows the others only', async () => {
+    const desktop = new FakeDesktop('chrome', () => clock.now());
+    let refuse = false;
+    const w = worker(shared, desktop, clock, () => settings, {
+      groupWindowMs: 300,
+      groupTimer: groupOnClock(clock),
+      outboxWriteFails: () => refuse,
+    });
+    await w.finish(1);
+    void w.finish(2);
+    void w.finish(3);
+    await clock.advance(5);
+    refuse = true;
+    await expect(w.calm.mute(id(2), true)).rejects.toThrow(/refused/);
+    refuse = false;
+    // The mute itself was saved: the popup shows intent 2 muted.
+    expect((await createCalmStateStore(createStore(shared.calmDb, 'settings')).get()).muted).toEqual([id(2)]);
+    await clock.advance(10_000);
+    expect(told(desktop)).toEqual([id(1), id(3)]);
+  }, 30_000);
+
+  it('the worker died between the mute’s two writes: the next worker does not show the final', async () => {
+    const desktop = new FakeDesktop('chrome', () => clock.now());
+    const first = worker(shared, desktop, clock, () => settings, { groupWindowMs: 300, groupTimer: groupOnClock(clock) });
+    await first.finish(1);
+    void first.finish(2);
+    await clock.advance(5);
+    // The mute's first write (the calm state) landed; the worker died before the outbox change.
+    const calm = createCalmStateStore(createStore(shared.calmDb, 'settings'));
+    await calm.set({ ...(await calm.get()), muted: [id(2)] });
+    first.browser.dead = true;
+    await clock.advance(2_000);
+    const second = worker(shared, desktop, clock, () => settings, { groupWindowMs: 300, groupTimer: groupOnClock(clock) });
+    await second.wake();
+    await clock.advance(10_000);
+    expect(told(desktop)).toEqual([id(1)]);
   }, 30_000);
 });
