@@ -10,6 +10,7 @@ export const ISOLATED_UNIT_FILES = [
   'test/worker/kept-hold-unreadable.test.ts',
   'test/background-time.test.ts',
   'test/simulator/chains-start.test.ts',
+  'test/notify/forget-mute-hostile.test.ts',
 ];
 
 /**

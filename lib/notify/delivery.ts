@@ -9,8 +9,8 @@ import type { NotificationJob, Outbox } from '../store/outbox';
 import { type NotificationAdapter, SINGLE } from './browser';
 import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
 import { GroupHold, type GroupHoldDeps } from './group-hold';
-import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched, withMuted } from './outbox-changes';
-import { intentsAwaiting, withoutIntents } from './outbox-removal';
+import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
+import { intentsAwaiting, mutedAwaiting, muteMatters, withMuted, withoutIntents } from './outbox-removal';
 import type { ShownMarks } from './shown-marks';
 
 /** What the delivery uses (see `PipelineDeps` in `./pipeline` for each), the grouping's (`./group-hold`) included. */
@@ -105,22 +105,15 @@ export class OutboxDelivery {
   }
 
   /**
-   * `jobs` with those of the muted intents still queued skipped (`withMuted`, N2): the mute's own outbox change can be
-   * lost (refused, or its worker dead after the mute was saved). Written; a refused write leaves them out all the
-   * same. A calm state that cannot be read holds nothing back.
+   * `jobs` with what the mutes hold back taken out (`withMuted`, N2): queued jobs of muted intents skipped, their lines
+   * out of an away summary still to come. The mute's own outbox change can be lost (refused, or its worker dead after
+   * the mute was saved). Written; a refused write leaves them out all the same. A calm state that cannot be read fails
+   * the run when a mute could matter: nothing is shown that one may hold back (the next run tries again).
    */
   async #dropMuted(jobs: Jobs): Promise<Jobs> {
     const { muted, now, outbox } = this.#deps;
-    const ids = new Set(await muted?.().catch(() => []));
-    // What `withMuted` skips: a final, stuck or chain job not yet on its way to the screen.
-    const skipped = (j: NotificationJob) => j.state === 'queued' && j.kind !== 'away' && j.kind !== 'info' && ids.has(j.intentIds[0] ?? '');
-    const hit = [
-      ...new Set(
-        Object.values(jobs)
-          .filter(skipped)
-          .map((j) => j.intentIds[0]!),
-      ),
-    ];
+    if (!muted || !muteMatters(jobs)) return jobs;
+    const hit = mutedAwaiting(jobs, new Set(await muted()));
     if (hit.length === 0) return jobs;
     const t = now();
     const change = (all: Jobs) => hit.reduce((a, id) => withMuted(a, id, t), all);

@@ -154,6 +154,7 @@ export function withSummary(
       kind: 'away',
       state: 'queued',
       intentIds: due.map((h) => h.intentIds[0]!),
+      statuses: due.map((h) => h.status ?? 'UNKNOWN'),
       title: away.title,
       message: away.message,
       attempts: 0,
@@ -219,21 +220,6 @@ export function addInfo(all: Jobs, title: string, message: string, t: number, ne
   const key = infoKey(t, n);
   all[key] = { key, kind: 'info', state: 'queued', intentIds: [], title, message, attempts: 0, nextAt: t, at: t };
   return key;
-}
-
-/**
- * The intent `intentId` was muted at `t` (ms): its progress notification is cleared; its final job, stuck warning and
- * chain warnings (one held until a snooze or quiet hours end) still queued are skipped.
- */
-export function withMuted(all: Jobs, intentId: string, t: number): Jobs {
-  const p = all[progressKey(intentId)];
-  if (p && active(p)) all[p.key] = { ...p, state: 'clearing', nextAt: t };
-  for (const j of Object.values(all)) {
-    const its = j.key === finalKey(intentId) || j.key === stuckKey(intentId) || j.key.startsWith(`chain:${intentId}:`);
-    // Not yet on its way to the screen: never shown now.
-    if (its && j.state === 'queued') all[j.key] = { ...j, state: 'done', reason: 'skipped' };
-  }
-  return all;
 }
 
 /** The progress job of `intentId` saying `content`, `showing` under `notificationId` from `t` (ms). */

@@ -7,8 +7,8 @@ import type { CalmState } from '../store';
 import type { NotificationJob } from '../store/outbox';
 import { awayContent, isSnoozed, SNOOZE_MS } from './calm';
 import { decide } from './decide';
-import { awayKeyOf, heldForCalm, waitingFinal, withCalmOver, withLegacyHeld, withMuted, withSnoozed, withSummary } from './outbox-changes';
-import { withoutIntents } from './outbox-removal';
+import { awayKeyOf, heldForCalm, waitingFinal, withCalmOver, withLegacyHeld, withSnoozed, withSummary } from './outbox-changes';
+import { withMuted, withoutIntents } from './outbox-removal';
 import type { PipelineCore } from './pipeline-core';
 
 /**

@@ -40,6 +40,8 @@ export interface NotificationJob {
   intentIds: string[];
   /** final: the outcome (a TransactionStatus), for the summary's count. */
   status?: string;
+  /** away: each line's outcome, in the order of `intentIds` (to count them again when one leaves the summary). */
+  statuses?: string[];
   /** The notification that shows it, chosen before the call (replayable: the same id on a retry). */
   notificationId?: string;
   /** final: the progress notification it replaces (updated in place on Chrome; cleared first on Firefox). */

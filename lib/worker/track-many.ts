@@ -75,12 +75,22 @@ export function createTrackList(
     const ids = entries.map((e) => e.intentId);
     if (extra.source !== 'watched' && ids.length > 0) await removed?.deleteMany(ids);
     // Tracked anew: what an earlier tracking left in the outbox goes first (its removal's own clean-up may have been
-    // lost), so that this one is told. Best effort: refused, the tracking goes on.
+    // lost), so that this one is told. Those the tracker could not say, or whose forget was refused, are forgotten
+    // once more after the write, from what it added (before any answer about them is likely back).
+    const forgotten = new Set<string>();
     if (notifier) {
-      const untracked = await Promise.all(ids.map(async (id) => !(await tracker.get(id).catch(() => true))));
-      await notifier.forgetMany(ids.filter((_, i) => untracked[i])).catch(() => {});
+      const untracked = await Promise.all(ids.map(async (id) => (await tracker.get(id).catch(() => null)) === undefined));
+      const fresh = ids.filter((_, i) => untracked[i]);
+      await notifier.forgetMany(fresh).then(
+        () => {
+          for (const id of fresh) forgotten.add(id);
+        },
+        () => {},
+      );
     }
     const added = ids.length > 0 ? (await tracker.trackMany(entries)).map((r) => r.added) : [];
+    const late = ids.filter((id, i) => added[i] && !forgotten.has(id));
+    if (notifier && late.length > 0) await notifier.forgetMany(late).catch(() => {});
     if (added.some(Boolean)) void pruneFinished(tracker).catch(() => {});
     return {
       added: ids.filter((_, i) => added[i]),

@@ -19,8 +19,10 @@ import {
 import { createOutbox } from '@/lib/store/outbox';
 import { Delivery } from '@/lib/tracker/delivery';
 import { IntentMirror } from '@/lib/tracker/mirror';
+import { entryRecord } from '@/lib/tracker/track-many';
 import { createCalmAlarm } from '@/lib/worker/calm-alarm';
 import { createNotificationRouting } from '@/lib/worker/notification-routing';
+import type { ListTracker } from '@/lib/worker/track-many';
 import { freshStore, settle, VirtualClock } from '../tracker/fakes';
 import type { FakeDesktop } from './fake-desktop';
 
@@ -199,6 +201,36 @@ export function worker(
     await settle();
   };
   return { browser, mirror, calm, delivery, routing, record, finish, wake, load: () => mirror.load() };
+}
+
+/**
+ * The tracker's list calls (`ListTracker`, lib/worker/track-many.ts) over a harness worker's mirror, records made as the
+ * engine makes them (`entryRecord`); `get` as `Tracker.get` (after the load and a removal still awaiting the store).
+ */
+export function trackerOver(mirror: IntentMirror, clock: VirtualClock): ListTracker {
+  return {
+    async trackMany(entries) {
+      await mirror.load();
+      for (const e of entries) mirror.revive(e.intentId);
+      const added = new Set<string>();
+      const byId = new Map(entries.map((e) => [e.intentId, e]));
+      await mirror.writeMany([...byId.keys()], (intentId, current) => {
+        if (!current) added.add(intentId);
+        return entryRecord(current, byId.get(intentId)!, clock.now());
+      });
+      return entries.map((e) => ({ added: added.has(e.intentId), intent: mirror.get(e.intentId)! }));
+    },
+    async list() {
+      await mirror.load();
+      return mirror.values();
+    },
+    remove: (intentId) => mirror.remove(intentId),
+    async get(intentId) {
+      await mirror.load();
+      await mirror.removalSettled(intentId);
+      return mirror.get(intentId);
+    },
+  };
 }
 
 /**

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nextRetryAt, planDrain } from '@/lib/notify/drain-plan';
-import { backedOff, isDue, type Jobs, retryDelay, withFinal, withMuted, withSnoozed } from '@/lib/notify/outbox-changes';
-import { withoutIntent } from '@/lib/notify/outbox-removal';
+import { backedOff, isDue, type Jobs, retryDelay, withFinal, withSnoozed } from '@/lib/notify/outbox-changes';
+import { withMuted, withoutIntent } from '@/lib/notify/outbox-removal';
 import type { NotificationJob } from '@/lib/store/outbox';
 import { job, T } from './jobs';
 

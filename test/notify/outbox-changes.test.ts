@@ -13,10 +13,9 @@ import {
   retryDelay,
   withFinal,
   withLegacyHeld,
-  withMuted,
   withSummary,
 } from '@/lib/notify/outbox-changes';
-import { withoutIntent } from '@/lib/notify/outbox-removal';
+import { withMuted, withoutIntent } from '@/lib/notify/outbox-removal';
 import { job, T } from './jobs';
 
 const A = `0x${'a'.repeat(64)}`;

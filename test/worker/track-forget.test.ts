@@ -9,10 +9,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { intentIdsOfNotification, PROGRESS } from '@/lib/notify/browser';
 import type { NotifySettings } from '@/lib/store';
-import type { IntentMirror } from '@/lib/tracker/mirror';
-import { entryRecord } from '@/lib/tracker/track-many';
-import { createTrackList, type ListTracker } from '@/lib/worker/track-many';
-import { freshStart, groupOnClock, id, type Shared, worker } from '../notify/desktop-harness';
+import { createTrackList } from '@/lib/worker/track-many';
+import { freshStart, groupOnClock, id, type Shared, trackerOver, worker } from '../notify/desktop-harness';
 import { FakeDesktop } from '../notify/fake-desktop';
 import type { VirtualClock } from '../tracker/fakes';
 
@@ -23,32 +21,6 @@ let shared: Shared;
 beforeEach(() => {
   ({ clock, settings, shared } = freshStart());
 });
-
-/** The tracker's list calls over the harness's mirror (records as the engine makes them). */
-function trackerOver(mirror: IntentMirror): ListTracker {
-  return {
-    async trackMany(entries) {
-      await mirror.load();
-      for (const e of entries) mirror.revive(e.intentId);
-      const added = new Set<string>();
-      const byId = new Map(entries.map((e) => [e.intentId, e]));
-      await mirror.writeMany([...byId.keys()], (intentId, current) => {
-        if (!current) added.add(intentId);
-        return entryRecord(current, byId.get(intentId)!, clock.now());
-      });
-      return entries.map((e) => ({ added: added.has(e.intentId), intent: mirror.get(e.intentId)! }));
-    },
-    async list() {
-      await mirror.load();
-      return mirror.values();
-    },
-    remove: (intentId) => mirror.remove(intentId),
-    async get(intentId) {
-      await mirror.load();
-      return mirror.get(intentId);
-    },
-  };
-}
 
 /** How many notifications named intent `n` (progress left out). */
 const toldOf = (desktop: FakeDesktop, n: number) =>
@@ -67,7 +39,7 @@ describe('tracked again after a removal whose forget was lost', () => {
     await clock.advance(HOUR);
     const second = worker(shared, desktop, clock, () => settings, opts());
     await second.wake();
-    const added = await createTrackList(trackerOver(second.mirror), undefined, second.calm)([{ intentId: id(1) }]);
+    const added = await createTrackList(trackerOver(second.mirror, clock), undefined, second.calm)([{ intentId: id(1) }]);
     expect(added.added).toEqual([id(1)]);
     await clock.advance(60_000);
     await second.finish(1);
@@ -84,7 +56,7 @@ describe('tracked again after a removal whose forget was lost', () => {
     first.browser.dead = true;
     const second = worker(shared, desktop, clock, () => settings, opts());
     await second.wake();
-    await createTrackList(trackerOver(second.mirror), undefined, second.calm)([{ intentId: id(1) }]);
+    await createTrackList(trackerOver(second.mirror, clock), undefined, second.calm)([{ intentId: id(1) }]);
     await clock.advance(60_000);
     await second.finish(1);
     await clock.advance(60_000);
@@ -98,7 +70,7 @@ describe('tracked again after a removal whose forget was lost', () => {
     await w.record(2, 'EXECUTING', ['SUCCEEDED', 'PENDING', 'PENDING']);
     await w.calm.mute(id(2), true);
     await clock.advance(1_000);
-    const result = await createTrackList(trackerOver(w.mirror), undefined, w.calm)([{ intentId: id(1) }, { intentId: id(2) }]);
+    const result = await createTrackList(trackerOver(w.mirror, clock), undefined, w.calm)([{ intentId: id(1) }, { intentId: id(2) }]);
     expect(result).toMatchObject({ added: [], already: 2 });
     await w.finish(2);
     await w.wake();
