@@ -97,7 +97,12 @@ export class TrackerPause {
     // The clock went back: how long no worker ran is unknown, and what was left at the last checkpoint could
     // outlast the service's hold by every death in between; beyond the sure part it is not held.
     const left = Math.max(sure, shift > 0 ? Math.min(wallLeft, sure) : wallLeft);
-    if (left === steadyLeft && shift === 0 && (pausedAt === undefined || pausedAt <= now)) return;
+    if (left === steadyLeft && shift === 0 && (pausedAt === undefined || pausedAt <= now)) {
+      // Nothing to write; but this life serves from its own start: the time no worker ran (and a wall clock's step
+      // forward meanwhile) is not served, and `serve` counts from `pausedAt`.
+      if (pausedAt !== undefined) this.#state = { ...this.#state, pausedAt: now };
+      return;
+    }
     this.#state = { ...this.#state, pausedAt: now, pausedUntil: now + left };
     await this.#save().catch(() => {});
   }

@@ -82,6 +82,22 @@ describe('TrackerPause', () => {
     expect(pause.left()).toBe(40_000);
   });
 
+  it('a next worker counts as served only its own running time: not the time no worker ran, nor a step forward of the clock meanwhile (seed 20261206 run 1740)', async () => {
+    // An hour's pause written 10 s after it began, nothing served; the browser was closed 5 min, and the wall clock
+    // stepped 10 min forward meanwhile: the next worker reads 45 min left (nothing to rewrite at its load).
+    const clock = new EventClock();
+    const { pause, store } = pauseOn(clock);
+    const now = clock.now();
+    const at = now - 15 * MIN;
+    pause.loaded({ pausedAt: at, pausedUntil: at + 60 * MIN, pauseServedMs: 0, pauseWallAheadMs: 0 });
+    await pause.rebase(0, now);
+    expect(pause.left()).toBe(45 * MIN);
+    await clock.advance(PAUSE_CHECKPOINT_MS);
+    await pause.serve(clock.now());
+    // Served: the 10 s this worker ran. A next worker whose clock went back holds the other 50 s of the sure minute.
+    expect(store.state?.pauseServedMs).toBe(PAUSE_CHECKPOINT_MS);
+  });
+
   it('a pause served whole is forgotten; a rejected key pauses until retried, the Retry-After kept', async () => {
     const clock = new EventClock();
     const { pause, store } = pauseOn(clock);
