@@ -142,26 +142,27 @@ describe('V1 against a verifier that throws answered reads away, under slowCalls
 });
 
 describe('V1 against a worker that drops the stored verdict of a leg its last life could not read', () => {
-  // Seed 20261301 run 190 (faults chain,kill,idle,restart): a destination on Base whose verdict an earlier life stored,
+  // Seed 20261301 run 72 (faults chain,kill,idle,restart): a destination whose verdict an earlier life stored,
   // and whose every ask in the last life met an RPC fault. The working worker keeps the stored line ("last known") and
   // ends with all three legs, with no excuse. A worker whose checks store only what this life read
   // (lib/worker/chain-resume.ts `withLastKnown` dropping the kept lines) ends with the destination's verdict gone. V1
   // once excused that as "RPC faults at every ask of the last worker life" (the excuse looked only at the last life's
-  // asks: found again by instrumenting the oracle); it now never excuses a leg whose line was once stored. (Run 381
-  // showed this until the outbox kept one record per job, which moved the run's events. The broken worker fails V1 in
-  // runs 72, 170, 190, 196, 925 and 945 among others; 190 is the first the old excuse would have let pass.)
+  // asks: found again by instrumenting the oracle); it now never excuses a leg whose line was once stored. (Run 381,
+  // then run 190 (the first the old excuse would have let pass) showed this until changes moved the runs' events: the
+  // outbox kept one record per job, then the outbox's runs re-checked removals and mutes. Since, the broken worker
+  // fails V1 on the destination, and the working one passes without an excuse, in runs 72, 170, 196 and 925.)
   const families = new Set(['chain', 'kill', 'idle', 'restart'] as const);
 
-  it('seed 20261301 run 190: the working worker passes V1 without an excuse', async () => {
-    const { violations, tally } = await runOne(20261301, 190, families);
+  it('seed 20261301 run 72: the working worker passes V1 without an excuse', async () => {
+    const { violations, tally } = await runOne(20261301, 72, families);
     expect(violations).toEqual([]);
     expect(tally.V1.excused).toEqual({});
   }, 60_000);
 
-  it('seed 20261301 run 190: a worker that drops the stored lines fails V1', async () => {
+  it('seed 20261301 run 72: a worker that drops the stored lines fails V1', async () => {
     broken.dropKept = true;
     try {
-      const { violations } = await runOne(20261301, 190, families);
+      const { violations } = await runOne(20261301, 72, families);
       expect(violations.filter((v) => v.startsWith('V1') && v.includes('destination'))).not.toEqual([]);
     } finally {
       broken.dropKept = false;
