@@ -12,16 +12,17 @@ import { withMuted, withoutIntents } from './outbox-removal';
 import type { PipelineCore } from './pipeline-core';
 
 /**
- * See `Notifier.forget` and `NotificationPipeline.forgetMany`: the intents are unmuted, their jobs go (a link stays);
- * nothing is written for intents neither the mutes nor the outbox name.
+ * See `Notifier.forget` and `NotificationPipeline.forgetMany`: the intents are unmuted (but those of `keepMuted`),
+ * their jobs go (a link stays); nothing is written for intents neither the mutes nor the outbox name.
  */
-export async function forget(core: PipelineCore, intentIds: readonly string[]): Promise<void> {
+export async function forget(core: PipelineCore, intentIds: readonly string[], keepMuted?: ReadonlySet<string>): Promise<void> {
   if (intentIds.length === 0) return;
-  const ids = new Set(intentIds);
+  const ids = new Set(intentIds.filter((id) => !keepMuted?.has(id)));
   await core.locked(async () => {
     const [state, jobs] = await Promise.all([core.deps.state.get(), core.deps.outbox.all()]);
     if (state.muted.some((id) => ids.has(id))) await core.saveCalm({ ...state, muted: state.muted.filter((id) => !ids.has(id)) });
-    if (!Object.values(jobs).some((j) => j.intentIds.some((id) => ids.has(id)))) return;
+    const named = new Set(intentIds);
+    if (!Object.values(jobs).some((j) => j.intentIds.some((id) => named.has(id)))) return;
     const t = core.now();
     await core.deps.outbox.update((all) => withoutIntents(all, intentIds, t));
   });

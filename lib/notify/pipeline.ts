@@ -60,9 +60,10 @@ export interface NotificationPipeline extends Notifier {
   /**
    * `forget` for intents about to be tracked anew (not tracked now): what the outbox and the mutes still hold of an
    * earlier tracking goes, so that the new one is told. A removal's own `forget` may have been lost (refused, or its
-   * worker dead before it). Writes nothing when nothing names them; rejects when a read or write is refused.
+   * worker dead before it). Those in `keepMuted` (muted on purpose just before, by an import) stay muted. Writes
+   * nothing when nothing names them; rejects when a read or write is refused.
    */
-  forgetMany(intentIds: readonly string[]): Promise<void>;
+  forgetMany(intentIds: readonly string[], keepMuted?: ReadonlySet<string>): Promise<void>;
   /** Mutes (or unmutes) one intent: no desktop notification for it; its progress notification is removed. */
   mute(intentId: string, muted: boolean): Promise<void>;
   /** Snoozes every notification for `ms` (default one hour) from now. */
@@ -100,7 +101,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
     showChain: (notice) => events.showChain(core, notice),
     inform: (message) => events.inform(core, message),
     forget: (intentId) => calm.forget(core, [intentId]),
-    forgetMany: (intentIds) => calm.forget(core, intentIds),
+    forgetMany: (intentIds, keepMuted) => calm.forget(core, intentIds, keepMuted),
     mute: (intentId, muted) => calm.mute(core, intentId, muted),
     snooze: (ms) => calm.snooze(core, ms),
     endSnooze: () => calm.endSnooze(core),

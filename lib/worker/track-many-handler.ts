@@ -22,7 +22,7 @@ export interface TrackManyDeps {
 export function createTrackManyHandler(deps: TrackManyDeps): (request: RequestOf<'track-many'>) => Promise<ListResult> {
   return async (request) => {
     const tracked = new Set((await deps.tracker.list()).map((t) => t.intentId.toLowerCase()));
-    const items: ListItem[] = request.intents.map((i) => ({ intentId: i.intentId, seed: seedOf(i) }));
+    const items: ListItem[] = request.intents.map((i) => ({ intentId: i.intentId, seed: seedOf(i), ...(i.muted ? { muted: true } : {}) }));
     // One mute at a time (the calm state is one record); only intents not tracked yet, before they are.
     for (const i of request.intents) {
       const id = i.intentId.trim();

@@ -29,6 +29,8 @@ export const MAX_REPORTED_INVALID = 100;
 export interface ListItem {
   intentId: string;
   seed?: ImportSeed;
+  /** Muted by the import just before (an export's muted intent): the forget of an earlier tracking keeps that mute. */
+  muted?: boolean;
 }
 
 /**
@@ -78,10 +80,13 @@ export function createTrackList(
     // lost), so that this one is told. Those the tracker could not say, or whose forget was refused, are forgotten
     // once more after the write, from what it added (before any answer about them is likely back).
     const forgotten = new Set<string>();
+    const keepMuted = new Set(
+      items.flatMap((i) => (i.muted ? [parseIntentId(i.intentId)] : [])).flatMap((r) => (r.ok ? [r.intentId] : [])),
+    );
     if (notifier) {
       const untracked = await Promise.all(ids.map(async (id) => (await tracker.get(id).catch(() => null)) === undefined));
       const fresh = ids.filter((_, i) => untracked[i]);
-      await notifier.forgetMany(fresh).then(
+      await notifier.forgetMany(fresh, keepMuted).then(
         () => {
           for (const id of fresh) forgotten.add(id);
         },
@@ -90,7 +95,7 @@ export function createTrackList(
     }
     const added = ids.length > 0 ? (await tracker.trackMany(entries)).map((r) => r.added) : [];
     const late = ids.filter((id, i) => added[i] && !forgotten.has(id));
-    if (notifier && late.length > 0) await notifier.forgetMany(late).catch(() => {});
+    if (notifier && late.length > 0) await notifier.forgetMany(late, keepMuted).catch(() => {});
     if (added.some(Boolean)) void pruneFinished(tracker).catch(() => {});
     return {
       added: ids.filter((_, i) => added[i]),

@@ -6,9 +6,11 @@
  * `worker()` on the same stores is a restarted worker), with a tracker over the harness's mirror. Found by a hostile
  * review of the N2 fix (dropUntracked).
  */
+
+import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { intentIdsOfNotification, PROGRESS } from '@/lib/notify/browser';
-import type { NotifySettings } from '@/lib/store';
+import { createCalmStateStore, type NotifySettings } from '@/lib/store';
 import { createTrackList } from '@/lib/worker/track-many';
 import { freshStart, groupOnClock, id, type Shared, trackerOver, worker } from '../notify/desktop-harness';
 import { FakeDesktop } from '../notify/fake-desktop';
@@ -57,6 +59,25 @@ describe('tracked again after a removal whose forget was lost', () => {
     const second = worker(shared, desktop, clock, () => settings, opts());
     await second.wake();
     await createTrackList(trackerOver(second.mirror, clock), undefined, second.calm)([{ intentId: id(1) }]);
+    await clock.advance(60_000);
+    await second.finish(1);
+    await clock.advance(60_000);
+    expect(toldOf(desktop, 1)).toBe(1);
+  }, 30_000);
+
+  it('an import’s mute, set just before the tracking, is kept; the old told final goes all the same', async () => {
+    const desktop = new FakeDesktop('chrome', () => clock.now());
+    const first = worker(shared, desktop, clock, () => settings, opts());
+    await first.finish(1);
+    await clock.advance(1_000);
+    await first.mirror.remove(id(1));
+    first.browser.dead = true;
+    const second = worker(shared, desktop, clock, () => settings, opts());
+    await second.wake();
+    // The import mutes its muted intents, then tracks them (lib/worker/track-many-handler.ts).
+    await second.calm.mute(id(1), true);
+    await createTrackList(trackerOver(second.mirror, clock), undefined, second.calm)([{ intentId: id(1), muted: true }]);
+    expect((await createCalmStateStore(createStore(shared.calmDb, 'settings')).get()).muted).toEqual([id(1)]);
     await clock.advance(60_000);
     await second.finish(1);
     await clock.advance(60_000);
