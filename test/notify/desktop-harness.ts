@@ -5,7 +5,7 @@
  */
 import { createStore } from 'idb-keyval';
 import type { IntentReceipt } from '@/lib/api/schemas/receipt';
-import { createNotificationAdapter } from '@/lib/notify/browser';
+import { createNotificationAdapter, intentIdsOfNotification, PROGRESS } from '@/lib/notify/browser';
 import { createNotificationPipeline } from '@/lib/notify/pipeline';
 import type { ShownMarks } from '@/lib/notify/shown-marks';
 import {
@@ -202,6 +202,10 @@ export function worker(
   };
   return { browser, mirror, calm, delivery, routing, record, finish, wake, load: () => mirror.load() };
 }
+
+/** How many notifications the user saw that named intent `n`: its own, a group, a stuck or chain warning (progress left out). */
+export const toldOf = (desktop: FakeDesktop, n: number) =>
+  desktop.log.filter((a) => !a.id.startsWith(PROGRESS) && intentIdsOfNotification(a.id).includes(id(n))).length;
 
 /**
  * The tracker's list calls (`ListTracker`, lib/worker/track-many.ts) over a harness worker's mirror, records made as the

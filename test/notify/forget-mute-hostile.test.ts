@@ -17,11 +17,11 @@
  * tracker could not check forgets after its write); the one "residual:" is skipped, see its comment.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AWAY, intentIdsOfNotification, PROGRESS } from '@/lib/notify/browser';
+import { AWAY } from '@/lib/notify/browser';
 import type { NotifySettings } from '@/lib/store';
 import { createTrackList } from '@/lib/worker/track-many';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, freshStart, groupOnClock, id, legacyCalm, type Shared, trackerOver, worker } from './desktop-harness';
+import { at, freshStart, groupOnClock, id, legacyCalm, type Shared, toldOf, trackerOver, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 /** While true, every read of the calm state (mutes, snooze) is refused, as IndexedDB may refuse a read. */
@@ -46,9 +46,6 @@ beforeEach(() => {
   calmRead.fails = false;
 });
 
-/** How many notifications the user saw name intent `n` (own, group, summary-less; progress left out). */
-const toldOf = (desktop: FakeDesktop, n: number) =>
-  desktop.log.filter((a) => !a.id.startsWith(PROGRESS) && intentIdsOfNotification(a.id).includes(id(n))).length;
 const aways = (desktop: FakeDesktop) => desktop.log.filter((a) => a.id.startsWith(AWAY));
 const opts = (refuse?: () => boolean) => ({ groupWindowMs: 300, groupTimer: groupOnClock(clock), outboxWriteFails: refuse });
 const quiet = () => ({ ...settings, quietHours: { start: '12:00', end: '13:00' } });

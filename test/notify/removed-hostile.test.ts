@@ -17,7 +17,7 @@ import { CHAIN, intentIdsOfNotification, PROGRESS, STUCK } from '@/lib/notify/br
 import type { NotifySettings } from '@/lib/store';
 import { createNotificationRouting } from '@/lib/worker/notification-routing';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
+import { freshStart, groupOnClock, id, type Shared, toldOf, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 const HOUR = 3_600_000;
@@ -30,9 +30,6 @@ beforeEach(() => {
   ({ clock, settings, shared } = freshStart());
 });
 
-/** How many notifications the user saw named intent `n` (its own, a group, a stuck or chain warning; progress left out). */
-const toldOf = (desktop: FakeDesktop, n: number) =>
-  desktop.log.filter((a) => !a.id.startsWith(PROGRESS) && intentIdsOfNotification(a.id).includes(id(n))).length;
 const progressOnScreen = (desktop: FakeDesktop, n: number) =>
   [...desktop.screen.keys()].filter((k) => k.startsWith(PROGRESS) && intentIdsOfNotification(k).includes(id(n)));
 const opts = (refuse?: () => boolean) => ({ groupWindowMs: 300, groupTimer: groupOnClock(clock), outboxWriteFails: refuse });

@@ -9,10 +9,9 @@
 
 import { createStore } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { intentIdsOfNotification, PROGRESS } from '@/lib/notify/browser';
 import { createCalmStateStore, type NotifySettings } from '@/lib/store';
 import { createTrackList } from '@/lib/worker/track-many';
-import { freshStart, groupOnClock, id, type Shared, trackerOver, worker } from '../notify/desktop-harness';
+import { freshStart, groupOnClock, id, type Shared, toldOf, trackerOver, worker } from '../notify/desktop-harness';
 import { FakeDesktop } from '../notify/fake-desktop';
 import type { VirtualClock } from '../tracker/fakes';
 
@@ -24,9 +23,6 @@ beforeEach(() => {
   ({ clock, settings, shared } = freshStart());
 });
 
-/** How many notifications named intent `n` (progress left out). */
-const toldOf = (desktop: FakeDesktop, n: number) =>
-  desktop.log.filter((a) => !a.id.startsWith(PROGRESS) && intentIdsOfNotification(a.id).includes(id(n))).length;
 const opts = () => ({ groupWindowMs: 300, groupTimer: groupOnClock(clock) });
 
 describe('tracked again after a removal whose forget was lost', () => {
