@@ -17,11 +17,11 @@ import type { PipelineCore } from './pipeline-core';
  */
 export async function forget(core: PipelineCore, intentIds: readonly string[], keepMuted?: ReadonlySet<string>): Promise<void> {
   if (intentIds.length === 0) return;
-  const ids = new Set(intentIds.filter((id) => !keepMuted?.has(id)));
+  const unmuted = new Set(intentIds.filter((id) => !keepMuted?.has(id)));
+  const named = new Set(intentIds);
   await core.locked(async () => {
     const [state, jobs] = await Promise.all([core.deps.state.get(), core.deps.outbox.all()]);
-    if (state.muted.some((id) => ids.has(id))) await core.saveCalm({ ...state, muted: state.muted.filter((id) => !ids.has(id)) });
-    const named = new Set(intentIds);
+    if (state.muted.some((id) => unmuted.has(id))) await core.saveCalm({ ...state, muted: state.muted.filter((id) => !unmuted.has(id)) });
     if (!Object.values(jobs).some((j) => j.intentIds.some((id) => named.has(id)))) return;
     const t = core.now();
     await core.deps.outbox.update((all) => withoutIntents(all, intentIds, t));

@@ -65,11 +65,17 @@ export function createTrackList(
     const entries: TrackEntry[] = [];
     const invalid: InvalidId[] = [];
     const seen = new Set<string>();
+    /** Muted by the import just before: the forget below keeps their mute. */
+    const keepMuted = new Set<string>();
     // The first item of an id gives its seed.
     for (const item of items) {
       const parsed = parseIntentId(item.intentId);
-      if (!parsed.ok) invalid.push({ text: item.intentId, message: parsed.message });
-      else if (!seen.has(parsed.intentId)) {
+      if (!parsed.ok) {
+        invalid.push({ text: item.intentId, message: parsed.message });
+        continue;
+      }
+      if (item.muted) keepMuted.add(parsed.intentId);
+      if (!seen.has(parsed.intentId)) {
         seen.add(parsed.intentId);
         entries.push({ intentId: parsed.intentId, extra, ...(item.seed ? { seed: item.seed } : {}) });
       }
@@ -79,19 +85,15 @@ export function createTrackList(
     // Tracked anew: what an earlier tracking left in the outbox goes first (its removal's own clean-up may have been
     // lost), so that this one is told. Those the tracker could not say, or whose forget was refused, are forgotten
     // once more after the write, from what it added (before any answer about them is likely back).
-    const forgotten = new Set<string>();
-    const keepMuted = new Set(
-      items.flatMap((i) => (i.muted ? [parseIntentId(i.intentId)] : [])).flatMap((r) => (r.ok ? [r.intentId] : [])),
-    );
+    let forgotten = new Set<string>();
     if (notifier) {
       const untracked = await Promise.all(ids.map(async (id) => (await tracker.get(id).catch(() => null)) === undefined));
       const fresh = ids.filter((_, i) => untracked[i]);
-      await notifier.forgetMany(fresh, keepMuted).then(
-        () => {
-          for (const id of fresh) forgotten.add(id);
-        },
-        () => {},
+      const done = await notifier.forgetMany(fresh, keepMuted).then(
+        () => true,
+        () => false,
       );
+      if (done) forgotten = new Set(fresh);
     }
     const added = ids.length > 0 ? (await tracker.trackMany(entries)).map((r) => r.added) : [];
     const late = ids.filter((id, i) => added[i] && !forgotten.has(id));
