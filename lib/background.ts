@@ -77,7 +77,12 @@ export function createBackground(platform: Platform, options: BackgroundOptions 
     ensureWatchdog: () => ensureWatchdog(browser),
     ensureMenus: () => ensureMenus(browser),
     ...selection,
-    ...createNotificationRouting(browser, stores.intents, (notificationId) => calm.explorerLinkOf(notificationId)),
+    ...createNotificationRouting(
+      browser,
+      stores.intents,
+      (notificationId) => calm.explorerLinkOf(notificationId),
+      (notificationId) => calm.clicked(notificationId),
+    ),
     checkWatched,
     updateBadge: badge.update,
     // Kept alive while any request of the worker is in flight or waits for its place (a watched check, a look-up).

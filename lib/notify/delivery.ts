@@ -6,11 +6,11 @@
  */
 import type { NotifySettings, TrackedIntent } from '../store';
 import type { NotificationJob, Outbox } from '../store/outbox';
-import { type NotificationAdapter, SINGLE } from './browser';
+import { type NotificationAdapter, PROGRESS, SINGLE } from './browser';
 import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
 import { GroupHold, type GroupHoldDeps } from './group-hold';
 import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
-import { intentsAwaiting, mutedAwaiting, muteMatters, withMuted, withoutIntents } from './outbox-removal';
+import { dropMuted, dropUntracked } from './outbox-recheck';
 import type { ShownMarks } from './shown-marks';
 
 /** What the delivery uses (see `PipelineDeps` in `./pipeline` for each), the grouping's (`./group-hold`) included. */
@@ -86,44 +86,15 @@ export class OutboxDelivery {
     return this.#running;
   }
 
-  /**
-   * `jobs` without those of the intents the tracker no longer holds (`withoutIntent`, N2): the user removed them, and
-   * the notifier's own clean-up was refused or never ran (the worker died after the deletion). Written to the outbox;
-   * a refused write leaves them out of the returned jobs all the same. A tracker that cannot answer (its load refused)
-   * keeps the job: it is told as before.
-   */
-  async dropUntracked(jobs: Jobs): Promise<Jobs> {
-    const { intent, now, outbox } = this.#deps;
-    if (!intent) return jobs;
-    const asked = intentsAwaiting(jobs);
-    // Rejected: the tracker cannot say (its load refused); kept.
-    const held = await Promise.all(asked.map((id) => intent(id).catch(() => true)));
-    const gone = asked.filter((_, i) => !held[i]);
-    if (gone.length === 0) return jobs;
-    const t = now();
-    return outbox.update((all) => withoutIntents(all, gone, t)).catch(() => withoutIntents({ ...jobs }, gone, t));
-  }
-
-  /**
-   * `jobs` with what the mutes hold back taken out (`withMuted`, N2): queued jobs of muted intents skipped, their lines
-   * out of an away summary still to come. The mute's own outbox change can be lost (refused, or its worker dead after
-   * the mute was saved). Written; a refused write leaves them out all the same. A calm state that cannot be read fails
-   * the run when a mute could matter: nothing is shown that one may hold back (the next run tries again).
-   */
-  async #dropMuted(jobs: Jobs): Promise<Jobs> {
-    const { muted, now, outbox } = this.#deps;
-    if (!muted || !muteMatters(jobs)) return jobs;
-    const hit = mutedAwaiting(jobs, new Set(await muted()));
-    if (hit.length === 0) return jobs;
-    const t = now();
-    const change = (all: Jobs) => hit.reduce((a, id) => withMuted(a, id, t), all);
-    return outbox.update(change).catch(() => change({ ...jobs }));
+  /** `jobs` without those of the intents the tracker no longer holds (`./outbox-recheck` `dropUntracked`). */
+  dropUntracked(jobs: Jobs): Promise<Jobs> {
+    return dropUntracked(this.#deps, jobs);
   }
 
   async #drain(): Promise<void> {
     const { outbox, now } = this.#deps;
     const [read, s] = await Promise.all([outbox.all(), this.#deps.settings()]);
-    const jobs = await this.#dropMuted(await this.dropUntracked(read));
+    const jobs = await dropMuted(this.#deps, await this.dropUntracked(read));
     for (const unit of planDrain(jobs, this.group.keys, now())) {
       try {
         await (unit.kind === 'batch' ? this.#showBatch(unit.jobs, s) : this.#step(unit.job, unit.siblings, s));
@@ -149,6 +120,19 @@ export class OutboxDelivery {
         Math.max(0, next - now()),
       );
     }
+  }
+
+  /**
+   * The user clicked notification `id` (its body or a button): it was shown, whatever the outbox says. Taken as shown
+   * in this life at once (a run that finds its job `showing` — its worker died before recording it — does not create
+   * it again after the click cleared it), and marked outside IndexedDB for later lives. A progress notification's
+   * click says nothing of the final that is to replace it in place (same id): nothing is recorded for it. Resolves
+   * once the mark is written or refused; never rejects.
+   */
+  seen(id: string): Promise<void> {
+    if (id.startsWith(PROGRESS)) return Promise.resolve();
+    this.#shownHere.add(id);
+    return this.#mark(id) ?? Promise.resolve();
   }
 
   /** Records outside IndexedDB that `id` was shown (best effort: the outbox's `shown` write follows). */
@@ -260,7 +244,8 @@ export class OutboxDelivery {
       return;
     }
     if (job.kind === 'final' && job.replaces) return this.#inPlace(job, s);
-    if (screen.has(id)) {
+    // Clicked while the screen was asked (`seen`): shown, and cleared by the click, not to be made again.
+    if (screen.has(id) || this.#shownHere.has(id)) {
       this.#shownHere.add(id);
       await this.#setShown(batch.map((j) => j.key));
       return;

@@ -1,7 +1,7 @@
 /**
  * What the outbox keeps of an intent no longer tracked (removed by the user, pruned) or muted: nothing that could still
  * tell of it (N2). Pure, as `./outbox-changes`: each change edits the table it is given and returns it; the time is passed in.
- * The notifier's `forget` applies {@link withoutIntent} at the removal; the delivery (`./delivery` `dropUntracked`)
+ * The notifier's `forget` applies {@link withoutIntent} at the removal; the delivery (`./outbox-recheck` `dropUntracked`)
  * applies it again, before each run and each summary, to any intent of {@link intentsAwaiting} the tracker no longer
  * holds: that clean-up can be lost (its write refused, its worker dead before it); likewise {@link withMuted} for the
  * intents muted.

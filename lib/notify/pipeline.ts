@@ -81,6 +81,12 @@ export interface NotificationPipeline extends Notifier {
    * kept when its intent was removed since (`forget`); undefined when none is known.
    */
   explorerLinkOf(notificationId: string): Promise<string | undefined>;
+  /**
+   * The user clicked notification `notificationId` (body or button): proof that it was shown, so that a job still
+   * `showing` (its worker died before recording it) is not shown again once the click cleared it. Call before the
+   * click's `clear`; resolves once recorded (or refused); never rejects.
+   */
+  clicked(notificationId: string): Promise<void>;
 }
 
 /** The pipeline's interface under the name the worker's services use for it (mute, snooze, quiet hours, progress). */
@@ -96,6 +102,7 @@ export function createNotificationPipeline(deps: PipelineDeps): NotificationPipe
   return {
     show: (intent) => events.showFinal(core, intent),
     explorerLinkOf: (notificationId) => events.explorerLinkOf(core, notificationId),
+    clicked: (notificationId) => core.delivery.seen(notificationId),
     exists: (intentId) => events.exists(core, intentId),
     showStuck: (intent, minutes, stillDue) => events.showStuck(core, intent, minutes, stillDue),
     showChain: (notice) => events.showChain(core, notice),

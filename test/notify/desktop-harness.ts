@@ -168,7 +168,13 @@ export function worker(
     ...(options.shownMarks ? { shownMarks: options.shownMarks } : {}),
   });
   const delivery = new Delivery(mirror, calm, clock);
-  const routing = createNotificationRouting(browser as never, shared.intents);
+  // As lib/background.ts wires it: the link a notification was shown with, and the click's record that it was shown.
+  const routing = createNotificationRouting(
+    browser as never,
+    shared.intents,
+    (notificationId) => calm.explorerLinkOf(notificationId),
+    (notificationId) => calm.clicked(notificationId),
+  );
 
   /** The tracker's part: writes a record (a final one as `pending`). */
   const record = async (n: number, status: string, legs: Legs = ['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']) => {
