@@ -194,7 +194,7 @@ export interface DeskSim {
 }
 
 /** The pids of Chromium's extension renderer processes under the browser started with `userDataDir`. */
-function extensionPids(userDataDir: string): number[] {
+export function extensionPids(userDataDir: string): number[] {
   const procs = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map((d) => {

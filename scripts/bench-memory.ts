@@ -20,6 +20,7 @@ import { POPUP_VIEWPORT } from '../drivers/pages/popup';
 import { DB_NAMES } from '../lib/store/db-names';
 import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { extensionMemory, type WorkerMemory } from './bench-desk';
+import { extensionFootprint, type Footprint } from './bench-footprint';
 import { startAllocationSampling, type WorkerHeap, workerHeap } from './bench-worker-heap';
 
 /** What a memory row measured. */
@@ -38,6 +39,11 @@ export interface MemoryFigures {
    * `afterGc`: after the full garbage collections of `heap` (the worker's garbage is the difference).
    */
   stagesMB: Record<string, number | null>;
+  /**
+   * Chrome's own figure (its task manager's "Memory footprint", `bench-footprint.ts`) at the read (`idle`) and after
+   * the worker's full garbage collections (`afterGc`), with what each allocator held; and the footprint at each step.
+   */
+  footprint: { idle: Footprint; afterGc: Footprint; stagesMB: Record<string, number | null> };
 }
 
 /** How a memory row runs (ms). */
@@ -126,6 +132,7 @@ export async function memoryRow(
   }, ids);
   await page.close();
   stagesMB.tracked = (await extensionMemory(ext)).privateMB;
+  const footprintStages: Record<string, number | null> = { tracked: (await extensionFootprint(ext)).footprintMB };
   let finalHeld = 0;
   while (Date.now() - from < samples.settleMs) {
     await new Promise((r) => setTimeout(r, 5_000));
@@ -134,12 +141,24 @@ export async function memoryRow(
   }
   if (sampling && samples.allocationPath) await sampling.stop(samples.allocationPath);
   stagesMB.settled = (await extensionMemory(ext)).privateMB;
+  footprintStages.settled = (await extensionFootprint(ext)).footprintMB;
   await new Promise((r) => setTimeout(r, samples.idleMs));
   const processMB = await extensionMemory(ext);
+  const idle = await extensionFootprint(ext);
   const heap = await workerHeap(ext, samples.snapshotPath);
   // Again once the worker's garbage is collected: what of the process was the worker's garbage.
   stagesMB.afterGc = (await extensionMemory(ext)).privateMB;
+  const afterGc = await extensionFootprint(ext, process.env.BENCH_FOOTPRINT_RAW);
   const requests: Record<string, number> = {};
   for (const e of await sim.requestsBetween(from, Date.now())) requests[e.operation] = (requests[e.operation] ?? 0) + 1;
-  return { finishing, finalHeld, runMs: Date.now() - from, requests, processMB, heap, stagesMB };
+  return {
+    finishing,
+    finalHeld,
+    runMs: Date.now() - from,
+    requests,
+    processMB,
+    heap,
+    stagesMB,
+    footprint: { idle, afterGc, stagesMB: footprintStages },
+  };
 }

@@ -43,6 +43,7 @@ import { SCRIPTS, scriptLength } from '../simulator/lifecycle';
 import { peakConcurrency, type RequestLogEntry } from '../simulator/server';
 import { type ChainFigures, chainRow } from './bench-chain';
 import { type DeskFigures, deskBrowser, deskNode, extensionMemory } from './bench-desk';
+import { extensionFootprint } from './bench-footprint';
 import { type MemoryFigures, memoryRow } from './bench-memory';
 import { earlierRows, mergeResults, type ResultsFile } from './bench-results';
 
@@ -789,11 +790,16 @@ function deskRows(): Array<{ label: string; run: () => Promise<Figures> }> {
 /** A memory row: a fresh simulator and profile, the build itself (no recorder). */
 async function runMemory(n: number): Promise<Figures> {
   const sim = await startSim();
-  const ext = await launchExtension(undefined, true, undefined, { record: false });
+  const ext = await launchExtension(undefined, true, undefined, {
+    record: false,
+    inspectWorkerNetwork: process.env.BENCH_INSPECT_NETWORK === '1',
+  });
   try {
     const stages: Record<string, number | null> = { launched: (await extensionMemory(ext)).privateMB };
+    const launched = (await extensionFootprint(ext)).footprintMB;
     await configure(ext, sim.url, sim.accessKey);
     stages.configured = (await extensionMemory(ext)).privateMB;
+    const configured = (await extensionFootprint(ext)).footprintMB;
     const snapshotPath = process.env.BENCH_HEAP_SNAPSHOT === '1' ? `bench/heap-${n}.heapsnapshot` : undefined;
     const allocationPath = process.env.BENCH_ALLOC_PROFILE === '1' ? `bench/alloc-${n}.heapprofile` : undefined;
     const m = await memoryRow(
@@ -803,6 +809,7 @@ async function runMemory(n: number): Promise<Figures> {
       { ...MEMORY_SAMPLES, ...(snapshotPath ? { snapshotPath } : {}), ...(allocationPath ? { allocationPath } : {}) },
       stages,
     );
+    m.footprint.stagesMB = { launched, configured, ...m.footprint.stagesMB };
     return {
       row: `memory browser ${n}`,
       kind: 'tracker (browser)',
