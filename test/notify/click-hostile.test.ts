@@ -12,7 +12,17 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createShownMarks, type ShownMarks } from '@/lib/notify/shown-marks';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { finalTitle, freshStart, groupOnClock, id, type Shared, toldOf, worker } from './desktop-harness';
+import {
+  finalTitle,
+  freshStart,
+  groupOnClock,
+  id,
+  receiptTab,
+  type Shared,
+  toldOf,
+  watchdog as wakeEvery30s,
+  worker,
+} from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -28,13 +38,7 @@ const refusedMarks: ShownMarks = { add: () => Promise.reject(new Error('refused'
 type Options = Parameters<typeof worker>[4];
 const start = (desktop: FakeDesktop, options: Options = {}) =>
   worker(shared, desktop, clock, () => settings, { shownMarks: marks(), ...options });
-const watchdog = async (w: ReturnType<typeof start>, times: number) => {
-  for (let i = 0; i < times; i++) {
-    clock.t += 30_000;
-    await w.wake();
-  }
-};
-const receiptTab = (n: number) => `/popup.html#intent=${encodeURIComponent(id(n))}`;
+const watchdog = (w: ReturnType<typeof start>, times: number) => wakeEvery30s(clock, w, times);
 const chrome = () => new FakeDesktop('chrome', () => clock.now());
 const titles = (desktop: FakeDesktop) => desktop.log.map((a) => a.title);
 

@@ -10,7 +10,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createShownMarks } from '@/lib/notify/shown-marks';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { finalTitle, freshStart, id, type Shared, toldOf, worker } from './desktop-harness';
+import { finalTitle, freshStart, id, receiptTab, type Shared, toldOf, watchdog as wakeEvery30s, worker } from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 let clock: VirtualClock;
@@ -22,14 +22,7 @@ beforeEach(() => {
 });
 const marks = () => createShownMarks([fakeBrowser.storage.session, fakeBrowser.storage.local]);
 const start = (desktop: FakeDesktop) => worker(shared, desktop, clock, () => settings, { shownMarks: marks() });
-/** Wakes `w` every 30 s (the watchdog) `times` times. */
-const watchdog = async (w: ReturnType<typeof start>, times: number) => {
-  for (let i = 0; i < times; i++) {
-    clock.t += 30_000;
-    await w.wake();
-  }
-};
-const receiptTab = (n: number) => `/popup.html#intent=${encodeURIComponent(id(n))}`;
+const watchdog = (w: ReturnType<typeof start>, times: number) => wakeEvery30s(clock, w, times);
 
 /** Intent 1's final shown by a worker that then died before recording anything of it; the next worker, not woken yet. */
 async function shownThenDied(desktop: FakeDesktop) {

@@ -261,3 +261,14 @@ export async function finishTogether(w: { finish(n: number): Promise<void> }, cl
   await finishing;
   await settle();
 }
+
+/** Wakes `w` every 30 s of `clock` (the watchdog alarm) `times` times. */
+export async function watchdog(clock: VirtualClock, w: { wake(): Promise<void> }, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    clock.t += 30_000;
+    await w.wake();
+  }
+}
+
+/** The end of the receipt page's URL for intent `n` (what a click on its notification opens). */
+export const receiptTab = (n: number) => `/popup.html#intent=${encodeURIComponent(id(n))}`;

@@ -5,7 +5,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFY, type NotifySettings } from '@/lib/store';
 import { settle, type VirtualClock } from '../tracker/fakes';
-import { at, finalTitle, finishTogether, freshStart, groupOnClock, id, type Shared, worker } from './desktop-harness';
+import {
+  at,
+  finalTitle,
+  finishTogether,
+  freshStart,
+  groupOnClock,
+  id,
+  type Shared,
+  watchdog as wakeEvery30s,
+  worker,
+} from './desktop-harness';
 import { FakeDesktop } from './fake-desktop';
 
 /** Each failed on the code before the pipeline (commit "Tests: a fake desktop …", where they were `it.fails`). */
@@ -19,13 +29,7 @@ beforeEach(() => {
 });
 const start = (desktop: FakeDesktop) => worker(shared, desktop, clock, () => settings);
 const desktopOf = (kind: 'chrome' | 'firefox') => new FakeDesktop(kind, () => clock.now());
-/** Wakes `w` every 30 s (the watchdog) `times` times. */
-const watchdog = async (w: ReturnType<typeof start>, times: number) => {
-  for (let i = 0; i < times; i++) {
-    clock.t += 30_000;
-    await w.wake();
-  }
-};
+const watchdog = (w: ReturnType<typeof start>, times: number) => wakeEvery30s(clock, w, times);
 
 describe('1. progress notifications on: the final one is never lost', () => {
   const inFlight = async (desktop: FakeDesktop) => {
