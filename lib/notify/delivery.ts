@@ -4,32 +4,25 @@
  * after what the state records happened, with back-off after a rejected call; the grouping of final notifications
  * (`./decide`'s rule) holds a job out of the runs until its flush; a caller may wait for a job's first attempt.
  */
-import type { NotifySettings, TrackedIntent } from '../store';
-import type { NotificationJob, Outbox } from '../store/outbox';
+import type { NotifySettings } from '../store';
+import type { NotificationJob } from '../store/outbox';
 import { type NotificationAdapter, PROGRESS, SINGLE } from './browser';
 import { nextRetryAt, planDrain, settledKeys } from './drain-plan';
 import { GroupHold, type GroupHoldDeps } from './group-hold';
 import { backedOff, batchNotificationId, contentOf, contentOfBatch, type Jobs, patched } from './outbox-changes';
-import { dropMuted, dropUntracked } from './outbox-recheck';
+import { dropMuted, dropUntracked, type RecheckDeps } from './outbox-recheck';
 import type { ShownMarks } from './shown-marks';
 
-/** What the delivery uses (see `PipelineDeps` in `./pipeline` for each), the grouping's (`./group-hold`) included. */
-export interface DeliveryDeps extends GroupHoldDeps {
+/**
+ * What the delivery uses (see `PipelineDeps` in `./pipeline` for each): the grouping's (`./group-hold`) and the
+ * re-checks' (`./outbox-recheck`: the outbox, the clock, the tracker's and the mutes' answers) included.
+ */
+export interface DeliveryDeps extends GroupHoldDeps, RecheckDeps {
   adapter: NotificationAdapter;
-  outbox: Outbox;
   /** The notification settings (the last ones read when a read fails). */
   settings: () => Promise<NotifySettings>;
-  /** Wall-clock time (ms). */
-  now: () => number;
   retryTimer: (fn: () => void, ms: number) => void;
   shownMarks?: ShownMarks | undefined;
-  /**
-   * The tracked intent as the tracker holds it now (undefined: not tracked). Asked before each run for the intents
-   * whose notification is still to come; none (tests of the delivery alone): every job is the tracker's.
-   */
-  intent?: ((intentId: string) => Promise<TrackedIntent | undefined>) | undefined;
-  /** The intents muted now (the calm state's), read before each run; none: no job is held back for a mute. */
-  muted?: (() => Promise<readonly string[]>) | undefined;
 }
 
 /** The outbox's delivery to the adapter, for one worker life. */

@@ -8,14 +8,17 @@ import type { Outbox } from '../store/outbox';
 import type { Jobs } from './outbox-changes';
 import { intentsAwaiting, mutedAwaiting, muteMatters, withMuted, withoutIntents } from './outbox-removal';
 
-/** What the re-checks use (see `DeliveryDeps` in `./delivery`). */
+/** What the re-checks use (part of `DeliveryDeps` in `./delivery`). */
 export interface RecheckDeps {
   outbox: Outbox;
   /** Wall-clock time (ms). */
   now: () => number;
-  /** The tracked intent as the tracker holds it now (undefined: not tracked); none: every job is the tracker's. */
+  /**
+   * The tracked intent as the tracker holds it now (undefined: not tracked). Asked before each run for the intents
+   * whose notification is still to come; none (tests of the delivery alone): every job is the tracker's.
+   */
   intent?: ((intentId: string) => Promise<unknown>) | undefined;
-  /** The intents muted now (the calm state's); none: no job is held back for a mute. */
+  /** The intents muted now (the calm state's), read before each run; none: no job is held back for a mute. */
   muted?: (() => Promise<readonly string[]>) | undefined;
 }
 
