@@ -105,6 +105,11 @@ export class LegVerifier {
     return this.memory.get(key(ref))?.last;
   }
 
+  /** Whether anything is remembered of `ref` (what {@link forget} would drop). */
+  knows(ref: Pick<LegRef, 'chainId' | 'txnHash'>): boolean {
+    return this.memory.has(key(ref));
+  }
+
   /** Milliseconds (monotonic) since the observation of `ref`'s last verdict; undefined without one. */
   ageMs(ref: Pick<LegRef, 'chainId' | 'txnHash'>): number | undefined {
     const last = this.memory.get(key(ref))?.last;
@@ -132,6 +137,9 @@ export class LegVerifier {
    * last verdict, or `{ skipped: 'not-due' }`, at once — no other leg waits for a slow origin through this one.
    */
   async verify(ref: LegRef, options: VerifyOptions = {}): Promise<LegVerification | SkippedVerification> {
+    // A leg of a chain not turned on, and of which nothing is known, is kept nowhere: a desk's thousands of legs cost
+    // nothing while no chain is verified.
+    if (!this.knows(ref) && !this.deps.setting(ref.chainId)) return { skipped: 'disabled' };
     const memo = this.memoryOf(ref);
     const now = this.deps.monotonic();
     if (ref.serviceMined) memo.minedSince ??= now;
@@ -191,8 +199,9 @@ export class LegVerifier {
    * life has none: a leg known final costs no request again. An unsettled or absent `check` is ignored.
    */
   remember(ref: Pick<LegRef, 'chainId' | 'txnHash'>, check: LegCheck | undefined): void {
+    if (!check || !isSettled(check)) return;
     const memo = this.memoryOf(ref);
-    if (check && !memo.last && isSettled(check)) keep(memo, { check, checkedAt: this.deps.monotonic() });
+    if (!memo.last) keep(memo, { check, checkedAt: this.deps.monotonic() });
   }
 
   /** Forgets what is remembered of `ref` (its intent was removed): a later {@link verify} starts afresh. */

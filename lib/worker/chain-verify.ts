@@ -94,7 +94,7 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
   const previous = new Map<string, LegCheck>();
   /** Disagreements found whose telling the pipeline refused, per `<intentId>:<leg>`. */
   const untold = new Map<string, Disagreement>();
-  /** The legs last verified per intent (what {@link ChainVerification.forget} clears). */
+  /** Per intent, its last legs of a chain turned on or known to the verifier (what `forget` clears; none: no entry). */
   const refsOf = new Map<string, LegRef[]>();
   /** Bumped when an intent is forgotten: a check under way since (a leg's read up to its time-out) tells nothing. */
   const forgotten = new Map<string, number>();
@@ -112,7 +112,6 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
     },
     async verifyReceipt(receipt, options = {}) {
       const refs = verifiableLegs(receipt);
-      refsOf.set(receipt.intentId, refs);
       for (const ref of refs)
         deps.verifier.remember(
           ref,
@@ -121,6 +120,9 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
             ref,
           ),
         );
+      const kept = refs.filter((ref) => deps.setting(ref.chainId) || deps.verifier.knows(ref));
+      if (kept.length > 0) refsOf.set(receipt.intentId, kept);
+      else refsOf.delete(receipt.intentId);
       const epoch = forgotten.get(receipt.intentId) ?? 0;
       const tracked = () => (forgotten.get(receipt.intentId) ?? 0) === epoch;
       const views: Array<LegVerificationView | undefined> = [];

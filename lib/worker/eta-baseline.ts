@@ -47,7 +47,8 @@ export const MAX_TRIES = 3;
  * {@link MAX_TRIES} a life. A baseline found whose write the store refused (a quota
  * error) is held by the tracker (`Tracker.setBaseline`) and written with the intent's next write: the record then has
  * it, so it is not asked again (otherwise the stuck warning would come at the 15-minute floor, before twice an
- * estimate already read). Never throws (errors leave the intent without a baseline: the popup then shows no countdown).
+ * estimate already read). The promise resolves once no look-up waits (this one and every one asked before it or
+ * meanwhile ran). Never rejects (errors leave the intent without a baseline: the popup then shows no countdown).
  */
 export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: string) => Promise<void> {
   const monotonic = deps.monotonic ?? (() => realClock.monotonic());
@@ -55,8 +56,8 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   /** Per intent: not tried again before this monotonic time (ms). */
   const notBefore = new Map<string, number>();
   const misses: Misses = { noEstimate: new Map(), routes: new Map(), monotonic };
+  /** The intents waiting for their look-up, in the order asked, the one running first. */
   const queued = new Set<string>();
-  let queue: Promise<void> = Promise.resolve();
   /** True while `intentId` is tracked, not final and without a baseline: asked again just before each request (I4). */
   const wanted = async (intentId: string) => {
     const t = await deps.tracker.get(intentId);
@@ -79,19 +80,34 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
       throw err;
     }
   };
+  // The queue is `queued` itself (a Set keeps its insertion order): the look-up running is its first id, deleted once
+  // done. One loop drains it, so a desk's thousands waiting cost one Set entry each, not a chain of promises.
+  let drained: Promise<void> = Promise.resolve();
+  let draining = false;
+  const drain = async () => {
+    draining = true;
+    try {
+      for (let next = first(queued); next !== undefined; next = first(queued)) {
+        // Tried again on a later change of the intent, up to MAX_TRIES.
+        await run(next).catch(() => {});
+        queued.delete(next);
+      }
+    } finally {
+      draining = false;
+    }
+  };
   return (intentId) => {
-    if (!intentId || queued.has(intentId)) return queue;
+    if (!intentId || queued.has(intentId)) return drained;
     const waits = (tries.get(intentId) ?? 0) >= MAX_TRIES || monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY);
-    if (waits) return queue;
+    if (waits) return drained;
     queued.add(intentId);
-    queue = queue
-      .then(() => run(intentId))
-      // Tried again on a later change of the intent, up to MAX_TRIES.
-      .catch(() => {})
-      .finally(() => queued.delete(intentId));
-    return queue;
+    if (!draining) drained = drain();
+    return drained;
   };
 }
+
+/** The first value of `set` (the oldest still in it), or undefined when it is empty. */
+const first = <T>(set: Set<T>): T | undefined => set.values().next().value;
 
 /** What earlier look-ups found nothing for (see {@link createBaselineFinder}). */
 interface Misses {
