@@ -48,17 +48,19 @@ export class StringInterner {
 
   /**
    * Replaces, in place, each string value of `value`'s plain objects and arrays (to {@link MAX_DEPTH} levels) by the
-   * table's equal instance; values of the fields {@link unique} to an intent or a moment are left as they are.
+   * table's equal instance; values of the fields {@link unique} to an intent or a moment are kept out of the table but
+   * shared within `value` (through `own`: a receipt repeats its intentId in each leg, a leg's hash in the summary).
    * Nothing observable changes: every value stays equal to what it was. Returns `value`.
    */
-  deep<T>(value: T, depth = 0): T {
+  deep<T>(value: T, own = new Map<string, string>(), depth = 0): T {
     if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
     // An array's keys are its indexes: its elements are walked as an object's values.
     const o = value as Record<string, unknown>;
     for (const key of Object.keys(o)) {
       const v = o[key];
-      if (typeof v !== 'string') this.deep(v, depth + 1);
+      if (typeof v !== 'string') this.deep(v, own, depth + 1);
       else if (!unique(key)) o[key] = this.string(v);
+      else o[key] = sharedIn(own, v);
     }
     return value;
   }
@@ -67,14 +69,21 @@ export class StringInterner {
 /** What {@link compactRecord} reads and rewrites of a tracked record. */
 interface RecordStrings {
   intentId: string;
-  receipt?: { intentId?: string } | undefined;
+}
+
+/** `own`'s instance of `s`, added when missing. */
+function sharedIn(own: Map<string, string>, s: string): string {
+  const known = own.get(s);
+  if (known !== undefined) return known;
+  own.set(s, s);
+  return s;
 }
 
 /**
- * Shares the strings of a tracked record held in memory (`lib/tracker/mirror.ts`): its receipt's `intentId` becomes
- * the record's own instance, and every other repeated string the table's. In place; returns `record`.
+ * Shares the strings of a tracked record held in memory (`lib/tracker/mirror.ts`): every `intentId` in it (the
+ * receipt's, each leg's, the summary's) becomes the record's own instance, a transaction hash or time repeated in it
+ * one instance, and every other repeated string the table's. In place; returns `record`.
  */
 export function compactRecord<T extends RecordStrings>(record: T, strings: StringInterner): T {
-  if (record.receipt && record.receipt.intentId === record.intentId) record.receipt.intentId = record.intentId;
-  return strings.deep(record);
+  return strings.deep(record, new Map([[record.intentId, record.intentId]]));
 }

@@ -50,8 +50,7 @@ export class IntentMirror {
    * before any write; an intent removed or already held meanwhile is left as the mirror has it.
    */
   adopt(all: readonly TrackedIntent[]): void {
-    for (const t of all)
-      if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#map.set(t.intentId, compactRecord(t, this.#strings));
+    for (const t of all) if (!this.#removed.has(t.intentId) && !this.#map.has(t.intentId)) this.#keep(t);
   }
 
   get(intentId: string): TrackedIntent | undefined {
@@ -81,7 +80,7 @@ export class IntentMirror {
     });
     if (changed && this.#held.get(intentId) === held) this.#held.delete(intentId);
     if (this.#removed.has(intentId)) return undefined;
-    if (written && changed) this.#map.set(intentId, compactRecord(written, this.#strings));
+    if (written && changed) this.#keep(written);
     if (changed && !options.quiet) this.onChange?.(intentId);
     return written;
   }
@@ -108,7 +107,7 @@ export class IntentMirror {
       if (this.#removed.has(id)) return undefined;
       const record = written[i];
       if (record && changed.has(id)) {
-        this.#map.set(id, compactRecord(record, this.#strings));
+        this.#keep(record);
         if (!options.quiet) this.onChange?.(id);
       }
       return record;
@@ -146,7 +145,7 @@ export class IntentMirror {
    */
   hold(record: TrackedIntent): void {
     if (this.#removed.has(record.intentId) || !this.#map.has(record.intentId)) return;
-    this.#map.set(record.intentId, compactRecord(record, this.#strings));
+    this.#keep(record);
     this.#held.set(record.intentId, record);
   }
 
@@ -194,7 +193,7 @@ export class IntentMirror {
       // Still held: no write took it in meanwhile, so it is newer than the store's copy.
       const held = this.#held.get(intentId);
       const kept = held ?? (await this.store.get(intentId).catch(() => chain.before));
-      if (kept && !this.#removed.has(intentId)) this.#map.set(intentId, compactRecord(kept, this.#strings));
+      if (kept && !this.#removed.has(intentId)) this.#keep(kept);
       else this.#held.delete(intentId);
       throw err;
     }
@@ -208,6 +207,16 @@ export class IntentMirror {
     chain.pending--;
     if (chain.pending === 0 && this.#removing.get(intentId) === chain) this.#removing.delete(intentId);
     return chain.pending;
+  }
+
+  /**
+   * Holds `record` (in place: its strings shared, {@link compactRecord}), its intentId the instance the mirror already
+   * keys it by: one copy of each id however often its record is written (each write is a new clone from the store).
+   */
+  #keep(record: TrackedIntent): void {
+    const before = this.#map.get(record.intentId);
+    if (before) record.intentId = before.intentId;
+    this.#map.set(record.intentId, compactRecord(record, this.#strings));
   }
 
   /** Lifts the tombstone of an intent tracked again. */
