@@ -53,7 +53,8 @@ export class StringInterner {
    * Nothing observable changes: every value stays equal to what it was. Returns `value`.
    */
   deep<T>(value: T, own = new Map<string, string>(), depth = 0): T {
-    if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+    // A frozen object is left as it is (its fields cannot be set: it keeps its own copies).
+    if (depth > MAX_DEPTH || value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
     // An array's keys are its indexes: its elements are walked as an object's values.
     const o = value as Record<string, unknown>;
     for (const key of Object.keys(o)) {

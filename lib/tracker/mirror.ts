@@ -80,7 +80,7 @@ export class IntentMirror {
     });
     if (changed && this.#held.get(intentId) === held) this.#held.delete(intentId);
     if (this.#removed.has(intentId)) return undefined;
-    if (written && changed) this.#keep(written);
+    if (written && changed) this.#keep(written, intentId);
     if (changed && !options.quiet) this.onChange?.(intentId);
     return written;
   }
@@ -107,7 +107,7 @@ export class IntentMirror {
       if (this.#removed.has(id)) return undefined;
       const record = written[i];
       if (record && changed.has(id)) {
-        this.#keep(record);
+        this.#keep(record, id);
         if (!options.quiet) this.onChange?.(id);
       }
       return record;
@@ -193,7 +193,7 @@ export class IntentMirror {
       // Still held: no write took it in meanwhile, so it is newer than the store's copy.
       const held = this.#held.get(intentId);
       const kept = held ?? (await this.store.get(intentId).catch(() => chain.before));
-      if (kept && !this.#removed.has(intentId)) this.#keep(kept);
+      if (kept && !this.#removed.has(intentId)) this.#keep(kept, intentId);
       else this.#held.delete(intentId);
       throw err;
     }
@@ -210,13 +210,15 @@ export class IntentMirror {
   }
 
   /**
-   * Holds `record` (in place: its strings shared, {@link compactRecord}), its intentId the instance the mirror already
-   * keys it by: one copy of each id however often its record is written (each write is a new clone from the store).
+   * Holds `record` (in place: its strings shared, {@link compactRecord}) under `key` (default its intentId, the key it was
+   * written under): one instance of the id, the mirror's key's, however often the record is written (each write is a
+   * new clone from the store). A record spelling its id otherwise than its key keeps its own.
    */
-  #keep(record: TrackedIntent): void {
-    const before = this.#map.get(record.intentId);
-    if (before) record.intentId = before.intentId;
-    this.#map.set(record.intentId, compactRecord(record, this.#strings));
+  #keep(record: TrackedIntent, key = record.intentId): void {
+    const before = this.#map.get(key);
+    if (before?.intentId === record.intentId) record.intentId = before.intentId;
+    // A new entry equal to the record's id is keyed by the record's instance (a Map keeps the key of its first set).
+    this.#map.set(key === record.intentId ? record.intentId : key, compactRecord(record, this.#strings));
   }
 
   /** Lifts the tombstone of an intent tracked again. */

@@ -15,6 +15,7 @@ import { isSettled, type LegCheck } from '../chain/verify';
 import { disagreementText, legCheckText, transferText } from '../format/verification';
 import type { ChainVerdict } from '../store';
 import { keptCheck } from './chain-kept';
+import { NamedTransactions } from './chain-named';
 
 /** One leg's verification as the receipt view shows it. */
 export interface LegVerificationView {
@@ -94,21 +95,18 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
   const previous = new Map<string, LegCheck>();
   /** Disagreements found whose telling the pipeline refused, per `<intentId>:<leg>`. */
   const untold = new Map<string, Disagreement>();
-  /** Per intent, its last legs of a chain turned on or known to the verifier (what `forget` clears; none: no entry). */
-  const refsOf = new Map<string, LegRef[]>();
+  /** What `forget` makes the verifier forget: each intent's transactions of a chain on or known to the verifier. */
+  const named = new NamedTransactions();
   /** Bumped when an intent is forgotten: a check under way since (a leg's read up to its time-out) tells nothing. */
   const forgotten = new Map<string, number>();
   const state: TellState = { previous, untold, inTurn: turns() };
   return {
     forget(intentId) {
       forgotten.set(intentId, (forgotten.get(intentId) ?? 0) + 1);
-      for (const ref of refsOf.get(intentId) ?? []) {
-        deps.verifier.forget(ref);
-        untold.delete(`${intentId}:${ref.leg}`);
-      }
-      // Every transaction the intent's legs named in this life, not only the last ones.
+      for (const txn of named.take(intentId)) deps.verifier.forget(txn);
+      // Every transaction the intent's legs named in this life, not only the last ones; every leg's untold telling.
       for (const key of previous.keys()) if (key.startsWith(`${intentId}:`)) previous.delete(key);
-      refsOf.delete(intentId);
+      for (const key of untold.keys()) if (key.startsWith(`${intentId}:`)) untold.delete(key);
     },
     async verifyReceipt(receipt, options = {}) {
       const refs = verifiableLegs(receipt);
@@ -120,9 +118,10 @@ export function createChainVerification(deps: ChainVerificationDeps): ChainVerif
             ref,
           ),
         );
-      const kept = refs.filter((ref) => deps.setting(ref.chainId) || deps.verifier.knows(ref));
-      if (kept.length > 0) refsOf.set(receipt.intentId, kept);
-      else refsOf.delete(receipt.intentId);
+      named.add(
+        receipt.intentId,
+        refs.filter((ref) => deps.setting(ref.chainId) || deps.verifier.knows(ref)),
+      );
       const epoch = forgotten.get(receipt.intentId) ?? 0;
       const tracked = () => (forgotten.get(receipt.intentId) ?? 0) === epoch;
       const views: Array<LegVerificationView | undefined> = [];

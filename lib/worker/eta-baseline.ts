@@ -85,7 +85,6 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   let drained: Promise<void> = Promise.resolve();
   let draining = false;
   const drain = async () => {
-    draining = true;
     try {
       for (let next = first(queued); next !== undefined; next = first(queued)) {
         // Tried again on a later change of the intent, up to MAX_TRIES.
@@ -101,7 +100,11 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
     const waits = (tries.get(intentId) ?? 0) >= MAX_TRIES || monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY);
     if (waits) return drained;
     queued.add(intentId);
-    if (!draining) drained = drain();
+    // The loop starts on a later turn: `drained` is set before any look-up runs (one may call `ensure` at once).
+    if (!draining) {
+      draining = true;
+      drained = Promise.resolve().then(drain);
+    }
     return drained;
   };
 }
