@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBaselineFinder } from '@/lib/worker/eta-baseline';
 import { deferred } from './chain-fixtures';
-import { etaClient, memoryTracker } from './helpers';
+import { memoryTracker, pacedEtaClient } from './helpers';
 
 const hex = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
 
@@ -16,20 +16,13 @@ async function gated(n: number) {
   const ids = Array.from({ length: n }, (_, i) => hex(i + 1));
   for (const id of ids) await tracker.track(id);
   const gates = new Map(ids.map((id) => [id, deferred<void>()]));
-  const order: string[] = [];
-  let inFlight = 0;
-  let peak = 0;
-  const { client } = etaClient(async (intentId) => {
-    order.push(intentId);
-    peak = Math.max(peak, ++inFlight);
+  const { client, order, peak } = pacedEtaClient(async (intentId) => {
     await gates.get(intentId)!.promise;
-    inFlight--;
     if (intentId === ids[1]) throw new Error('the service is down');
-    return { intent: { intentId, quote: { estimatedDuration: 60 } } };
   });
   const find = createBaselineFinder({ client: async () => client, tracker });
   const open = (id: string) => gates.get(id)!.resolve();
-  return { tracker, ids, find, open, order, peak: () => peak };
+  return { tracker, ids, find, open, order, peak };
 }
 
 /** Lets every pending promise callback run. */

@@ -53,3 +53,24 @@ export function etaClient(intentAnswer: (intentId: string) => unknown): {
   };
   return { client, asked };
 }
+
+/**
+ * An {@link etaClient} whose GetIntent first waits for `wait(intentId)` (and throws what it throws), then answers an
+ * estimate of 60 s: `order` logs the intents asked, in turn; `peak()` is the most look-ups under way at once.
+ */
+export function pacedEtaClient(wait: (intentId: string) => Promise<void>) {
+  const order: string[] = [];
+  let inFlight = 0;
+  let peak = 0;
+  const { client } = etaClient(async (intentId) => {
+    order.push(intentId);
+    peak = Math.max(peak, ++inFlight);
+    try {
+      await wait(intentId);
+    } finally {
+      inFlight--;
+    }
+    return { intent: { intentId, quote: { estimatedDuration: 60 } } };
+  });
+  return { client, order, peak: () => peak };
+}

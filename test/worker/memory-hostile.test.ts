@@ -28,7 +28,7 @@ import {
   scriptedReader,
   toldSet,
 } from './chain-fixtures';
-import { etaClient } from './helpers';
+import { etaClient, pacedEtaClient } from './helpers';
 
 const { received, inBlock, gone } = observations(BASE_CHAIN_ID);
 /** Another destination transaction the service may name instead of {@link DEST_HASH}. */
@@ -251,22 +251,13 @@ describe('the ETA baseline queue (hostile)', () => {
   it('5,000 intents each asked three times, interleaved: each looked up once, in the order first asked, one at a time', async () => {
     const ids = Array.from({ length: 5_000 }, (_, i) => hex(i + 1));
     const tracker = mapTracker(ids);
-    const order: string[] = [];
-    let inFlight = 0;
-    let peak = 0;
-    const { client } = etaClient(async (intentId) => {
-      order.push(intentId);
-      peak = Math.max(peak, ++inFlight);
-      await Promise.resolve();
-      inFlight--;
-      return { intent: { intentId, quote: { estimatedDuration: 60 } } };
-    });
+    const { client, order, peak } = pacedEtaClient(() => Promise.resolve());
     const find = createBaselineFinder({ client: async () => client, tracker });
     const all: Array<Promise<void>> = [];
     for (let round = 0; round < 3; round++) for (const id of ids) all.push(find(id));
     await Promise.all(all);
     expect(order).toEqual(ids);
-    expect(peak).toBe(1);
+    expect(peak()).toBe(1);
     expect([...tracker.records.values()].every((t) => t.estimatedDuration === 60)).toBe(true);
   });
 
@@ -363,17 +354,7 @@ describe('the ETA baseline queue (hostile)', () => {
     const [a, b, c] = ids as [string, string, string];
     const tracker = mapTracker(ids);
     const gateA = deferred<void>();
-    const order: string[] = [];
-    let inFlight = 0;
-    let peak = 0;
-    const { client } = etaClient(async (intentId) => {
-      order.push(intentId);
-      peak = Math.max(peak, ++inFlight);
-      if (intentId === a) await gateA.promise;
-      else for (let i = 0; i < 5; i++) await Promise.resolve();
-      inFlight--;
-      return { intent: { intentId, quote: { estimatedDuration: 60 } } };
-    });
+    const { client, order, peak } = pacedEtaClient((intentId) => (intentId === a ? gateA.promise : turns(5)));
     const find = createBaselineFinder({ client: async () => client, tracker });
     const whenA = find(a);
     await turns();
@@ -389,7 +370,7 @@ describe('the ETA baseline queue (hostile)', () => {
     await find(c);
     await turns();
     expect(order).toEqual([a, b, c]);
-    expect(peak).toBe(1);
+    expect(peak()).toBe(1);
     expect(ids.map((id) => tracker.records.get(id)?.estimatedDuration)).toEqual([60, 60, 60]);
   });
 
