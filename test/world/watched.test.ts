@@ -5,7 +5,7 @@
  * that, one the check left while alive and able to write does (a defect).
  */
 import { describe, expect, it } from 'vitest';
-import { hiddenByHistory, type WatchedPage, walkCut } from './watched';
+import { hiddenByHistory, settledOnLies, type WatchedPage, walkCut } from './watched';
 
 const S = 1_000;
 const END = 1_000 * S;
@@ -67,5 +67,33 @@ describe('walkCut', () => {
     expect(walkCut(all, a, () => END, [], [{ from: 150 * S, to: 200 * S }])).toBe(false);
     // More than a check's minute after the page: not what stopped it.
     expect(walkCut(all, a, () => END, [], [{ from: 80 * S, to: 90 * S }])).toBe(false);
+  });
+});
+
+describe('settledOnLies: a service clock that may have settled on Dates lying behind', () => {
+  const HOUR = 3_600_000;
+  /** Samples 1 s apart in life 0, each `offsets[k]` off the truth. */
+  const dates = (offsets: number[]) => offsets.map((offsetMs, k) => ({ at: (k + 1) * S, life: 0, offsetMs }));
+
+  // Seed 20261212, run 5224: a fresh worker's four asks all answered an hour behind, the local clock an hour slow.
+  it('4 of 4 an hour behind with the local clock as slow: from the fourth', () => {
+    expect(settledOnLies(dates([-HOUR, -HOUR, -HOUR, -HOUR, 0]), () => -HOUR, END)).toEqual([{ at: 4 * S, to: 5 * S, lieMs: -HOUR }]);
+  });
+
+  it('not with a true local clock, nor with a dissent among five (4 of 5), nor three alone', () => {
+    expect(settledOnLies(dates([-HOUR, -HOUR, -HOUR, -HOUR]), () => 0, END)).toEqual([]);
+    expect(settledOnLies(dates([-HOUR, -HOUR, 0, -HOUR, -HOUR]), () => -HOUR, END)).toEqual([]);
+    expect(settledOnLies(dates([-HOUR, -HOUR, -HOUR]), () => -HOUR, END)).toEqual([]);
+  });
+
+  it('not apart from the truth settled on before, until 12 agree (run 14244)', () => {
+    const truth = Array<number>(12).fill(0);
+    expect(settledOnLies(dates([...truth, ...Array<number>(11).fill(-HOUR)]), () => 0, END)).toEqual([]);
+    expect(settledOnLies(dates([...truth, ...Array<number>(12).fill(-HOUR)]), () => 0, END).map((x) => x.at)).toEqual([24 * S]);
+  });
+
+  it('8 agreeing of the kept, whatever the local clock', () => {
+    const w = settledOnLies(dates([0, 0, ...Array<number>(8).fill(-HOUR)]), () => 0, END);
+    expect(w.map((x) => x.at)).toEqual([10 * S]);
   });
 });

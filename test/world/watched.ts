@@ -17,7 +17,9 @@
  * another device (the `sync` family) while ticked excuses a missing one only when no worker could keep the synced
  * tick (deaths or IndexedDB refusals from the tick's arrival in this profile's `storage.sync` — when its save
  * completed, maybe after the browser closed — until the malformed item came): otherwise it reads as the last
- * well-formed synced value kept (lib/store/sync-seen.ts).
+ * well-formed synced value kept (lib/store/sync-seen.ts). A service clock that settled on `Date` headers lying behind
+ * together (docs/time.md: 4 of 4 backed by a local clock as far off, or 8 of the kept; {@link settledOnLies}) excuses
+ * one tracked from where a check on it read: the first look an hour back from a time that far behind.
  */
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
@@ -25,12 +27,16 @@ import { get } from 'idb-keyval';
 import { createSettingsStore, DB_NAMES, type WatchedCheckpoint } from '@/lib/store';
 import { storesOn } from '@/lib/store/idb';
 import { createSyncedSettingsStore, type SyncArea } from '@/lib/store/sync';
+import { FIRST_LOOK_BACK_S } from '@/lib/worker/watched';
 import type { CheckContext, FamilyContext, FamilyCount } from './family-types';
+import type { DateSample } from './verdict-clock';
 
 const MIN = 60_000;
 /** The watched owner. */
 export const WATCHED = '0x00000000000000000000000000000000000000c3';
 const MARGIN_MS = 150_000;
+/** How far back a first look reads (ms). */
+const FIRST_LOOK_MS = FIRST_LOOK_BACK_S * 1000;
 /** The oracle's windows in which no worker keeps a synced value: deaths, and IndexedDB refusing (reads or writes). */
 const keepsNothing = (w: { why: string }) => /^(death|idb |quota )/.test(w.why);
 const via = fc.constantFrom<'options' | 'sync'>('options', 'sync');
@@ -123,6 +129,65 @@ function recordPages(ctx: FamilyContext, pages: WatchedPage[]): void {
       },
     };
   };
+}
+
+/** `Date` offsets closer than this (ms) are one source's (a truthful header is up to 1 s + its round trip early). */
+const AGREE_MS = 5_000;
+/**
+ * What settles the service clock as docs/time.md "The service clock" promises it — written here, not imported from
+ * lib/tracker/service-clock.ts, so that a looser rule there is no looser excuse here: of the last 12 samples kept (an
+ * hour at most), 3/4 agreeing within 30 s either side, and 8 of them, or 4 that are 6/7 of those kept when the local
+ * wall clock lies within 2 min of them.
+ */
+const SETTLE = {
+  kept: 12,
+  maxAgeMs: 60 * MIN,
+  share: 3 / 4,
+  alone: 8,
+  withLocal: 4,
+  shareWithLocal: 6 / 7,
+  localMs: 2 * MIN,
+  errorMs: 30_000,
+};
+
+/**
+ * When a worker's service clock may have settled on `Date` headers that lie together, behind the truth
+ * (lib/tracker/service-clock.ts `settled`; docs/time.md "The service clock": 8 agreeing, or 4 of 4 / 6 of 7 when the
+ * local wall clock lies within 2 min of them — "a clock an hour slow agrees with headers an hour behind"): from `at`
+ * (true ms, the sample that made it possible) until `to` (the life's next sample, or `end`), the service's time read
+ * `lieMs` (< 0) off. Built from the `Date`s each live worker received (test/world/network.ts `dates`) and the wall
+ * clock's skew (`skewAt`, true ms since the epoch), as if the worker asked after every sample; an agreement apart from
+ * the one the life settled on last (within the hour) is refused, as the worker does, unless 12 agree. It leaves out the
+ * floor from `updatedAt` (which only refuses more).
+ */
+export function settledOnLies(
+  dates: readonly DateSample[],
+  skewAt: (t: number) => number,
+  end: number,
+): Array<{ at: number; to: number; lieMs: number }> {
+  const out: Array<{ at: number; to: number; lieMs: number }> = [];
+  for (const life of new Set(dates.map((d) => d.life))) {
+    const mine = dates.filter((d) => d.life === life);
+    let last: { at: number; offsetMs: number } | undefined;
+    mine.forEach((d, i) => {
+      const kept = mine
+        .slice(0, i + 1)
+        .filter((s) => d.at - s.at <= SETTLE.maxAgeMs)
+        .slice(-SETTLE.kept);
+      const n = kept.length;
+      const agreeing = (o: number) => kept.filter((s) => Math.abs(s.offsetMs - o) <= AGREE_MS).length;
+      const best = kept.map((s) => s.offsetMs).reduce((x, y) => (agreeing(y) > agreeing(x) ? y : x));
+      const c = agreeing(best);
+      const local = Math.abs(skewAt(d.at) - best) <= SETTLE.localMs + AGREE_MS;
+      const backed = local && c >= SETTLE.withLocal && c >= n * SETTLE.shareWithLocal;
+      if (c < n * SETTLE.share || (c < SETTLE.alone && !backed)) return;
+      const apart = last !== undefined && d.at - last.at <= SETTLE.maxAgeMs && Math.abs(best - last.offsetMs) > SETTLE.errorMs + AGREE_MS;
+      if (apart && c < SETTLE.kept) return;
+      last = { at: d.at, offsetMs: best };
+      if (best < -SETTLE.errorMs) out.push({ at: d.at, to: mine[i + 1]?.at ?? end, lieMs: best });
+    });
+  }
+  return out;
 }
 
 /**
@@ -313,6 +378,7 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
     else if (spans.length > 0) spans.at(-1)!.to = c.at;
   }
   const first = spans[0];
+  const lies = settledOnLies(ctx.world.net.dates, (t) => ctx.time.maxSkew(t - ctx.T0, t - ctx.T0), ctx.end);
   /**
    * By when a worker has read a tick made at `at`: a check a minute (Chrome's alarm: 30 s more) once a worker runs
    * calm (no death or refusal). A tick is a token, not a time (lib/store/ticks.ts): a tick after an untick counts from
@@ -379,8 +445,18 @@ export async function checkWatched(ctx: CheckContext, obs: WatchedObs | undefine
       // the next tick is a first look (an hour back) — the worker cannot tell it from the first tick.
       const ws = gapAfter ? ctx.over(undefined, gapAfter.from, gapAfter.to) : [];
       const calmIn = gapAfter ? gapAfter.to - Math.max(gapAfter.from, ...ws.map((w) => w.to)) : Number.POSITIVE_INFINITY;
+      // A check on a service clock settled on `Date`s lying behind (by `lieMs`) reads from that much before where it
+      // means to: an hour back from its time for a first look, the overlap for a tick again (docs/time.md accepts
+      // 4 of 4 headers backed by a local clock as far off: one fresh worker's first check in 625 with one answer in
+      // five lying, the clock as slow).
+      const lied = lies.find((l) => createdAt < l.to && createdAt >= l.at + l.lieMs - FIRST_LOOK_MS - 2 * MIN);
       if (tracked && calmIn < MARGIN_MS)
         count.excused('W1', `no check completed while ticked: ${ws[0]?.why ?? `ticked for only ${Math.round(calmIn / 1000)} s`}`);
+      else if (tracked && lied)
+        count.excused(
+          'W1',
+          `the service clock settled on Date headers ${Math.round(-lied.lieMs / 1000)} s behind that agreed (ServiceClock.settled)`,
+        );
       else if (tracked)
         v.push(
           `W1 ${intentId} created while the address was unticked (${Math.round((createdAt - ctx.end) / 1000)} s before the end) and tracked`,

@@ -477,6 +477,110 @@ export const FIXED: Example[] = [
       },
     } as unknown as Schedule,
   },
+  {
+    // Seed 20261212, run 5224 (WORLD_FAULTS=all).
+    seed: 20266436,
+    found:
+      "every family: W1 called an intent created 69.5 min before the first tick and tracked a defect; a fresh worker's service clock had settled on four Date headers an hour behind, backed by a local clock as slow (docs/time.md accepts it): the oracle now excuses what a check on such a clock reads (settledOnLies)",
+    schedule: {
+      kind: 'firefox',
+      intents: [
+        {
+          addAt: 0,
+          createdBefore: 11,
+          committedFor: -1,
+          executing: [],
+          end: 'REFUNDED',
+          inHistory: true,
+          flapStates: 12,
+          flapEveryMs: 4000,
+          flapForMs: 60006,
+        },
+      ],
+      serverWaitMs: 90000,
+      history: false,
+      user: [
+        { at: 355806, kind: 'remove', target: 247339019 },
+        { at: 116430, kind: 'refresh', target: 1905197606 },
+        { at: 668149, kind: 'refresh', target: 81381336 },
+      ],
+      kill: [
+        { n: 332, after: false },
+        { n: 24, after: false },
+      ],
+      idle: [719983],
+      restart: [],
+      skewMs: -3600000,
+      jumps: [
+        { at: 719988, ms: -4599540 },
+        { at: 444076, ms: -3600000 },
+      ],
+      drift: { at: 511189, rate: -5.408314685510709e-264, correctAfter: 60012 },
+      idb: [
+        { db: 'svc-intents', key: 'settings', mode: 'write', from: 62213, forMs: 35767 },
+        { db: 'svc-intents', key: 'calm-state', mode: 'write', from: 115445, forMs: 7839 },
+      ],
+      quota: [
+        { db: 'svc-outbox', from: 429748, forMs: 120112 },
+        { db: 'svc-intents', from: 654663, forMs: 70623 },
+      ],
+      sync: [{ at: 654620, what: 'malformed' }],
+      rejectNotificationAt: [],
+      closes: [],
+      burst: [],
+      retryAfter: { rate: 0.01, seconds: 0, form: 'http-date' },
+      lyingDate: { rate: 0.2, offsetMs: -3600000 },
+      updatedAhead: { rate: 0.2, aheadMs: 3600000 },
+      backwards: { rate: 0.05 },
+      flap40: true,
+      bigInt: { rate: 0.5 },
+      testConnection: [],
+      foreign: { rate: 0.3 },
+      extra: {
+        trackMany: {
+          at: 125870,
+          members: [true, true, false, false, false, false],
+          invalid: ['—', 'track 0xabc'],
+          repeats: [
+            { of: 106817710, padded: false },
+            { of: 727370919, padded: true },
+          ],
+          import: { format: 'json', ended: [false, true] },
+        },
+        clicks: [{ at: 795602, target: 2056073003, button: 1, removeFirst: false }],
+        bigIntIntent: { rate: 0.3, inEstimate: 0.5 },
+        stuck: { index: 1552390732, etaSeconds: 1200, startedAt: 'zero', overMs: 242553 },
+        watched: {
+          tickAt: 13,
+          tickVia: 'options',
+          intents: [
+            { at: -4167313, runsFor: 142424 },
+            { at: -3098429, runsFor: 128854 },
+            { at: -3388588, runsFor: 149352 },
+            { at: -1345918, runsFor: 207293 },
+          ],
+        },
+        chain: {
+          intents: [{ index: 386022305, story: 'exact', lagMs: 0 }],
+          reorgs: [
+            { afterMs: 23026, depth: 4, backAfterBlocks: null },
+            { afterMs: 17144, depth: 3, backAfterBlocks: 3 },
+          ],
+          faultRate: 0,
+          faults: ['rpcError'],
+          wrongChain: [],
+        },
+        notFound: [479987, 508, 30144, 297435, -1, 510],
+        history: { others: 0, othersSpanMs: 60000, ignoreOwner: true, repeatCursor: false, outOfOrder: true, staleRows: false, omit: 0 },
+        lookups: [719982],
+      },
+      slowDisk: [{ from: 382258, forMs: 719983, ms: 5 }],
+      slowCalls: [
+        { from: 692936, forMs: 586288, ms: 5 },
+        { from: 4561, forMs: 43037, ms: 5 },
+      ],
+    } as unknown as Schedule,
+  },
 ];
 
 /** Found failing and not fixed: none. */
