@@ -82,29 +82,23 @@ export function createBaselineFinder(deps: BaselineFinderDeps): (intentId: strin
   };
   // The queue is `queued` itself (a Set keeps its insertion order): the look-up running is its first id, deleted once
   // done. One loop drains it, so a desk's thousands waiting cost one Set entry each, not a chain of promises.
+  // A loop runs (or is about to) exactly while the Set is not empty: it ends on finding it empty.
   let drained: Promise<void> = Promise.resolve();
-  let draining = false;
   const drain = async () => {
-    try {
-      for (let next = first(queued); next !== undefined; next = first(queued)) {
-        // Tried again on a later change of the intent, up to MAX_TRIES.
-        await run(next).catch(() => {});
-        queued.delete(next);
-      }
-    } finally {
-      draining = false;
+    for (let next = first(queued); next !== undefined; next = first(queued)) {
+      // Tried again on a later change of the intent, up to MAX_TRIES.
+      await run(next).catch(() => {});
+      queued.delete(next);
     }
   };
   return (intentId) => {
     if (!intentId || queued.has(intentId)) return drained;
     const waits = (tries.get(intentId) ?? 0) >= MAX_TRIES || monotonic() < (notBefore.get(intentId) ?? Number.NEGATIVE_INFINITY);
     if (waits) return drained;
+    const idle = queued.size === 0;
     queued.add(intentId);
     // The loop starts on a later turn: `drained` is set before any look-up runs (one may call `ensure` at once).
-    if (!draining) {
-      draining = true;
-      drained = Promise.resolve().then(drain);
-    }
+    if (idle) drained = Promise.resolve().then(drain);
     return drained;
   };
 }
